@@ -1,0 +1,43 @@
+"""The exception tree shared by every rulespec package, and the problem record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+class RulespecError(Exception):
+    """Base of every error rulespec raises on purpose."""
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with an input file, with where it is and what to do."""
+
+    file: str
+    line: int
+    column: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        return f"{where}: {self.path}: {self.message}"
+
+    def to_json(self) -> dict[str, str | int]:
+        """Return the problem as a JSON object."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "path": self.path,
+            "message": self.message,
+        }
+
+
+class SpecError(RulespecError):
+    """A spec file that cannot be used; carries every problem found, not just the first."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: Sequence[Problem] = sorted(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))

@@ -1,0 +1,36 @@
+"""Test configuration: Hypothesis profiles (derandomized in CI), shared fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    max_examples=30,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "dev",
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
+
+
+@pytest.fixture
+def rulebooks() -> Path:
+    """Return the folder of rulebook texts, skipping the test when it is absent."""
+    if not RULEBOOKS.is_dir():
+        pytest.skip("the shared rulebooks folder is not beside the checkout")
+    return RULEBOOKS

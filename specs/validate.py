@@ -49,7 +49,8 @@ def _explain(err: jsonschema.ValidationError) -> str:
     """Turn a schema error into a sentence that says what to fix."""
     validator = err.validator
     if validator == "required":
-        missing = [m for m in err.validator_value if isinstance(err.instance, dict) and m not in err.instance]
+        wanted = err.validator_value if isinstance(err.validator_value, list) else []
+        missing = [m for m in wanted if isinstance(err.instance, dict) and m not in err.instance]
         return f"missing required key {missing[0]!r}; add it" if missing else err.message
     if validator == "additionalProperties":
         return f"{err.message}; remove it or fix its spelling"
@@ -189,7 +190,7 @@ class _Checker:
             for r, row in enumerate(table.get("rows", [])):
                 for col in row:
                     if col not in columns:
-                        self.add(("tables", i, "rows", r, col), f"column {col!r} is not declared "
+                        self.add(("tables", i, "rows", r, str(col)), f"column {col!r} is not declared "
                                  f"in the table's columns {columns!r}")
                 for col in columns:
                     if col not in row:
@@ -201,7 +202,7 @@ class _Checker:
                         self.add(("tables", i, "rows", r, col), f"{val!r} is not of type {want!r}; "
                                  "change the value or the column type")
                 if row.get(key) in keys:
-                    self.add(("tables", i, "rows", r, key), f"key {row.get(key)!r} appears twice")
+                    self.add(("tables", i, "rows", r, str(key)), f"key {row.get(key)!r} appears twice")
                 keys.append(row.get(key))
             if key == "players":
                 missing = [n for n in range(players["min"], players["max"] + 1) if n not in keys]

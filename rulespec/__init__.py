@@ -1,0 +1,1 @@
+"""The rulespec command line: a thin layer over specs, reference and conformance."""

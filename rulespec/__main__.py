@@ -1,0 +1,5 @@
+"""Run the command line with ``python -m rulespec``."""
+
+from rulespec.cli import main
+
+main()

@@ -1,0 +1,386 @@
+"""The ``rulespec`` command: games, validate, play, replay, ambiguities, bench.
+
+Exit codes: 0 ok, 1 a check failed, 2 a usage error (unknown game, bad option, missing file).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from specs.errors import RulespecError, SpecError
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+class UsageError(click.UsageError):
+    """A usage error that exits with code 2 and a sentence saying what to do."""
+
+
+def _fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
+    click.echo(f"rulespec: {message}", err=True)
+    sys.exit(code)
+
+
+def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            raise UsageError(f"{what} {item!r} must look like NAME=VALUE")
+        if json_values:
+            try:
+                out[key] = json.loads(value)
+            except json.JSONDecodeError:
+                out[key] = value
+        else:
+            out[key] = value
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulespec")
+def cli() -> None:
+    """Machine-checkable specifications of printed tabletop rulebooks."""
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def games(fmt: str) -> None:
+    """List the games in the registry."""
+    from specs.registry import all_specs
+
+    rows = []
+    for spec in all_specs():
+        rows.append({
+            "id": spec.game_id,
+            "name": spec.name,
+            "english": spec.data["game"]["names"]["english"],
+            "players": [spec.min_players, spec.max_players],
+            "spec_version": spec.version,
+            "clauses": len(spec.section("clauses")),
+            "ambiguities": len(spec.section("ambiguities")),
+            "variants": len(spec.section("variants")),
+        })
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for r in rows:
+        click.echo(f"{r['id']:<14} {r['name']} ({r['english']}), {r['players'][0]}-"
+                   f"{r['players'][1]} players, spec {r['spec_version']}: {r['clauses']} clauses, "
+                   f"{r['ambiguities']} ambiguities, {r['variants']} variants")
+
+
+# -- validate ---------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--sources", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder of rulebook texts: check every quote is verbatim in its source.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
+    """Validate spec files (default: every spec in the registry).
+
+    Checks the JSON Schema, then ids, references, tables, component counts, expressions and
+    that the reference implements every ambiguity option; with --sources, every quote.
+    """
+    from reference.registry import check_implementation
+    from specs.registry import spec_paths
+    from specs.validate import load_spec
+
+    if sources is not None and not sources.is_dir():
+        raise UsageError(f"--sources {str(sources)!r} is not a folder")
+    targets = list(paths) or spec_paths()
+    if not targets:
+        raise UsageError("no spec files to validate")
+    report: list[dict[str, Any]] = []
+    for path in targets:
+        problems: list[Any] = []
+        try:
+            spec = load_spec(path, sources=sources)
+            if spec.data["game"]["reference"]:
+                problems += check_implementation(spec)
+        except SpecError as exc:
+            problems += list(exc.problems)
+        report.append({"file": str(path), "ok": not problems,
+                       "problems": [p.to_json() for p in problems],
+                       "text": [str(p) for p in problems]})
+    failed = any(not r["ok"] for r in report)
+    if fmt == "json":
+        click.echo(json.dumps([{k: v for k, v in r.items() if k != "text"} for r in report],
+                              indent=2, ensure_ascii=False))
+    else:
+        for r in report:
+            if r["ok"]:
+                click.echo(f"{r['file']}: ok")
+            for line in r["text"]:
+                click.echo(line)
+        bad = sum(len(r["problems"]) for r in report)
+        click.echo(f"{len(report)} spec(s) checked, {bad} problem(s)")
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+# -- play -------------------------------------------------------------------------------------
+
+
+def _engine_from_options(game: str, players: int | None, ruling: Sequence[str],
+                         variant: Sequence[str], param: Sequence[str]) -> Any:
+    from reference.core import ConfigError
+    from reference.registry import new_game
+    from specs.registry import UnknownGame
+
+    try:
+        return new_game(game, players=players, rulings=_parse_pairs(ruling, "--ruling"),
+                        variants=list(variant),
+                        parameters=_parse_pairs(param, "--param", json_values=True))
+    except (UnknownGame, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+_config_options = [
+    click.option("--players", "-n", type=int, help="Number of players (default: the minimum)."),
+    click.option("--ruling", "-r", multiple=True, metavar="AMB=OPTION",
+                 help="Choose an option of an ambiguity (repeatable)."),
+    click.option("--variant", "-v", multiple=True, metavar="VARIANT",
+                 help="Play a variant (repeatable)."),
+    click.option("--param", "-p", multiple=True, metavar="NAME=VALUE",
+                 help="Override a parameter; VALUE is JSON (repeatable)."),
+]
+
+
+def config_options(func: Any) -> Any:
+    """Add the configuration options shared by commands that start a game."""
+    for option in reversed(_config_options):
+        func = option(func)
+    return func
+
+
+@cli.command()
+@click.argument("game")
+@config_options
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--trace", "trace_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the game as a JSON Lines trace.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
+@click.option("--max-steps", type=int, default=1_000_000, show_default=True,
+              help="Give up after this many actions.")
+def play(game: str, players: int | None, ruling: tuple[str, ...], variant: tuple[str, ...],
+         param: tuple[str, ...], seed: int, trace_path: Path | None, quiet: bool,
+         max_steps: int) -> None:
+    """Play one game with random decisions and narrate it."""
+    from reference.play import random_policy
+    from reference.trace import Recorder
+
+    engine = _engine_from_options(game, players, ruling, variant, param)
+    recorder = Recorder(engine)
+    rng = random.Random(seed)
+    rulings = ", ".join(f"{k}={v}" for k, v in sorted(engine.config.rulings.items()))
+    if not quiet:
+        click.echo(f"{engine.spec.name}: {engine.players} players, seed {seed}")
+        click.echo(f"rulings: {rulings or 'none'}")
+        if engine.config.variants:
+            click.echo(f"variants: {', '.join(engine.config.variants)}")
+    for _ in range(max_steps):
+        actor = engine.current_player()
+        if actor is None:
+            break
+        action = random_policy(engine, rng)
+        recorder.apply(action)
+        if not quiet:
+            click.echo(f"{len(recorder.steps):>6}  {engine.describe(action, actor)}")
+    else:
+        _fail(f"the game did not end within {max_steps} actions; raise --max-steps")
+    result = engine.result()
+    click.echo(f"result after {len(recorder.steps)} actions: {_result_text(result)}")
+    if trace_path is not None:
+        recorder.trace().write(trace_path)
+        click.echo(f"trace written to {trace_path}")
+
+
+def _result_text(result: Mapping[str, Any] | None) -> str:
+    if result is None:
+        return "none"
+    winners = result.get("winners", [])
+    scores = result.get("scores", [])
+    names = ", ".join(f"player {w}" for w in winners) or "nobody"
+    return f"winner(s): {names}; scores: {scores}"
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("trace_path", metavar="TRACE", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def replay(trace_path: Path, fmt: str) -> None:
+    """Re-run a trace on the reference engine and name the first step that disagrees."""
+    from reference.trace import TraceError, read_trace
+    from reference.trace import replay as run_replay
+    from specs.registry import UnknownGame
+
+    if not trace_path.exists():
+        raise UsageError(f"no such trace file: {str(trace_path)!r}")
+    try:
+        trace = read_trace(trace_path)
+        outcome = run_replay(trace)
+    except TraceError as exc:
+        if fmt == "json":
+            click.echo(json.dumps({"ok": False, "error": str(exc)}))
+        _fail(str(exc))
+    except UnknownGame as exc:
+        _fail(f"{trace_path}: {exc}")
+    if fmt == "json":
+        click.echo(json.dumps({"ok": outcome.ok, "steps": outcome.steps, "step": outcome.step,
+                               "message": outcome.message}))
+    else:
+        click.echo(f"{trace_path}: {'ok' if outcome.ok else 'FAILED'}: {outcome.message}")
+    sys.exit(EXIT_OK if outcome.ok else EXIT_FAILED)
+
+
+# -- ambiguities ------------------------------------------------------------------------------
+
+
+STATUSES = ["reported", "triaged", "ruled", "deferred", "rejected", "duplicate"]
+
+
+@cli.command()
+@click.argument("game", required=False)
+@click.option("--status", type=click.Choice(STATUSES), multiple=True,
+              help="Only records with this status (repeatable).")
+@click.option("--severity", type=click.Choice(["outcome", "cosmetic"]),
+              help="Only records of this severity.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text",
+              show_default=True, help="Output format.")
+def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None, fmt: str) -> None:
+    """List the ambiguity register of one game or of all of them."""
+    from specs.registry import UnknownGame, all_specs, get_spec
+
+    try:
+        specs = [get_spec(game)] if game else all_specs()
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    records: list[dict[str, Any]] = []
+    for spec in specs:
+        for amb in spec.section("ambiguities"):
+            if status and amb["status"] not in status:
+                continue
+            if severity and amb["severity"] != severity:
+                continue
+            records.append({"game": spec.game_id, **amb})
+    if fmt == "json":
+        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
+    elif fmt == "markdown":
+        click.echo("| game | id | title | kind | severity | status | default |")
+        click.echo("|---|---|---|---|---|---|---|")
+        for r in records:
+            title = str(r["title"]).replace("|", "\\|")
+            click.echo(f"| {r['game']} | {r['id']} | {title} | {r['kind']} | {r['severity']} | "
+                       f"{r['status']} | {r['default']['option']} |")
+    else:
+        for r in records:
+            options = ", ".join(
+                f"{o['id']}{'*' if o['id'] == r['default']['option'] else ''}" for o in r["options"])
+            click.echo(f"{r['id']:<14} [{r['status']}, {r['severity']}, {r['kind']}] {r['title']}")
+            click.echo(f"{'':<14} options: {options}")
+        click.echo(f"{len(records)} record(s); * marks the default option")
+
+
+# -- bench ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("games", nargs=-1)
+@click.option("--players", "-n", type=int, multiple=True,
+              help="Player counts to measure (repeatable; default: the minimum and maximum).")
+@click.option("--seconds", type=float, default=2.0, show_default=True,
+              help="Time to spend on each game and player count.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt: str) -> None:
+    """Measure random-playout speed of the reference engines (actions/s and games/s)."""
+    from reference.core import ConfigError
+    from reference.play import random_policy
+    from reference.registry import new_game
+    from specs.registry import UnknownGame, game_ids, get_spec
+
+    rows = []
+    for game in games or game_ids():
+        try:
+            spec = get_spec(game)
+        except UnknownGame as exc:
+            raise UsageError(str(exc)) from None
+        counts = players or tuple(sorted({spec.min_players, spec.max_players}))
+        for n in counts:
+            try:
+                new_game(game, players=n)
+            except ConfigError as exc:
+                raise UsageError(str(exc)) from None
+            rng = random.Random(n)
+            actions = finished = 0
+            start = time.perf_counter()
+            deadline = start + seconds
+            while time.perf_counter() < deadline:
+                engine = new_game(game, players=n)
+                while True:
+                    actor = engine.current_player()
+                    if actor is None:
+                        break
+                    engine.apply(random_policy(engine, rng))
+                    actions += 1
+                finished += 1
+            elapsed = time.perf_counter() - start
+            rows.append({"game": game, "players": n, "games": finished, "actions": actions,
+                         "seconds": round(elapsed, 3),
+                         "actions_per_s": round(actions / elapsed),
+                         "games_per_s": round(finished / elapsed, 1),
+                         "actions_per_game": round(actions / max(finished, 1), 1)})
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    click.echo(f"{'game':<14} {'players':>7} {'actions/s':>11} {'games/s':>9} "
+               f"{'actions/game':>13} {'games':>7}")
+    for r in rows:
+        click.echo(f"{r['game']:<14} {r['players']:>7} {r['actions_per_s']:>11,} "
+                   f"{r['games_per_s']:>9,} {r['actions_per_game']:>13,} {r['games']:>7}")
+
+
+# -- entry point ------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the command line; turn every rulespec error into a message and an exit code."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",
+                 standalone_mode=False)
+    except click.exceptions.Abort:
+        _fail("aborted", EXIT_FAILED)
+    except click.UsageError as exc:
+        hint = f"\n{exc.ctx.get_usage()}" if exc.ctx is not None else ""
+        click.echo(f"rulespec: {exc.format_message()}{hint}", err=True)
+        sys.exit(EXIT_USAGE)
+    except click.ClickException as exc:
+        click.echo(f"rulespec: {exc.format_message()}", err=True)
+        sys.exit(EXIT_USAGE)
+    except SpecError as exc:
+        _fail(str(exc))
+    except RulespecError as exc:
+        _fail(str(exc))
+    except BrokenPipeError:
+        sys.exit(EXIT_OK)
+    sys.exit(EXIT_OK)

@@ -171,18 +171,36 @@ def config_options(func: Any) -> Any:
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", required=False)
 @config_options
+@click.option("--all", "all_games", is_flag=True,
+              help="Play one game of every registered game (with their defaults).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--trace", "trace_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the game as a JSON Lines trace.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--max-steps", type=int, default=1_000_000, show_default=True,
               help="Give up after this many actions.")
-def play(game: str, players: int | None, ruling: tuple[str, ...], variant: tuple[str, ...],
-         param: tuple[str, ...], seed: int, trace_path: Path | None, quiet: bool,
-         max_steps: int) -> None:
+def play(game: str | None, players: int | None, ruling: tuple[str, ...],
+         variant: tuple[str, ...], param: tuple[str, ...], all_games: bool, seed: int,
+         trace_path: Path | None, quiet: bool, max_steps: int) -> None:
     """Play one game with random decisions and narrate it."""
+    from specs.registry import game_ids
+
+    if all_games:
+        if game or players or ruling or variant or param or trace_path:
+            raise UsageError("--all plays every game with its defaults; give no GAME or options")
+        for gid in game_ids():
+            _play_one(gid, None, (), (), (), seed, None, quiet, max_steps)
+        return
+    if game is None:
+        raise UsageError("name a GAME (see 'rulespec games') or pass --all")
+    _play_one(game, players, ruling, variant, param, seed, trace_path, quiet, max_steps)
+
+
+def _play_one(game: str, players: int | None, ruling: Sequence[str], variant: Sequence[str],
+              param: Sequence[str], seed: int, trace_path: Path | None, quiet: bool,
+              max_steps: int) -> None:
     from reference.play import random_policy
     from reference.trace import Recorder
 
@@ -206,7 +224,7 @@ def play(game: str, players: int | None, ruling: tuple[str, ...], variant: tuple
     else:
         _fail(f"the game did not end within {max_steps} actions; raise --max-steps")
     result = engine.result()
-    click.echo(f"result after {len(recorder.steps)} actions: {_result_text(result)}")
+    click.echo(f"{game}: result after {len(recorder.steps)} actions: {_result_text(result)}")
     if trace_path is not None:
         recorder.trace().write(trace_path)
         click.echo(f"trace written to {trace_path}")

@@ -85,18 +85,17 @@ class _Checker:
         return enumerate(value) if isinstance(value, list) else iter(())
 
     def run(self) -> list[Problem]:
-        self.check_ids()
-        self.check_prefix()
-        self.check_players()
-        self.check_clause_refs()
-        self.check_citations()
-        self.check_components()
-        self.check_tables()
-        self.check_parameters()
-        self.check_schemas()
-        self.check_invariants()
-        self.check_variants()
-        self.check_ambiguities()
+        checks = (self.check_ids, self.check_prefix, self.check_players, self.check_clause_refs,
+                  self.check_citations, self.check_components, self.check_tables,
+                  self.check_parameters, self.check_schemas, self.check_invariants,
+                  self.check_variants, self.check_ambiguities)
+        for check in checks:
+            try:
+                check()
+            except (KeyError, TypeError, AttributeError, IndexError):
+                # The schema already reported the malformed part this check needs; the other
+                # checks still run so that every problem is reported at once.
+                continue
         return self.problems
 
     # -- ids ----------------------------------------------------------------------------------
@@ -373,9 +372,7 @@ def load_spec(path: Path | str, *, sources: Path | None = None) -> Spec:
     if not isinstance(data, dict):
         raise SpecError([marks.problem((), "a spec must be a mapping at the top level")])
     problems = _schema_problems(data, marks)
-    if problems:
-        raise SpecError(problems)
-    problems = _Checker(data, marks).run()
+    problems += _Checker(data, marks).run()
     if sources is not None:
         problems += check_sources(data, marks, sources)
     if problems:

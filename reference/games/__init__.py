@@ -1,0 +1,1 @@
+"""Reference interpreters, one module per game (named by each spec's game.reference)."""

@@ -1,0 +1,142 @@
+"""Checks every registered game passes, whatever game it is: the registry is the only list."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from reference.core import CHANCE, IllegalAction
+from reference.play import check_probabilities, random_policy
+from reference.registry import check_implementation, new_game
+from reference.trace import Recorder, Trace, read_trace, replay
+from rulespec.cli import main
+from specs.registry import game_ids, get_spec
+from specs.validate import load_spec
+
+GAMES = game_ids()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_spec_validates_against_its_rulebook(game: str, rulebooks: Path) -> None:
+    """Every quote of the spec is verbatim in its rulebook and the sha256 matches."""
+    load_spec(get_spec(game).path, sources=rulebooks)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reference_implements_exactly_the_behaviour_options(game: str) -> None:
+    """Every ambiguity option and variant marked as behaviour is implemented, and no others."""
+    problems = check_implementation(get_spec(game))
+    assert not problems, "\n".join(str(p) for p in problems)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_trace_round_trip_and_replay(game: str, tmp_path: Path) -> None:
+    """A recorded game written as a trace reads back and replays to the same result."""
+    engine = new_game(game)
+    recorder = Recorder(engine, with_states=True)
+    rng = random.Random(3)
+    while engine.current_player() is not None:
+        recorder.apply(random_policy(engine, rng))
+    path = tmp_path / "game.jsonl"
+    recorder.trace().write(path)
+    trace = read_trace(path)
+    assert trace.result == engine.result()
+    outcome = replay(trace)
+    assert outcome.ok, outcome.message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_replay_names_the_first_illegal_step(game: str, tmp_path: Path) -> None:
+    """Tampering with one recorded action makes replay stop at exactly that step."""
+    engine = new_game(game)
+    recorder = Recorder(engine)
+    rng = random.Random(5)
+    for _ in range(12):
+        if engine.current_player() is None:
+            break
+        recorder.apply(random_policy(engine, rng))
+    trace = recorder.trace()
+    steps = list(trace.steps)
+    bad = steps[3]
+    steps[3] = type(bad)(bad.n, bad.actor, {"kind": "no-such-action"}, None, 0)
+    broken = Trace(trace.game, trace.spec_version, trace.config, steps, None)
+    outcome = replay(broken)
+    assert not outcome.ok and outcome.step == 4, outcome.message
+    assert "step 4" in outcome.message and "no-such-action" in outcome.message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_action_leaves_state_unchanged(game: str) -> None:
+    """An illegal action raises IllegalAction with a reason and changes nothing."""
+    engine = new_game(game)
+    rng = random.Random(11)
+    for _ in range(30):
+        if engine.current_player() is None:
+            break
+        before = json.dumps(engine.state(), sort_keys=True)
+        for junk in ({"kind": "no-such-action"}, "roll", None, {"kind": 5}):
+            with pytest.raises(IllegalAction) as info:
+                engine.apply(junk)
+            assert info.value.reason
+            assert json.dumps(engine.state(), sort_keys=True) == before
+        engine.apply(random_policy(engine, rng))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_chance_outcomes_are_exact_and_match_legal_actions(game: str) -> None:
+    """At chance nodes the outcomes are the legal actions, with Fractions summing to one."""
+    engine = new_game(game, players=get_spec(game).max_players)
+    rng = random.Random(2)
+    seen = 0
+    while engine.current_player() is not None and seen < 200:
+        if engine.current_player() == CHANCE:
+            outcomes = engine.chance_outcomes()
+            assert check_probabilities(outcomes)
+            assert [a for a, _ in outcomes] == engine.legal_actions()
+            seen += 1
+        engine.apply(random_policy(engine, rng))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_player_count_plays_to_a_valid_result(game: str) -> None:
+    """Each player count plays to the end; the terminal state validates and carries the result."""
+    spec = get_spec(game)
+    validator = jsonschema.Draft202012Validator(spec.state_schema)
+    for players in range(spec.min_players, spec.max_players + 1):
+        engine = new_game(game, players=players)
+        rng = random.Random(players)
+        while engine.current_player() is not None:
+            engine.apply(random_policy(engine, rng))
+        state = engine.state()
+        validator.validate(state)
+        assert state["to_move"] is None
+        assert state["result"] == engine.result() and engine.result() is not None
+        assert set(engine.result() or {}) >= {"scores", "ranking", "winners"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cli_play_writes_a_trace_that_replays(game: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`rulespec play --trace` then `rulespec replay` succeeds (exit 0)."""
+    path = tmp_path / "t.jsonl"
+    with pytest.raises(SystemExit) as info:
+        main(["play", game, "--seed", "4", "--trace", str(path)])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and "result after" in out
+    with pytest.raises(SystemExit) as info:
+        main(["replay", str(path)])
+    assert info.value.code == 0, capsys.readouterr()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cli_ambiguities_lists_the_register(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`rulespec ambiguities GAME --format json` lists every record of that game."""
+    with pytest.raises(SystemExit) as info:
+        main(["ambiguities", game, "--format", "json"])
+    records = json.loads(capsys.readouterr().out)
+    assert info.value.code == 0
+    assert [r["id"] for r in records] == [a["id"] for a in get_spec(game).section("ambiguities")]

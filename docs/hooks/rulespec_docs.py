@@ -1,0 +1,82 @@
+"""mkdocs hook: add the pages generated from the specs, the spec schema, the CLI and the README.
+
+Registered in mkdocs.yml under ``hooks``. The rendering lives in :mod:`rulespec.docs_gen`;
+this file only wires it into the build. Set ``RULESPEC_DOCS_EXTRA_SPECS`` to extra spec paths
+(separated by the OS path separator) to document specs outside the registry (the docs tests
+use it for their example spec).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from rulespec import docs_gen
+from specs import Spec, SpecError, all_specs, load_spec
+from specs.validate import spec_schema
+
+EXTRA_SPECS_ENV = "RULESPEC_DOCS_EXTRA_SPECS"
+GAMES_SECTION = "Games"
+
+_built: dict[str, Any] = {}
+
+
+def _load_specs() -> list[Spec]:
+    extra = [p for p in os.environ.get(EXTRA_SPECS_ENV, "").split(os.pathsep) if p]
+    try:
+        specs = all_specs() + [load_spec(Path(p)) for p in extra]
+    except SpecError as exc:
+        raise PluginError(f"rulespec docs: a spec is invalid, fix it first:\n{exc}") from exc
+    seen: set[str] = set()
+    for spec in specs:
+        if spec.game_id in seen:
+            raise PluginError(f"rulespec docs: two specs declare the game id {spec.game_id!r}")
+        seen.add(spec.game_id)
+    return specs
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Generate every page once per build and list the games in the navigation."""
+    from rulespec.cli import cli
+
+    specs = _load_specs()
+    readme_path = Path(config.config_file_path).parent / "README.md"
+    _built["specs"] = specs
+    _built["readme"] = readme_path.read_text(encoding="utf-8") if readme_path.is_file() else None
+    _built["pages"] = docs_gen.site_pages(specs, schema=spec_schema(), cli=cli)
+    nav = config.nav
+    section = next((entry for entry in nav or [] if isinstance(entry, dict)
+                    and isinstance(entry.get(GAMES_SECTION), list)), None)
+    if section is None:
+        raise PluginError(f"rulespec docs: mkdocs.yml nav needs a {GAMES_SECTION!r} section "
+                          "(a list) for the generated game pages")
+    games = section[GAMES_SECTION]
+    games.extend(docs_gen.games_nav(specs))
+    return config
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """Add the generated pages to the site."""
+    for page in _built["pages"]:
+        existing = files.get_file_from_path(page.path)
+        if existing is not None:
+            raise PluginError(f"rulespec docs: docs/{page.path} is generated; delete the "
+                              "hand-written file")
+        files.append(File.generated(config, page.path, content=page.markdown))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Fill the generation markers of hand-written pages (games table, README commands)."""
+    prefix = "../" * page.file.src_uri.count("/")
+    try:
+        return docs_gen.fill_markers(markdown, specs=_built["specs"], readme=_built["readme"],
+                                     prefix=prefix)
+    except docs_gen.DocsError as exc:
+        raise PluginError(f"rulespec docs: {page.file.src_uri}: {exc}") from exc

@@ -1,0 +1,134 @@
+"""Golden traces: reference games with the state after every step, committed under traces/.
+
+Several per game, chosen from the spec alone (no game is special-cased): the smallest and
+largest player counts under the default rulings, each non-default ruling option, and each
+variant. The seed of each trace is derived from its label, so regenerating gives the same files;
+a test regenerates them and fails on any difference.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reference.play import random_policy
+from reference.registry import new_game
+from reference.trace import Recorder
+from specs.model import Spec
+from specs.registry import game_ids, get_spec
+
+TRACE_DIR = Path(__file__).parent / "traces"
+#: At most this many non-default ruling traces per game (keeps the folder reviewable).
+MAX_RULING_TRACES = 4
+#: A golden game longer than this is a bug in the reference (it must end).
+MAX_STEPS = 100_000
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One golden trace to generate: a label and the configuration to play."""
+
+    game: str
+    label: str
+    players: int
+    rulings: dict[str, str]
+    variants: tuple[str, ...] = ()
+
+    @property
+    def seed(self) -> int:
+        """Return the playout seed, derived from the label."""
+        return zlib.crc32(f"{self.game}/{self.label}".encode())
+
+    @property
+    def filename(self) -> str:
+        """Return the trace file name (``<game>.<label>.jsonl``)."""
+        return f"{self.game}.{self.label}.jsonl"
+
+
+def cases(spec: Spec) -> list[GoldenCase]:
+    """Return the golden cases of one game, from its spec."""
+    game, lo, hi = spec.game_id, spec.min_players, spec.max_players
+    out = [GoldenCase(game, f"p{n}-default", n, {}) for n in sorted({lo, hi})]
+    defaults = spec.default_rulings()
+    changed: list[tuple[str, str]] = []
+    for aid, amb in spec.ambiguities.items():
+        changed.extend((aid, str(o["id"])) for o in amb["options"] if o["id"] != defaults[aid])
+    step = max(1, len(changed) // MAX_RULING_TRACES)
+    for i, (aid, opt) in enumerate(changed[::step][:MAX_RULING_TRACES]):
+        players = (lo, hi)[i % 2]
+        out.append(GoldenCase(game, f"p{players}-{aid}-{opt}", players, {aid: opt}))
+    for vid in sorted(spec.variants):
+        out.append(GoldenCase(game, f"p{lo}-variant-{vid}", lo, {}, (vid,)))
+    return out
+
+
+def play_case(case: GoldenCase) -> list[str]:
+    """Play one case with the reference and return the trace lines."""
+    engine = new_game(case.game, players=case.players, rulings=case.rulings,
+                      variants=case.variants)
+    recorder = Recorder(engine, with_states=True)
+    rng = random.Random(case.seed)
+    for _ in range(MAX_STEPS):
+        if engine.current_player() is None:
+            break
+        recorder.apply(random_policy(engine, rng))
+    else:
+        raise RuntimeError(f"{case.filename}: the game did not end within {MAX_STEPS} steps")
+    return list(recorder.trace().lines())
+
+
+def generate(games: list[str] | None = None) -> dict[str, str]:
+    """Return file name -> text of every golden trace (nothing is written)."""
+    out: dict[str, str] = {}
+    for gid in games or game_ids():
+        for case in cases(get_spec(gid)):
+            out[case.filename] = "\n".join(play_case(case)) + "\n"
+    return out
+
+
+def write(directory: Path = TRACE_DIR, games: list[str] | None = None) -> list[Path]:
+    """Regenerate the golden traces of ``games`` (all by default); drop stale ones."""
+    directory.mkdir(parents=True, exist_ok=True)
+    texts = generate(games)
+    selected = games or game_ids()
+    for old in directory.glob("*.jsonl"):
+        if old.name.split(".")[0] in selected and old.name not in texts:
+            old.unlink()
+    written = []
+    for name, text in sorted(texts.items()):
+        path = directory / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def differences(directory: Path = TRACE_DIR, games: list[str] | None = None) -> list[str]:
+    """Return what differs between the committed traces and freshly generated ones."""
+    texts = generate(games)
+    selected = games or game_ids()
+    problems: list[str] = []
+    for name, text in sorted(texts.items()):
+        path = directory / name
+        if not path.is_file():
+            problems.append(f"{name}: missing; run scripts/make_golden_traces.py")
+        elif path.read_text(encoding="utf-8") != text:
+            problems.append(f"{name}: differs from a fresh reference playout; if the change "
+                            "is intended, regenerate with scripts/make_golden_traces.py")
+    for path in sorted(directory.glob("*.jsonl")):
+        if path.name.split(".")[0] in selected and path.name not in texts:
+            problems.append(f"{path.name}: stale (no case generates it); delete it")
+    return problems
+
+
+def summary(directory: Path = TRACE_DIR) -> list[dict[str, Any]]:
+    """Return one row per committed trace: file, game, steps."""
+    from reference.trace import read_trace
+
+    rows = []
+    for path in sorted(directory.glob("*.jsonl")):
+        trace = read_trace(path)
+        rows.append({"file": path.name, "game": trace.game, "steps": len(trace.steps)})
+    return rows

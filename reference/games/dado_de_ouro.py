@@ -18,7 +18,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from reference.core import CHANCE, Action, Actor, Config, ConfigError, Engine, Rejection
+from reference.core import (
+    CHANCE,
+    Action,
+    Actor,
+    Config,
+    ConfigError,
+    Engine,
+    IllegalAction,
+    Rejection,
+)
 from specs.model import Spec
 
 # -- constants (names, not rulebook numbers) ------------------------------------------------------
@@ -333,6 +342,22 @@ class DadoDeOuro(Engine):
             return Rejection(f"face {face!r} is not on the die; its faces are "
                              f"{list(self.rules.faces)!r}", ("DDO-DIE-01",))
         return Rejection(f"roll {action!r} is not legal now", (clause,))
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if it is exactly a legal roll; otherwise raise IllegalAction.
+
+        Stricter than the base check (which would take ``True`` for face 1) and cheaper: the
+        sampled action is usually one of the precomputed dicts, found by identity.
+        """
+        roller = self._roller
+        if (roller is not None and type(action) is dict and type(action.get("face")) is int
+                and type(action.get("player")) is int and action in self._actions[roller]):
+            self._apply(action)
+            return
+        if self._roller is None:
+            raise IllegalAction(action, "the match is over; no action is legal", ("DDO-MATCH-02",))
+        why = self.rejection(action)
+        raise IllegalAction(action, why.reason, why.clauses)
 
     def _apply(self, action: Action) -> None:
         """Record the roll; at the end of a pass, resolve it."""

@@ -114,6 +114,7 @@ class RubyRhino(Engine):
         self._matching_only = config.ruling("RR-AMB-13") == "matching-only"
         self._by_score = config.ruling("RR-AMB-14") == "by-score"
         self._effects = self._read_legend(config, faces)
+        self._check_can_end()
         # Chance outcomes of each die, precomputed: faces in order of first appearance.
         self._die_outcomes: list[list[tuple[Action, Fraction]]] = []
         self._die_actions: list[list[Action]] = []
@@ -172,6 +173,24 @@ class RubyRhino(Engine):
                                          int(row["chest_count"]), bool(row["rhino"]),
                                          bool(row["again"]), a == b)
         return effects
+
+    def _check_can_end(self) -> None:
+        """Refuse dice under which no round could end or no point be scored, so that every
+        accepted configuration ends with probability 1 in random play."""
+        effects = self._effects.values()
+        problems = []
+        if not any(e.rhino for e in effects):
+            problems.append("no roll takes the Ruby Rhino (RR-RHINO-01)")
+        if not any(e.left or e.chest in ("put", "put_all") for e in effects):
+            problems.append("no roll takes coins away from a player, so the Rhino's holder "
+                            "never runs out (RR-ROUND-01)")
+        if (self._reward_scoring and self._total == self._deal * self._n
+                and not any(e.chest in ("put", "put_all") for e in effects)):
+            problems.append("the chest starts empty and no roll puts coins in it, so no round "
+                            "scores under RR-AMB-09 reward-coins")
+        if problems:
+            raise ConfigError("these dice_faces and dice_outcomes cannot end the game: "
+                              + "; ".join(problems) + "; change the faces or the rows")
 
     # -- set-up -----------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ the state schema and every invariant of the spec at every step.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,6 @@ from hypothesis import strategies as st
 from reference.core import CHANCE, ConfigError, Engine, IllegalAction
 from reference.play import check_probabilities
 from reference.registry import check_implementation, new_game
-from specs.model import Spec
 from specs.registry import get_spec
 from specs.validate import load_spec
 from tests.support import checked_game, ruling_sets
@@ -39,10 +39,6 @@ def roll(engine: Engine, first: str, second: str) -> None:
     """Roll die 0 then die 1 with the faces given (two chance actions)."""
     engine.apply({"kind": "roll", "die": 0, "face": first})
     engine.apply({"kind": "roll", "die": 1, "face": second})
-
-
-def st_(engine: Engine) -> dict[str, Any]:
-    return engine.state()
 
 
 # -- the spec --------------------------------------------------------------------------------------
@@ -75,14 +71,24 @@ def test_every_ruling_set_configures() -> None:
             new_game(GAME, players=players, rulings=rulings)
 
 
+def test_every_rule_clause_has_a_test() -> None:
+    """RR-*: every clause that states a rule is cited by a test of this module."""
+    source = Path(__file__).read_text(encoding="utf-8")
+    cited = set(re.findall(r"RR-[A-Z]+-\d\d", source))
+    untested = [str(c["id"]) for c in SPEC.section("clauses")
+                if c.get("kind") in {"rule", "setup", "scoring", "end"} and c["id"] not in cited]
+    assert untested == [], f"clauses without a test: {untested}"
+
+
 # -- set-up ----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("players", "coins"), [(2, 8), (3, 6), (4, 5), (5, 4)])
 def test_deal_by_player_count(players: int, coins: int) -> None:
-    """RR-SETUP-02..RR-SETUP-07: coins by the table, the rest and the Rhino in the chest."""
+    """RR-SETUP-01, RR-SETUP-02, RR-SETUP-03, RR-SETUP-04, RR-SETUP-05, RR-SETUP-06, RR-SETUP-07:
+    coins by the table, the rest and the Rhino in the treasure chest."""
     state = game(players).state()
-    assert state["coins"] == [coins] * players, "RR-SETUP-03..06: coins per player"
+    assert state["coins"] == [coins] * players, "RR-SETUP-03, RR-SETUP-04, RR-SETUP-05, RR-SETUP-06: coins per player"
     assert state["chest"] == SPEC.by_id("components")["coin"]["count"] - coins * players, \
         "RR-SETUP-07: leftover coins go in the chest"
     assert state["rhino"] == "chest", "RR-SETUP-07: the Rhino starts in the chest"
@@ -207,9 +213,9 @@ def test_rhino_with_coins_collects_and_takes_the_rhino(coin: str, count: int) ->
     engine = game(3)
     roll(engine, "rhino", coin)
     state = engine.state()
-    assert state["coins"] == [6 + count, 6 - count, 6], "RR-DICE-09/10: coins from the left"
+    assert state["coins"] == [6 + count, 6 - count, 6], "RR-DICE-09, RR-DICE-10: coins from the left"
     assert state["rhino"] == 0, "RR-RHINO-01: the Rhino moves in front of the roller"
-    assert state["turn"] == 1, "RR-DICE-09/10: no roll again"
+    assert state["turn"] == 1, "RR-DICE-09, RR-DICE-10: no roll again"
 
 
 def test_rhino_is_stolen_from_another_player() -> None:
@@ -385,14 +391,15 @@ def _to_the_brink(rulings: dict[str, str], players: int = 2) -> Engine:
 
 
 def test_round_ends_during_another_players_turn() -> None:
-    """RR-ROUND-01, RR-ROUND-02, RR-ROUND-03, RR-ROUND-04: player 1 empties the Rhino holder."""
+    """RR-ROUND-01, RR-ROUND-02, RR-ROUND-03, RR-ROUND-04, RR-SETUP-09: player 1 empties the
+    Rhino holder, who wins the chest and scores it."""
     engine = _to_the_brink({})
     roll(engine, "coin2", "coin2")  # player 1 collects p0's last 4 coins
     state = engine.state()
     assert state["history"] == [{"round": 1, "winner": 0, "coins_at_end": [0, 14],
                                  "reward": 6, "points": 6}], \
-        "RR-ROUND-01/02: player 0 broke the curse on player 1's turn; RR-ROUND-03/04: 6 points"
-    assert state["scores"] == [6, 0], "RR-ROUND-04: the total is written down"
+        "RR-ROUND-01, RR-ROUND-02: player 0 broke the curse on player 1's turn; RR-ROUND-03, RR-ROUND-04: 6 points"
+    assert state["scores"] == [6, 0], "RR-ROUND-04, RR-SETUP-09: the total is written down"
 
 
 def test_new_round_is_dealt_as_before() -> None:
@@ -420,7 +427,7 @@ def test_round_ends_on_the_holders_own_turn() -> None:
     roll(engine, "closed_chest", "closed_chest")  # player 0 puts 4: chest 11, holds only the Rhino
     state = engine.state()
     assert state["history"][0]["winner"] == 0 and state["history"][0]["reward"] == 11
-    assert state["scores"] == [11, 0], "RR-ROUND-03/04: the chest's 11 coins"
+    assert state["scores"] == [11, 0], "RR-ROUND-03, RR-ROUND-04: the chest's 11 coins"
 
 
 def test_others_coins_scoring() -> None:
@@ -589,6 +596,17 @@ def test_impossible_deal_is_a_config_error() -> None:
         new_game(GAME, players=2, parameters={"dice_faces": [["coin1"], ["coin2"]]})
 
 
+@pytest.mark.parametrize(("faces", "reason"), [
+    ([["closed_chest", "rhino"], ["open_chest"]], "never runs out"),
+    ([["coin1", "rhino"], ["closed_chest", "open_chest"]], "no roll takes the Ruby Rhino"),
+])
+def test_dice_that_cannot_end_the_game_are_refused(faces: list[list[str]], reason: str) -> None:
+    """RR-ROUND-01, RR-RHINO-01, RR-AMB-01: faces under which no round could end are refused."""
+    rulings = {"RR-AMB-02": "roll-again"}
+    with pytest.raises(ConfigError, match=reason):
+        new_game(GAME, players=4, rulings=rulings, parameters={"dice_faces": faces})
+
+
 def test_describe_and_clone() -> None:
     """RR-TURN-02: narration is one line per action; a clone is independent."""
     engine = game(3, _10="random-first-player")
@@ -605,16 +623,12 @@ def test_describe_and_clone() -> None:
 # -- random games ------------------------------------------------------------------------------------
 
 
-def _spec_and_rulings(index: int) -> tuple[Spec, dict[str, str]]:
-    return SPEC, RULING_SETS[index]
-
-
 @pytest.mark.parametrize("index", range(len(RULING_SETS)))
 @settings(max_examples=2)
 @given(seed=SEEDS)
 def test_random_games_keep_every_invariant(index: int, seed: int) -> None:
     """RR-INV-*: random games under every ruling set keep the schema and every invariant."""
-    _, rulings = _spec_and_rulings(index)
+    rulings = RULING_SETS[index]
     players = SPEC.min_players + index % (SPEC.max_players - SPEC.min_players + 1)
     engine = checked_game(GAME, seed=seed, players=players, rulings=rulings,
                           variants=["custom-target"], parameters={"target_score": 10})

@@ -8,6 +8,7 @@ spec without building the site.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -252,7 +253,7 @@ def _header(spec: Spec, title: str) -> str:
 
 def _provenance(spec: Spec) -> str:
     return (f'<p class="rs-provenance">Generated from <code>specs/{spec.path.name}</code>, '
-            f"spec version {text(spec.version)}. Do not edit this page: edit the spec.</p>\n\n")
+            f"spec version {html.escape(spec.version)}. Do not edit this page: edit the spec.</p>\n\n")
 
 
 def _clause_line(links: Links, clauses: Sequence[Any]) -> str:
@@ -642,7 +643,7 @@ def _ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
     if amb.get("rejected"):
         out.append("**Rejected readings.**\n\n")
         for rej in amb["rejected"]:
-            out.append(f"- {text(rej['summary'])}: {text(rej['reason'])}\n")
+            out.append(f"- {text(rej['summary'])} Rejected because: {text(rej['reason'])}\n")
         out.append("\n")
     if amb.get("evidence"):
         out.append("**Evidence.**\n\n")
@@ -707,7 +708,7 @@ def games_index(specs: Sequence[Spec]) -> Page:
 def register_page(specs: Sequence[Spec]) -> Page:
     """Return the cross-game ambiguity register for rule editors."""
     items = [(spec, amb) for spec in specs for amb in spec.section("ambiguities")]
-    out = ["# Ambiguity register\n\n",
+    out = ["---\nhide:\n  - toc\n---\n\n# Ambiguity register\n\n",
            "Every ambiguity of every game: contradictions, gaps, unclear wording, translation "
            "damage and editorial slips. Filter by game, status, severity and kind; click a column "
            "heading to sort. The filters are kept in the address (`?status=reported`), so a "

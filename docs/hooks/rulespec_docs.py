@@ -1,9 +1,9 @@
 """mkdocs hook: add the pages generated from the specs, the spec schema, the CLI and the README.
 
 Registered in mkdocs.yml under ``hooks``. The rendering lives in :mod:`rulespec.docs_gen`;
-this file only wires it into the build. Set ``RULESPEC_DOCS_EXTRA_SPECS`` to extra spec paths
-(separated by the OS path separator) to document specs outside the registry (the docs tests
-use it for their example spec).
+this file only wires it into the build. By default the games are every spec in the registry.
+Set ``RULESPEC_DOCS_SPECS`` to spec paths (separated by the OS path separator) to document
+exactly those specs instead; the docs tests use it for their example spec.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from rulespec import docs_gen
 from specs import Spec, SpecError, all_specs, load_spec
 from specs.validate import spec_schema
 
-EXTRA_SPECS_ENV = "RULESPEC_DOCS_EXTRA_SPECS"
+SPECS_ENV = "RULESPEC_DOCS_SPECS"
 GAMES_SECTION = "Games"
 
 _built: dict[str, Any] = {}
 
 
 def _load_specs() -> list[Spec]:
-    extra = [p for p in os.environ.get(EXTRA_SPECS_ENV, "").split(os.pathsep) if p]
+    chosen = [p for p in os.environ.get(SPECS_ENV, "").split(os.pathsep) if p]
     try:
-        specs = all_specs() + [load_spec(Path(p)) for p in extra]
+        specs = [load_spec(Path(p)) for p in chosen] if chosen else all_specs()
     except SpecError as exc:
         raise PluginError(f"rulespec docs: a spec is invalid, fix it first:\n{exc}") from exc
     seen: set[str] = set()

@@ -1,0 +1,327 @@
+"""The docs generator renders every part of a spec, the schema and the CLI (no site build)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from rulespec import docs_gen
+from rulespec.cli import cli
+from specs import Spec, load_spec, spec_paths
+from specs.validate import spec_schema
+
+HERE = Path(__file__).parent
+EXAMPLE = HERE / "example" / "toy-dice.yaml"
+EXAMPLE_SOURCES = HERE / "example" / "rulebooks"
+README = HERE.parent.parent / "README.md"
+
+
+@pytest.fixture(scope="module")
+def example() -> Spec:
+    return load_spec(EXAMPLE, sources=EXAMPLE_SOURCES)
+
+
+def pages_of(spec: Spec) -> dict[str, str]:
+    return {Path(p.path).name: p.markdown for p in docs_gen.game_pages(spec)}
+
+
+def heading_ids(markdown: str) -> list[str]:
+    return re.findall(r"^#+ .*\{ #([^ }]+) \}$", markdown, flags=re.MULTILINE)
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def unescape(markdown: str) -> str:
+    """Undo the generator's escaping so verbatim text can be searched for."""
+    out = re.sub(r"\\(.)", r"\1", markdown)
+    return out.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+# -- the example spec, part by part ---------------------------------------------------------------
+
+
+def test_example_spec_is_valid_with_its_sources(example: Spec) -> None:
+    """The docs tests' example spec passes every check, quotes included."""
+    assert example.game_id == "toy-dice"
+
+
+def test_every_game_page_is_generated(example: Spec) -> None:
+    """Every page in GAME_PAGES exists under games/<id>/ and starts with a title."""
+    paths = [p.path for p in docs_gen.game_pages(example)]
+    assert paths == [f"games/toy-dice/{name}" for name, _ in docs_gen.GAME_PAGES]
+    for page in docs_gen.game_pages(example):
+        assert page.markdown.startswith("# "), f"{page.path} has no title"
+
+
+def test_every_clause_has_its_anchor_quote_and_statement(example: Spec) -> None:
+    """Every clause appears under a heading anchored by its id, with quote and statement."""
+    rules = pages_of(example)["rules.md"]
+    anchors = heading_ids(rules)
+    plain = squash(unescape(rules))
+    for clause in example.section("clauses"):
+        cid = clause["id"]
+        assert anchors.count(cid) == 1, f"{cid}: needs exactly one heading anchored #{cid}"
+        assert squash(clause["citation"]["quote"]) in plain, f"{cid}: quote missing"
+        assert squash(clause["statement"]) in plain, f"{cid}: statement missing"
+
+
+def test_clause_lists_what_rests_on_it(example: Spec) -> None:
+    """A clause links back to the invariants, ambiguities and elements that cite it."""
+    rules = pages_of(example)["rules.md"]
+    block = rules.split("#### TOY-TURN-02", 1)[1].split("####", 1)[0]
+    for user in ("TOY-INV-CONSERVE", "TOY-INV-PAY-ONE", "die_faces", "roll", "pot"):
+        assert user in block, f"TOY-TURN-02 should list {user} under 'used by'"
+    assert "(invariants.md#TOY-INV-PAY-ONE)" in block
+
+
+def test_structure_is_an_ordered_outline_with_clause_links(example: Spec) -> None:
+    """Setup, flow and end are numbered lists; nested steps are indented; clauses link."""
+    rules = pages_of(example)["rules.md"]
+    assert "1. Each player takes their starting counters." in rules
+    assert "    1. Roll the die." in rules and "    2. Pass to the next player." in rules
+    assert "[<code>TOY-TURN-03</code>](rules.md#TOY-TURN-03)" in rules
+    assert "[<code>roll</code>](actions.md#action-roll)" in rules
+    assert "repeat: until a player has no counters" in rules
+
+
+def test_every_table_is_rendered_as_a_table(example: Spec) -> None:
+    """Each table has an anchored heading, its column titles and every row's values."""
+    tables = pages_of(example)["tables.md"]
+    for tab in example.section("tables"):
+        assert f"table-{tab['id']}" in heading_ids(tables), f"table {tab['id']} has no anchor"
+        header = "| " + " | ".join(docs_gen.text(c["title"]) for c in tab["columns"]) + " |"
+        assert header in tables, f"table {tab['id']}: header row missing"
+        for row in tab["rows"]:
+            line = "| " + " | ".join(docs_gen.text(row[c["id"]]) for c in tab["columns"]) + " |"
+            assert line in tables, f"table {tab['id']}: row {row} missing"
+    # A pipe in a title must not split the heading or a cell.
+    assert "Die faces \\| with a pipe" in tables
+
+
+def test_every_parameter_is_listed_with_its_default(example: Spec) -> None:
+    """Parameters show literal defaults and where table-driven defaults come from."""
+    tables = pages_of(example)["tables.md"]
+    for pid in example.parameters:
+        assert f'<span id="param-{pid}"></span>' in tables, f"parameter {pid} missing"
+    assert "column <code>counters</code> of" in tables
+    assert "<code>6</code>" in tables
+
+
+def test_overview_has_players_components_objective_and_sources(example: Spec) -> None:
+    """The overview gives players, nested components with counts, objective and sources."""
+    overview = pages_of(example)["index.md"]
+    assert "| Players | 2–3" in overview
+    assert "Do not be the first player to run out of counters." in overview
+    assert '<span id="component-counters-red"></span>Red counters' in overview
+    assert "&emsp;" in overview, "parts should be indented under their component"
+    assert example.data["sources"][0]["sha256"] in overview
+    assert '<span id="zone-pot"></span>Pot' in overview
+
+
+def test_actions_and_state_schema(example: Spec) -> None:
+    """Each action has an anchor, its fields and its JSON Schema; the state lists its fields."""
+    page = pages_of(example)["actions.md"]
+    assert "action-roll" in heading_ids(page)
+    assert "| <code>face</code> | integer (≥ 1) | yes |" in page
+    assert '"const": "roll"' in page
+    for field in example.state_schema["properties"]:
+        assert f"| <code>{field}</code> |" in page, f"state field {field} missing"
+    assert "| <code>$.pot</code> | nobody |" in page
+
+
+def test_invariants_show_their_expressions(example: Spec) -> None:
+    """TOY-INV-*: every invariant is anchored and shows its CEL expression verbatim."""
+    page = pages_of(example)["invariants.md"]
+    for inv in example.section("invariants"):
+        assert inv["id"] in heading_ids(page)
+        assert inv["expression"] in page, f"{inv['id']}: expression missing"
+
+
+def test_variants_show_their_overrides(example: Spec) -> None:
+    """Each variant is anchored and lists its parameter overrides."""
+    page = pages_of(example)["variants.md"]
+    assert "variant-long-game" in heading_ids(page)
+    assert "[<code>extra_counters</code>](tables.md#param-extra_counters) | <code>2</code>" in page
+
+
+def test_ambiguity_records_are_complete(example: Spec) -> None:
+    """TOY-AMB-01/02: badges, question, sources, options, default, rejected, evidence, history."""
+    page = pages_of(example)["ambiguities.md"]
+    plain = unescape(page)
+    for amb in example.section("ambiguities"):
+        aid = amb["id"]
+        assert aid in heading_ids(page), f"{aid}: no anchor"
+        block = plain.split(f"## {aid}:", 1)[1].split("\n## ", 1)[0]
+        for kind in ("status", "severity", "kind"):
+            assert f"rs-{kind}-{amb[kind]}" in block, f"{aid}: {kind} badge missing"
+        assert squash(amb["question"]) in squash(block)
+        for opt in amb["options"]:
+            assert f"<code>{opt['id']}</code>" in block, f"{aid}: option {opt['id']} missing"
+        assert squash(amb["default"]["rationale"]) in squash(block), f"{aid}: rationale missing"
+        for rej in amb.get("rejected", []):
+            assert rej["reason"] in block, f"{aid}: rejected reason missing"
+        for ev in amb.get("evidence", []):
+            assert ev["text"] in block, f"{aid}: evidence missing"
+        for src in amb["sources"]:
+            assert squash(src["quote"]) in squash(block), f"{aid}: source quote missing"
+    assert "Source 1 contradicts source 2." in page
+    assert "behaviour in the reference" in page
+    assert '"mean_turns": 40' in page
+
+
+def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> None:
+    """The cross-game register declares its filters and links every record to its game page."""
+    page = docs_gen.register_page([example]).markdown
+    assert 'data-filters="Game,Status,Severity,Kind"' in page
+    assert "hide:\n  - toc" in page
+    for aid in example.ambiguities:
+        assert f"(games/toy-dice/ambiguities.md#{aid})" in page
+    assert "2 records: 1 ruled, 1 triaged." in page
+
+
+def test_links_point_at_existing_anchors(example: Spec) -> None:
+    """Every in-game link target names a page of the game and an anchor that page defines."""
+    pages = pages_of(example)
+    ids = {name: set(heading_ids(md)) | set(re.findall(r'<span id="([^"]+)">', md))
+           for name, md in pages.items()}
+    for name, markdown in pages.items():
+        for target, frag in re.findall(r"\]\(([a-z]+\.md)#([^)]+)\)", markdown):
+            assert frag in ids[target], f"{name}: link to {target}#{frag} has no anchor"
+
+
+def test_text_escapes_markdown_and_html() -> None:
+    """Rulebook text never turns into markup: pipes, stars, tags and list markers stay text."""
+    assert docs_gen.text("a | b") == "a \\| b"
+    assert docs_gen.text("*not bold*") == "\\*not bold\\*"
+    assert docs_gen.text("<script>") == "&lt;script&gt;"
+    assert docs_gen.text("1. first") == "1\\. first"
+    assert docs_gen.text("- item") == "\\- item"
+    assert docs_gen.text("two\n  lines") == "two lines"
+    assert docs_gen.code("a|`b`") == "<code>a&#124;`b`</code>"
+    assert docs_gen.fenced("x ``` y").startswith("````text\n")
+
+
+# -- every registered spec ------------------------------------------------------------------------
+
+
+def registered() -> list[Path]:
+    return spec_paths()
+
+
+@pytest.mark.parametrize("path", registered(), ids=lambda p: p.stem)
+def test_registered_spec_renders(path: Path) -> None:
+    """Every spec in the registry renders every page, with one anchor per clause."""
+    spec = load_spec(path)
+    pages = pages_of(spec)
+    anchors = heading_ids(pages["rules.md"])
+    for clause in spec.section("clauses"):
+        assert anchors.count(clause["id"]) == 1, f"{path.name}: {clause['id']} has no anchor"
+    for tab in spec.section("tables"):
+        assert f"table-{tab['id']}" in heading_ids(pages["tables.md"])
+    for amb in spec.section("ambiguities"):
+        assert amb["id"] in heading_ids(pages["ambiguities.md"])
+
+
+# -- the spec format reference --------------------------------------------------------------------
+
+
+def schema_keys(schema: Mapping[str, Any]) -> Iterator[str]:
+    """Yield every property name declared anywhere in a JSON Schema."""
+    if isinstance(schema, Mapping):
+        for key, sub in schema.get("properties", {}).items():
+            yield key
+            yield from schema_keys(sub)
+        for key in ("items", "$defs"):
+            sub = schema.get(key)
+            if isinstance(sub, Mapping):
+                if key == "$defs":
+                    for d in sub.values():
+                        yield from schema_keys(d)
+                else:
+                    yield from schema_keys(sub)
+
+
+def test_spec_format_reference_covers_every_key() -> None:
+    """Every property of the spec JSON Schema appears in the generated format reference."""
+    schema = spec_schema()
+    page = docs_gen.spec_format_page(schema).markdown
+    for key in set(schema_keys(schema)):
+        assert f"| <code>{key}</code> |" in page, f"schema key {key!r} is not documented"
+    for name in schema["$defs"]:
+        assert f"def-{name.lower()}" in heading_ids(page), f"$defs/{name} has no section"
+    assert "Exactly one of: `default`; `from_table` must be present." in page
+
+
+def test_spec_format_reference_links_resolve() -> None:
+    """Every in-page link of the format reference points at a heading of that page."""
+    page = docs_gen.spec_format_page(spec_schema()).markdown
+    ids = set(heading_ids(page))
+    for frag in re.findall(r"\]\(#([^)]+)\)", page):
+        assert frag in ids, f"link to #{frag} has no heading"
+
+
+# -- the CLI reference ----------------------------------------------------------------------------
+
+
+def walk(command: click.Command, ctx: click.Context) -> Iterator[tuple[click.Command,
+                                                                      click.Context]]:
+    yield command, ctx
+    if isinstance(command, click.Group):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None:
+                yield from walk(sub, click.Context(sub, info_name=name, parent=ctx))
+
+
+def test_cli_reference_covers_every_command_and_option() -> None:
+    """Every rulespec command has a section with its usage, and every option is listed."""
+    page = docs_gen.cli_page(cli).markdown
+    for command, ctx in walk(cli, click.Context(cli, info_name="rulespec")):
+        assert f"`{ctx.command_path}`" in page, f"{ctx.command_path} is not documented"
+        assert command.get_usage(ctx) in page
+        for param in command.params:
+            if isinstance(param, click.Option) and not param.hidden:
+                assert param.opts[0] in page, f"{ctx.command_path} {param.opts[0]} missing"
+    ids = set(heading_ids(page))
+    for frag in re.findall(r"\]\(#([^)]+)\)", page):
+        assert frag in ids, f"CLI reference: link to #{frag} has no heading"
+
+
+# -- the README commands --------------------------------------------------------------------------
+
+
+def test_getting_started_takes_the_readme_commands() -> None:
+    """The getting-started page shows the README's two set-up commands, byte for byte."""
+    readme = README.read_text(encoding="utf-8")
+    page = (HERE.parent.parent / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    filled = docs_gen.fill_markers(page, specs=[], readme=readme)
+    for name in ("main-command", "test-command"):
+        block = docs_gen.readme_block(readme, name)
+        assert block.startswith("```sh\n") and block in filled, f"{name} not included"
+    assert "<!-- rulespec:" not in filled
+
+
+def test_readme_block_errors_say_what_to_fix() -> None:
+    """A missing marker or an unclosed block is a DocsError naming the marker."""
+    with pytest.raises(docs_gen.DocsError, match="no '<!-- main-command -->' marker"):
+        docs_gen.readme_block("# nothing here\n", "main-command")
+    with pytest.raises(docs_gen.DocsError, match="never closed"):
+        docs_gen.readme_block("<!-- x -->\n```sh\necho\n", "x")
+    with pytest.raises(docs_gen.DocsError, match="must open a fenced code block"):
+        docs_gen.readme_block("<!-- x -->\ntext\n", "x")
+    with pytest.raises(docs_gen.DocsError, match=r"README\.md not found"):
+        docs_gen.fill_markers("<!-- rulespec:readme x -->", specs=[], readme=None)
+
+
+def test_games_marker_lists_games(example: Spec) -> None:
+    """The home page's games marker becomes a table linking each game, relative to the page."""
+    filled = docs_gen.fill_markers(docs_gen.MARKER_GAMES, specs=[example], readme=None,
+                                   prefix="../")
+    assert "[Toy Dice](../games/toy-dice/index.md)" in filled

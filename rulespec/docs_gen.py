@@ -823,7 +823,7 @@ def _help(command: click.Command) -> str:
 
 def _cli_command(command: click.Command, name: str, parent: click.Context | None,
                  out: list[str], level: int) -> None:
-    ctx = click.Context(command, info_name=name, parent=parent)
+    ctx = click.Context(command, info_name=name, parent=parent, **command.context_settings)
     path = ctx.command_path
     slug = "cli-" + "-".join(path.split()[1:]) if " " in path else "cli"
     out.append(f"{'#' * level} `{path}` {anchor(slug)}\n\n")
@@ -838,13 +838,20 @@ def _cli_command(command: click.Command, name: str, parent: click.Context | None
                          "" if param.nargs == 1 else "many"])
             continue
         record = param.get_help_record(ctx)
-        if record is None:
+        if record is None or not isinstance(param, click.Option):
             continue
-        decl, help_text = record
-        rows.append([code(decl), "option", "yes" if param.required else "", param.type.name,
-                     text(help_text)])
+        names = ", ".join(code(n) for n in [*param.opts, *param.secondary_opts])
+        values = param.type.name
+        if isinstance(param.type, click.Choice):
+            values = "one of " + ", ".join(code(c) for c in param.type.choices)
+        elif param.metavar:
+            values = code(param.metavar)
+        if param.multiple:
+            values += ", repeatable"
+        rows.append([names, "option", "yes" if param.required else "", values,
+                     text(record[1])])
     if rows:
-        out.append(table(["Name", "Kind", "Required", "Type", "Help"], rows) + "\n")
+        out.append(table(["Name", "Kind", "Required", "Values", "Help"], rows) + "\n")
     if isinstance(command, click.Group):
         subs = command.list_commands(ctx)
         if subs:

@@ -277,18 +277,20 @@ def walk(command: click.Command, ctx: click.Context) -> Iterator[tuple[click.Com
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
             if sub is not None:
-                yield from walk(sub, click.Context(sub, info_name=name, parent=ctx))
+                yield from walk(sub, click.Context(sub, info_name=name, parent=ctx,
+                                                  **sub.context_settings))
 
 
 def test_cli_reference_covers_every_command_and_option() -> None:
     """Every rulespec command has a section with its usage, and every option is listed."""
     page = docs_gen.cli_page(cli).markdown
-    for command, ctx in walk(cli, click.Context(cli, info_name="rulespec")):
+    for command, ctx in walk(cli, click.Context(cli, info_name="rulespec", **cli.context_settings)):
         assert f"`{ctx.command_path}`" in page, f"{ctx.command_path} is not documented"
         assert command.get_usage(ctx) in page
         for param in command.params:
             if isinstance(param, click.Option) and not param.hidden:
-                assert param.opts[0] in page, f"{ctx.command_path} {param.opts[0]} missing"
+                for opt in param.opts:
+                    assert f"<code>{opt}</code>" in page, f"{ctx.command_path} {opt} missing"
     ids = set(heading_ids(page))
     for frag in re.findall(r"\]\(#([^)]+)\)", page):
         assert frag in ids, f"CLI reference: link to #{frag} has no heading"

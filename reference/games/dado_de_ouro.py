@@ -604,7 +604,9 @@ class DadoDeOuro(Engine):
         best = max(faces) if tie.kind == MAX else min(faces)
         still = [p for p in self._order if rolls[p] == best]
         if len(still) > 1:
-            self._start_pass(self._phase, tie.players if self.rules.reroll_all else still)
+            again = tie.players if self.rules.reroll_all else still
+            self._events.append(f"tied again: players {again} re-roll")
+            self._start_pass(self._phase, again)
             return
         who = still[0]
         value = best if self.rules.reroll_value else tie.value

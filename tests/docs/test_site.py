@@ -65,9 +65,22 @@ def test_registry_site_builds_strict(tmp_path: Path) -> None:
     from specs import all_specs
 
     for spec in all_specs():
-        for page in ("", "rules/", "tables/", "ambiguities/"):
-            assert (tmp_path / "games" / spec.game_id / page / "index.html").is_file(), \
+        game = tmp_path / "games" / spec.game_id
+        for page in ("", "rules/", "tables/", "actions/", "invariants/", "variants/",
+                     "ambiguities/"):
+            assert (game / page / "index.html").is_file(), \
                 f"{spec.game_id}: page {page or 'overview'} was not built"
+        rules = (game / "rules" / "index.html").read_text(encoding="utf-8")
+        for clause in spec.section("clauses"):
+            assert f'id="{clause["id"]}"' in rules, f"{clause['id']}: no anchor in the built site"
+        tables = (game / "tables" / "index.html").read_text(encoding="utf-8")
+        for tab in spec.section("tables"):
+            assert f'id="table-{tab["id"]}"' in tables, f"{spec.game_id}: table {tab['id']} missing"
+        assert tables.count("<table>") >= len(spec.section("tables")), \
+            f"{spec.game_id}: some tables are not rendered as tables"
+        register = (game / "ambiguities" / "index.html").read_text(encoding="utf-8")
+        for amb in spec.section("ambiguities"):
+            assert f'id="{amb["id"]}"' in register, f"{amb['id']}: no anchor in the built site"
 
 
 def test_example_site_has_every_generated_page(site: Path) -> None:

@@ -189,6 +189,8 @@ class FoolEngine(Engine):
         if config.ruling(AMB_FIRST_DEALER) == "random":
             self.phase = CHOOSE_DEALER
             self.dealer: int | None = None
+            self.deck = list(self.full_deck)  # every card waits in the deck until the deal
+            self.deck_size = sum(self.deck)
         else:
             self.phase = DEAL
             self.dealer = n - 1
@@ -289,8 +291,8 @@ class FoolEngine(Engine):
             return Rejection(f"there is no player {action.get('player')!r} to choose as dealer",
                              ("FOOL-LEAD-01",))
         if kind not in ("lead", "follow"):
-            return Rejection(f"{kind!r} is a chance action; the players are playing a trick",
-                             ("FOOL-LEAD-02",))
+            return Rejection(f"{kind!r} is a chance action, but the cards are dealt and the "
+                             "players are playing a trick", ("FOOL-DEAL-01", "FOOL-LEAD-02"))
         mover = self.order[len(self.trick)]
         player = action.get("player")
         if player in self.fools:

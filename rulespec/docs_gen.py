@@ -247,6 +247,12 @@ def game_title(spec: Spec) -> str:
     return str(spec.data["game"]["names"]["english"])
 
 
+def player_range(spec: Spec) -> str:
+    """Return the player count as ``3–6``, or ``4`` when there is only one."""
+    low, high = spec.min_players, spec.max_players
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def _header(spec: Spec, title: str) -> str:
     return f"# {text(game_title(spec))}: {text(title)}\n\n" + _provenance(spec)
 
@@ -272,7 +278,7 @@ def overview_page(spec: Spec) -> str:
     if names.get("aliases"):
         facts.append(["Also known as", ", ".join(text(a) for a in names["aliases"])])
     players = game["players"]
-    facts.append(["Players", f"{players['min']}–{players['max']}"
+    facts.append(["Players", player_range(spec)
                   + (f" ({links.many(players['clauses'])})" if players.get("clauses") else "")])
     if game.get("designers"):
         facts.append(["Designers", ", ".join(text(d) for d in game["designers"])])
@@ -687,9 +693,8 @@ def games_table(specs: Sequence[Spec], *, prefix: str = "") -> str:
         return "No game specs are registered yet.\n"
     rows = []
     for spec in specs:
-        players = spec.data["game"]["players"]
         rows.append([f"[{text(game_title(spec))}]({prefix}{game_dir(spec)}/index.md)",
-                     text(spec.name), code(spec.game_id), f"{players['min']}–{players['max']}",
+                     text(spec.name), code(spec.game_id), player_range(spec),
                      str(len(spec.section("clauses"))),
                      f"[{len(spec.section('ambiguities'))}]({prefix}{game_dir(spec)}/ambiguities.md)"])
     return table(["Game", "Original name", "Id", "Players", "Clauses", "Ambiguities"], rows)

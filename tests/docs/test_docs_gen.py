@@ -327,3 +327,11 @@ def test_games_marker_lists_games(example: Spec) -> None:
     filled = docs_gen.fill_markers(docs_gen.MARKER_GAMES, specs=[example], readme=None,
                                    prefix="../")
     assert "[Toy Dice](../games/toy-dice/index.md)" in filled
+
+
+def test_player_range_collapses_a_single_count(example: Spec) -> None:
+    """A game for exactly N players shows N, not N–N."""
+    assert docs_gen.player_range(example) == "2–3"
+    data = dict(example.data, game=dict(example.data["game"], players={"min": 4, "max": 4}))
+    single = Spec(path=example.path, data=data, marks=example.marks)
+    assert docs_gen.player_range(single) == "4"

@@ -55,6 +55,24 @@ class Effect:
     again: bool
     matching: bool
 
+    def text(self, count: int) -> str:
+        """Return what the row does, in words (``count`` coins for a chest step)."""
+        parts = []
+        if self.left:
+            parts.append(f"collect {self.left} coin(s) from the left")
+        if self.chest in ("collect", "put"):
+            where = "from" if self.chest == "collect" else "in"
+            parts.append(f"{self.chest} {count} coin(s) {where} the treasure chest")
+        elif self.chest == "collect_all":
+            parts.append("collect all coins from the treasure chest")
+        elif self.chest == "put_all":
+            parts.append("put all coins in the treasure chest")
+        if self.rhino:
+            parts.append("take the Ruby Rhino")
+        if self.again:
+            parts.append("roll again")
+        return ", ".join(parts) or "nothing happens"
+
     @property
     def choosable(self) -> bool:
         """Return True when the row moves "1 or 2" coins to or from the chest (RR-AMB-04)."""
@@ -144,6 +162,13 @@ class RubyRhino(Engine):
         self._chest = 0
         self._rhino = IN_CHEST
         self._deal_round(IN_CHEST)
+        # What the last action did, for describe() called after apply().
+        self._last_action: Action | None = None
+        self._last_roller = 0
+        self._last_effect: Effect | None = None
+        self._last_count = 0
+        self._last_complete = True
+        self._last_winner: int | None = None
         if self._random_first:
             self._phase = FIRST_PLAYER
             self._to_move: Actor | None = CHANCE
@@ -276,6 +301,9 @@ class RubyRhino(Engine):
 
     def _apply(self, action: Action) -> None:
         kind = action["kind"]
+        self._last_action = action
+        self._last_roller = self._turn
+        self._last_effect = None
         if kind == "roll":
             self._dice[self._rolled] = action["face"]
             self._rolled += 1
@@ -319,11 +347,16 @@ class RubyRhino(Engine):
         """Carry out a legend row for the roller, then end the round or pass the turn."""
         me = self._turn
         complete = self._complete(effect, count)
+        self._last_effect = effect
+        self._last_count = count
+        self._last_complete = complete
+        self._last_winner = None
         if complete or not self._void:
             winner = self._steps(effect, count, me)
             if winner is None and self._rhino >= 0 and self._coins[self._rhino] == 0:
                 winner = self._rhino  # RR-ROUND-01, checked after the action (RR-AMB-08)
             if winner is not None:
+                self._last_winner = winner
                 self._end_round(winner)
                 return
         again = effect.again and (complete or self._keep_again)
@@ -473,17 +506,37 @@ class RubyRhino(Engine):
                 "winners": list(self._result["winners"]), "rounds": self._result["rounds"]}
 
     def describe(self, action: Action, actor: Actor) -> str:
-        """Return one line of narration for ``action``."""
+        """Return one line of narration for ``action`` (with its outcome once it is applied)."""
         kind = action.get("kind")
+        applied = action is self._last_action or action == self._last_action
+        note = f" - {self._outcome_text()}" if applied and self._last_effect else ""
         if kind == "roll":
             face = str(action.get("face"))
-            return (f"player {self._turn} rolls die {int(action.get('die', 0)) + 1}: "
-                    f"{self._names.get(face, face)}")
+            roller = self._last_roller if applied else self._turn
+            return (f"player {roller} rolls die {int(action.get('die', 0)) + 1}: "
+                    f"{self._names.get(face, face)}{note}")
         if kind == "choose_count":
-            return f"player {actor} chooses to move {action.get('count')} coin(s)"
+            return f"player {actor} chooses to move {action.get('count')} coin(s){note}"
         if kind == "first_player":
             return f"chance: player {action.get('player')} goes first"
         return super().describe(action, actor)
+
+    def _outcome_text(self) -> str:
+        """Say what the last legend row did, and whether it ended the round or the game."""
+        effect = self._last_effect
+        if effect is None:
+            return ""
+        text = effect.text(self._last_count)
+        if not self._last_complete:
+            text = f"cannot {text} in full: " + ("passes the dice" if self._void
+                                                   else "does what can be done")
+        winner = self._last_winner
+        if winner is not None:
+            text += (f"; player {winner} holds only the Ruby Rhino and breaks the curse, "
+                     f"scoring {self._history[-1]['points']}")
+            if self._result is not None:
+                text += "; game over"
+        return text
 
     def clone(self) -> RubyRhino:
         """Return an independent copy (the precomputed tables are shared, read-only)."""

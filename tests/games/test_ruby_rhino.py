@@ -615,6 +615,13 @@ def test_describe_and_clone() -> None:
         assert line and "\n" not in line
     engine.apply({"kind": "first_player", "player": 0})
     assert engine.describe({"kind": "roll", "die": 0, "face": "rhino"}, CHANCE).endswith("Ruby Rhino")
+    last = {"kind": "roll", "die": 1, "face": "coin2"}
+    engine.apply({"kind": "roll", "die": 0, "face": "rhino"})
+    engine.apply(last)
+    line = engine.describe(last, CHANCE)
+    assert line.startswith("player 0 rolls die 2: 2 coins") and "take the Ruby Rhino" in line, \
+        "RR-DICE-10: narration after the roll names the roller and the row carried out"
+    engine = game(3)
     copy = engine.clone()
     roll(copy, "coin2", "coin2")
     assert engine.state()["coins"] == [6, 6, 6] and copy.state()["coins"] == [10, 2, 6]

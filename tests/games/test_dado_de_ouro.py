@@ -436,6 +436,15 @@ def test_end_of_game_draw_tie_rerolls() -> None:
     assert d.state["final"]["starter"] == 1
 
 
+@pytest.mark.parametrize(("option", "order"), [("seat-zero", [0, 1]), ("last-starter", [1, 0])])
+def test_end_of_game_draw_order(option: str, order: list[int]) -> None:
+    """DDO-END-03, DDO-AMB-11: the draw goes clockwise from seat 0, or from the game's starter."""
+    d = open_with(1, rulings=rulings(AMB_11=option), parameters={"rounds_per_game": 2})
+    d.roll(6, 5, 3, 4)  # players 1, 2, 3, 0: player 1 +6, player 3 -3
+    d.roll(5, 4, 3, 6).clean()  # player 0 +6, player 3 -3
+    assert d.state["phase"] == "final_draw" and d.state["order"] == order, f"DDO-AMB-11 {option}"
+
+
 def test_end_of_game_round_scoring() -> None:
     """DDO-END-01, DDO-END-02, DDO-AMB-07 round-scoring: five tie-break rounds scored like rounds."""
     d = tied_game(rulings=rulings(AMB_07="round-scoring")).roll(2, 5)

@@ -20,12 +20,32 @@ class Step:
     action: Action
 
 
+# Engines usually hand out the same precomputed outcome list again and again; remembering its
+# integer weights keeps sampling cheap. The list itself is kept so its id cannot be reused.
+_WEIGHTS: dict[int, tuple[list[tuple[Action, Fraction]], list[int], int]] = {}
+_WEIGHTS_MAX = 256
+
+
+def _weights(outcomes: list[tuple[Action, Fraction]]) -> tuple[list[int], int]:
+    cached = _WEIGHTS.get(id(outcomes))
+    if cached is not None and cached[0] is outcomes and len(cached[1]) == len(outcomes):
+        return cached[1], cached[2]
+    denominator = lcm(*(p.denominator for _, p in outcomes))
+    weights = [p.numerator * (denominator // p.denominator) for _, p in outcomes]
+    total = sum(weights)
+    if len(_WEIGHTS) >= _WEIGHTS_MAX:
+        _WEIGHTS.clear()
+    _WEIGHTS[id(outcomes)] = (outcomes, weights, total)
+    return weights, total
+
+
 def sample_chance(engine: Engine, rng: random.Random) -> Action:
     """Draw a chance outcome with exactly the engine's probabilities."""
     outcomes = engine.chance_outcomes()
-    denominator = lcm(*(p.denominator for _, p in outcomes))
-    weights = [p.numerator * (denominator // p.denominator) for _, p in outcomes]
-    pick = rng.randrange(sum(weights))
+    if len(outcomes) == 1:
+        return outcomes[0][0]
+    weights, total = _weights(outcomes)
+    pick = rng.randrange(total)
     for (action, _), weight in zip(outcomes, weights, strict=True):
         if pick < weight:
             return action

@@ -133,3 +133,18 @@ def test_trace_file_errors(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(TraceError, match="not UTF-8"):
         read_trace(binary)
+
+
+def test_chance_sampling_uses_exact_integer_weights() -> None:
+    """Chance outcomes are drawn with weights proportional to their exact probabilities."""
+    from fractions import Fraction
+
+    from reference.play import _weights
+
+    outcomes = [({"kind": "a"}, Fraction(1, 6)), ({"kind": "b"}, Fraction(1, 3)),
+                ({"kind": "c"}, Fraction(1, 2))]
+    assert _weights(outcomes) == ([1, 2, 3], 6)
+    # A second call with the same list object hits the cache and gives the same answer.
+    assert _weights(outcomes) == ([1, 2, 3], 6)
+    other = [({"kind": "a"}, Fraction(3, 4)), ({"kind": "b"}, Fraction(1, 4))]
+    assert _weights(other) == ([3, 1], 4)

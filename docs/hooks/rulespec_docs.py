@@ -18,7 +18,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docs_gen
-from specs import Spec, SpecError, all_specs, load_spec
+from specs import Spec, SpecError, load_spec, spec_paths
 from specs.validate import spec_schema
 
 SPECS_ENV = "RULESPEC_DOCS_SPECS"
@@ -30,7 +30,8 @@ _built: dict[str, Any] = {}
 def _load_specs() -> list[Spec]:
     chosen = [p for p in os.environ.get(SPECS_ENV, "").split(os.pathsep) if p]
     try:
-        specs = [load_spec(Path(p)) for p in chosen] if chosen else all_specs()
+        # Load afresh on every build (not the registry's cache) so `mkdocs serve` shows edits.
+        specs = [load_spec(Path(p)) for p in (chosen or spec_paths())]
     except SpecError as exc:
         raise PluginError(f"rulespec docs: a spec is invalid, fix it first:\n{exc}") from exc
     seen: set[str] = set()

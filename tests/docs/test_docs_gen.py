@@ -186,14 +186,23 @@ def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> No
     assert "2 records: 1 ruled, 1 triaged." in page
 
 
-def test_links_point_at_existing_anchors(example: Spec) -> None:
-    """Every in-game link target names a page of the game and an anchor that page defines."""
-    pages = pages_of(example)
+def check_links(spec: Spec) -> None:
+    """Assert every in-game link names a page of the game and an anchor that page defines."""
+    pages = pages_of(spec)
     ids = {name: set(heading_ids(md)) | set(re.findall(r'<span id="([^"]+)">', md))
            for name, md in pages.items()}
+    found = 0
     for name, markdown in pages.items():
         for target, frag in re.findall(r"\]\(([a-z]+\.md)#([^)]+)\)", markdown):
-            assert frag in ids[target], f"{name}: link to {target}#{frag} has no anchor"
+            found += 1
+            assert frag in ids[target], f"{spec.game_id}/{name}: link to {target}#{frag} " \
+                "has no anchor"
+    assert found >= len(spec.section("clauses")), f"{spec.game_id}: too few links were checked"
+
+
+def test_links_point_at_existing_anchors(example: Spec) -> None:
+    """Every in-game link target names a page of the game and an anchor that page defines."""
+    check_links(example)
 
 
 def test_text_escapes_markdown_and_html() -> None:
@@ -227,6 +236,7 @@ def test_registered_spec_renders(path: Path) -> None:
         assert f"table-{tab['id']}" in heading_ids(pages["tables.md"])
     for amb in spec.section("ambiguities"):
         assert amb["id"] in heading_ids(pages["ambiguities.md"])
+    check_links(spec)
 
 
 # -- the spec format reference --------------------------------------------------------------------

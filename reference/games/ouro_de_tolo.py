@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar
 
 from reference.core import (
@@ -125,6 +126,14 @@ CHANCE_KINDS = frozenset({"stone", "card", "stolen", "first_player"})
 CARD_NAMES = {DYNAMITE: "Dynamite", FAVOR: "Do Me a Favor", LIGHT_HAND: "Light Hand",
               NOT_MINE: "Not Mine", NOT_MINE_EITHER: "Not Mine Either",
               VERY_LIGHT_HAND: "Very Light Hand", TIRED: "I'm Tired"}
+
+
+
+
+@cache
+def _share(count: int, total: int) -> Fraction:
+    """Return count/total as an exact fraction (cached: the same few ratios recur)."""
+    return Fraction(count, total)
 
 
 # -- value types ----------------------------------------------------------------------------------
@@ -363,7 +372,7 @@ class OuroDeTolo(Engine):
         """
         phase = self.phase
         if self.to_move == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
+            return self._chance_actions()
         if phase == TURN:
             return self._turn_actions()
         if phase == RESPONSE:
@@ -400,13 +409,24 @@ class OuroDeTolo(Engine):
         if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
             pile = self._card_source()
             total = sum(pile)
-            return [(self._a_card[k], Fraction(c, total)) for k, c in enumerate(pile) if c]
+            return [(self._a_card[k], _share(c, total)) for k, c in enumerate(pile) if c]
         if phase == STEAL:
             eligible = self._eligible(self.victim)
             total = sum(eligible)
-            return [(self._a_stolen[c], Fraction(k, total)) for c, k in enumerate(eligible) if k]
+            return [(self._a_stolen[c], _share(k, total)) for c, k in enumerate(eligible) if k]
         total = sum(self.bag)
-        return [(self._a_stone[c], Fraction(k, total)) for c, k in enumerate(self.bag) if k]
+        return [(self._a_stone[c], _share(k, total)) for c, k in enumerate(self.bag) if k]
+
+    def _chance_actions(self) -> list[Action]:
+        """Return the chance outcomes without their probabilities (cheap, for legality)."""
+        phase = self.phase
+        if phase == FIRST_PLAYER:
+            return list(self._a_first)
+        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+            return [self._a_card[k] for k, c in enumerate(self._card_source()) if c]
+        if phase == STEAL:
+            return [self._a_stolen[c] for c, k in enumerate(self._eligible(self.victim)) if k]
+        return [self._a_stone[c] for c, k in enumerate(self.bag) if k]
 
     def rejection(self, action: Any) -> Rejection:
         """Say why ``action`` is not legal now, citing the clause it breaks."""

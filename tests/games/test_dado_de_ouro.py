@@ -626,3 +626,19 @@ def test_random_full_matches(seed: int) -> None:
     state = engine.state()
     assert max(state["games_won"]) == 3, "DDO-MATCH-02"
     assert all(g["rounds"] == 10 for g in state["history"]), "DDO-GAME-02"
+
+
+CHOICES = {aid: [str(o["id"]) for o in a["options"]] for aid, a in SPEC.ambiguities.items()}
+
+
+@settings(max_examples=10)
+@given(data=st.data())
+def test_random_rulings_on_a_tie_heavy_die(data: st.DataObject) -> None:
+    """DDO-TIE-03, DDO-TIE-06, DDO-END-04: with a two-faced die ties and repeats are constant;
+    any mix of rulings still keeps every invariant and ends the match."""
+    chosen = {aid: data.draw(st.sampled_from(opts), label=aid) for aid, opts in CHOICES.items()}
+    params = {"die_faces": [1, 2], "rounds_per_game": data.draw(st.integers(1, 3), label="rounds"),
+              "games_to_win": 2, "tiebreak_rolls": data.draw(st.integers(1, 3), label="rolls")}
+    seed = data.draw(st.integers(min_value=0, max_value=2**32 - 1), label="seed")
+    engine = checked_game(GAME, seed=seed, rulings=chosen, parameters=params)
+    assert engine.is_terminal(), f"DDO-END-04: match did not end under {chosen}"

@@ -350,6 +350,10 @@ class OuroDeTolo(Engine):
         self.thief = 0
         self.victim = 0
         self._result: dict[str, Any] | None = None
+        # What the last applied chance action was for (phase, receiving seat), for describe().
+        self._context: tuple[str, int | None] = (DEAL, None)
+        self._stone_names = {str(row["colour"]): str(row["name"])
+                             for row in spec.table("stones")["rows"]}
         if not self.queue:
             self._after_deal()
         else:
@@ -489,6 +493,7 @@ class OuroDeTolo(Engine):
     def _apply(self, action: Action) -> None:
         kind = action["kind"]
         if self.to_move == CHANCE:
+            self._context = (self.phase, self._receiver())
             self._apply_chance(action)
             return
         handler = getattr(self, "_do_" + kind)
@@ -546,12 +551,19 @@ class OuroDeTolo(Engine):
         kind = action.get("kind")
         who = "chance" if actor == CHANCE else f"player {actor}"
         target = action.get("target")
-        if kind == "stone":
-            return f"{who}: a {action['colour']} stone comes out of the bag"
+        phase, receiver = self._context
+        if kind in ("stone", "stolen"):
+            stone = self._stone_names.get(str(action["colour"]), str(action["colour"]))
+            how = "is taken blind" if kind == "stolen" else "comes out of the bag"
+            return f"{who}: {stone} {how}" + (
+                f" for player {receiver}" if receiver is not None else "")
         if kind == "card":
-            return f"{who}: a {CARD_NAMES.get(str(action['card']), action['card'])} card is drawn"
-        if kind == "stolen":
-            return f"{who}: a {action['colour']} stone is taken blind"
+            card = CARD_NAMES.get(str(action["card"]), str(action["card"]))
+            if phase == BONUS:
+                return f"{who}: {card} is turned up as the insurance bonus"
+            how = {DEAL: "is dealt", BUY: "buys", GOLD_FEVER: "buys (gold fever)"}.get(phase,
+                                                                                  "gets")
+            return f"{who}: player {receiver} {how} {card}"
         if kind == "first_player":
             return f"{who}: player {action['player']} starts"
         if kind in PLAY_KINDS:
@@ -572,7 +584,8 @@ class OuroDeTolo(Engine):
         if text is not None:
             return f"{who} {text}"
         if kind in ("favor_take", "steal"):
-            return f"{who} takes a {action['colour']} stone"
+            stone = self._stone_names.get(str(action["colour"]), str(action["colour"]))
+            return f"{who} picks {stone}"
         return f"{who}: {action}"
 
     def clone(self) -> OuroDeTolo:
@@ -607,6 +620,18 @@ class OuroDeTolo(Engine):
         self.apply(action)
 
     # -- legality helpers ---------------------------------------------------------------------
+
+    def _receiver(self) -> int | None:
+        """Return the seat that the pending chance draw is for (narration only)."""
+        if self.phase in (DEAL, GOLD_FEVER):
+            return self.queue[0] if self.queue else None
+        if self.phase == BUY:
+            return self.caxias
+        if self.phase == STEAL:
+            return self.thief
+        if self.effect in (E_DYNAMITE, E_FAVOR):
+            return self.by if self.effect == E_DYNAMITE else self.target
+        return self.target
 
     def _in_mine(self) -> list[int]:
         return [i for i in range(self.players) if self.status[i] == IN_MINE]

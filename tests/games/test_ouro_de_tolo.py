@@ -664,3 +664,22 @@ def test_describe_is_one_line() -> None:
     for action in actions:
         text = engine.describe(action, 0)
         assert text and "\n" not in text, f"OURO-PLAY-05: {text!r}"
+
+
+@pytest.mark.parametrize(("option", "first"), [("card-player-starts", 0),
+                                               ("next-player-starts", 1)])
+def test_mine_emptied_by_a_double_accident(option: str, first: int) -> None:
+    """OURO-CAX-01, OURO-EOD-04 under OURO-AMB-15: no Caxias; the ruling names the next starter."""
+    engine = start(3, {0: ["favor"]}, rulings={"OURO-AMB-15": option})
+    draw(engine, "fools_gold")  # player 0
+    draw(engine, "fools_gold")  # player 1
+    engine.apply({"kind": "leave"})  # player 2
+    engine.apply({"kind": "play_favor", "target": 1})
+    engine.apply({"kind": "stone", "colour": "fools_gold"})
+    engine.apply({"kind": "stone", "colour": "fools_gold"})
+    engine.apply({"kind": "favor_take", "colour": "fools_gold"})
+    state = engine.state()
+    assert state["settled_days"] == 1 and state["caxias"] is None, "OURO-CAX-01: no Caxias"
+    assert [p["status"] for p in state["players"]] == ["in_mine"] * 3, "OURO-EOD-04: new day"
+    assert state["first_player"] == first, f"OURO-AMB-15 {option}: {state['first_player']}"
+    assert state["bag"]["fools_gold"] == 20, "OURO-EOD-02: accident stones back in the bag"

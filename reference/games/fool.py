@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
 
-from reference.core import CHANCE, Action, Actor, Config, Engine, Rejection
+from reference.core import CHANCE, Action, Actor, Config, Engine, IllegalAction, Rejection
 from specs.model import Spec
 
 #: The suit name of the wild cards in states and actions (the coloured suits come from the spec).
@@ -43,6 +43,9 @@ AMB_DISCS = "FOOL-AMB-10"
 AMB_UNCOLOURED = "FOOL-AMB-11"
 AMB_FIRST_DEALER = "FOOL-AMB-12"
 AMB_WINNER_FOOL = "FOOL-AMB-14"
+
+#: The fields of a deal action.
+_DEAL_KEYS = frozenset({"kind", "player", "suit", "value"})
 
 #: Badness levels of a card in a trick (lower is worse): see _badness.
 _BELOW_ALL = 0
@@ -128,7 +131,7 @@ class FoolEngine(Engine):
         self.wild_type = CardType(len(types), WILD, int(config.param("wild_value")), None)
         types.append(self.wild_type)
         self.types: tuple[CardType, ...] = tuple(types)
-        self._by_card = {(t.suit, t.value): t.index for t in self.types}
+        self._by_card: dict[tuple[Any, Any], int] = {(t.suit, t.value): t.index for t in self.types}
         self._colour_range = [
             (min(t.index for t in self.types if t.colour == ci),
              max(t.index for t in self.types if t.colour == ci) + 1)
@@ -177,6 +180,7 @@ class FoolEngine(Engine):
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.deck = [0] * len(self.types)
         self.deck_size = 0
+        self._in_deck: list[int] = []
         self.aside = [0] * len(self.types)
         self.played: list[int] = []
         self.trick: list[tuple[int, int]] = []
@@ -191,6 +195,7 @@ class FoolEngine(Engine):
             self.dealer: int | None = None
             self.deck = list(self.full_deck)  # every card waits in the deck until the deal
             self.deck_size = sum(self.deck)
+            self._in_deck = [t for t, k in enumerate(self.deck) if k]
         else:
             self.phase = DEAL
             self.dealer = n - 1
@@ -217,7 +222,7 @@ class FoolEngine(Engine):
             return self._card_actions()
         if self.phase == DEAL:
             row = self._deal_actions[self.next_deal]
-            return [row[t] for t, k in enumerate(self.deck) if k]
+            return [row[t] for t in self._present()]
         if self.phase == CHOOSE_DEALER:
             return list(self._dealer_actions)
         return []
@@ -227,11 +232,18 @@ class FoolEngine(Engine):
         if self.phase == DEAL:
             row = self._deal_actions[self.next_deal]
             size = self.deck_size
-            return [(row[t], _fraction(k, size)) for t, k in enumerate(self.deck) if k]
+            one = _fraction(1, size)
+            deck = self.deck
+            return [(row[t], one if deck[t] == 1 else _fraction(deck[t], size))
+                    for t in self._present()]
         if self.phase == CHOOSE_DEALER:
             p = _fraction(1, self.players)
             return [(a, p) for a in self._dealer_actions]
         return super().chance_outcomes()
+
+    def _present(self) -> list[int]:
+        """Return the card types still in the deck, in card order (kept up to date by _deal)."""
+        return self._in_deck
 
     def _card_actions(self) -> list[Action]:
         player = self.order[len(self.trick)]
@@ -274,6 +286,9 @@ class FoolEngine(Engine):
         if bad is not None:
             return bad
         kind = action["kind"]
+        if not _well_typed(action):
+            return Rejection("player and value must be integers and suit, declare strings, as "
+                             "in the action's JSON Schema", ("FOOL-LEAD-02",))
         if self.phase == OVER:
             return Rejection("the game is over; no action is legal", ("FOOL-END-01", "FOOL-END-02"))
         if self.phase in (CHOOSE_DEALER, DEAL):
@@ -332,6 +347,29 @@ class FoolEngine(Engine):
 
     # -- applying actions ---------------------------------------------------------------------
 
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if it is exactly a legal action; otherwise raise IllegalAction.
+
+        Stricter than the base check (which would take ``True`` for the value 1) and cheaper
+        while dealing: a deal is checked against the deck directly instead of a list of dicts.
+        """
+        if type(action) is dict and _well_typed(action):
+            if self.phase == DEAL:
+                if (action.keys() == _DEAL_KEYS and action["kind"] == "deal"
+                        and action.get("player") == self.next_deal):
+                    t = self._by_card.get((action.get("suit"), action.get("value")), -1)
+                    if t >= 0 and self.deck[t] > 0:
+                        self._deal(t)
+                        return
+            elif action in self.legal_actions():
+                self._apply(action)
+                return
+        if self.phase == OVER:
+            raise IllegalAction(action, "the game is over; no action is legal",
+                                ("FOOL-END-01", "FOOL-END-02"))
+        why = self.rejection(action)
+        raise IllegalAction(action, why.reason, why.clauses)
+
     def _apply(self, action: Action) -> None:
         kind = action["kind"]
         if kind == "deal":
@@ -365,6 +403,7 @@ class FoolEngine(Engine):
             pool = list(self.full_deck)
         self.deck = pool
         self.deck_size = sum(pool)
+        self._in_deck = [t for t, k in enumerate(pool) if k]
         self.aside = [full - used for full, used in zip(self.full_deck, pool, strict=True)]
         if self.selection == "whole-deck":
             self.to_deal = self.deck_size
@@ -379,6 +418,8 @@ class FoolEngine(Engine):
     def _deal(self, t: int) -> None:
         self.deck[t] -= 1
         self.deck_size -= 1
+        if not self.deck[t]:
+            self._in_deck.remove(t)
         insort(self.hands[self.next_deal], t)
         self.to_deal -= 1
         self.next_deal = (self.next_deal + 1) % self.players
@@ -391,6 +432,7 @@ class FoolEngine(Engine):
             self.aside[t] += k
         self.deck = [0] * len(self.types)
         self.deck_size = 0
+        self._in_deck = []
         self.phase = PLAY
         dealer = self.dealer if self.dealer is not None else self.players - 1
         self._start_trick(self._next_free((dealer + 1) % self.players))
@@ -601,6 +643,7 @@ class FoolEngine(Engine):
         other.__dict__.update(self.__dict__)
         other.hands = [list(h) for h in self.hands]
         other.deck = list(self.deck)
+        other._in_deck = list(self._in_deck)
         other.aside = list(self.aside)
         other.played = list(self.played)
         other.trick = list(self.trick)
@@ -609,6 +652,14 @@ class FoolEngine(Engine):
         other.scores = list(self.scores)
         other.plus_tens = list(self.plus_tens)
         return other
+
+
+def _well_typed(action: Mapping[str, Any]) -> bool:
+    """Return True when the fields an action may carry have their JSON types (no bools as ints)."""
+    for key in ("player", "value"):
+        if key in action and type(action[key]) is not int:
+            return False
+    return all(type(action[key]) is str for key in ("kind", "suit", "declare") if key in action)
 
 
 def _card_text(action: Mapping[str, Any]) -> str:

@@ -498,6 +498,15 @@ def test_unknown_card_and_wrong_turn_are_rejected() -> None:
     rejected(engine, {"kind": "deal", "player": 0, "suit": "green", "value": 5}, "FOOL-DEAL-01")
 
 
+def test_wrongly_typed_fields_are_rejected() -> None:
+    """FOOL-LEAD-02: ``true`` is not the value 1 and ``"0"`` is not player 0 (JSON types are kept)."""
+    engine = start(["w g6", "g7 r9", "y3 y4", "b2 b3"])
+    rejected(engine, {"kind": "lead", "player": 0, "suit": "wild", "value": True}, "FOOL-LEAD-02")
+    rejected(engine, {"kind": "lead", "player": "0", "suit": "green", "value": 6}, "FOOL-LEAD-02")
+    fresh = new(4)
+    rejected(fresh, {"kind": "deal", "player": 0, "suit": "wild", "value": True}, "FOOL-LEAD-02")
+
+
 def test_unknown_ruling_option_is_rejected() -> None:
     """FOOL-AMB-04: an unknown ruling option is a configuration error naming the record."""
     with pytest.raises(ConfigError) as info:

@@ -332,7 +332,7 @@ class DadoDeOuro(Engine):
             return Rejection("the match is over; nobody rolls", ("DDO-MATCH-02",))
         if set(action) != {"kind", "player", "face"}:
             return Rejection(f"a roll has exactly the keys kind, player and face, not "
-                             f"{sorted(action)!r}", ("DDO-TURN-01",))
+                             f"{sorted(map(str, action))!r}", ("DDO-TURN-01",))
         player, face = action["player"], action["face"]
         clause = TURN_CLAUSE[self._phase]
         if not isinstance(player, int) or isinstance(player, bool) or player != self._roller:

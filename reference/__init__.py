@@ -1,0 +1,1 @@
+"""The reference interpreter: the engine core, the registry, traces, and one module per game."""

@@ -140,3 +140,33 @@ def test_transition_invariants_catch_bad_money() -> None:
         state, prev=prev, action={"kind": "draw"}, params=dict(engine.config.parameters),
         config=engine.config.to_json())}
     assert "OURO-INV-MONEY-AT-END-OF-DAY" in found, f"OURO-INV-MONEY-AT-END-OF-DAY: {found}"
+
+
+def test_every_action_kind_occurs_and_matches_its_schema() -> None:
+    """OURO-PLAY-05, OURO-RESP-01..04, OURO-CAX-03: random games use every action of the spec,
+    each valid against its params schema."""
+    import random
+
+    import jsonschema
+
+    from reference.play import playout
+    from reference.registry import new_game
+
+    schemas = {str(a["id"]): jsonschema.Draft202012Validator(a["params"])
+               for a in SPEC.section("actions")}
+    seen: set[str] = set()
+    configs: list[dict[str, Any]] = [
+        {},
+        {"rulings": {"OURO-AMB-20": "random", "OURO-AMB-03": "random"}},
+        {"variants": ["gold-fever"]},
+    ]
+    for seed in range(60):
+        config = configs[seed % len(configs)]
+        engine = new_game(GAME, players=3 + seed % 4, **config)
+        for step in playout(engine, random.Random(seed)):
+            kind = str(step.action["kind"])
+            errors = list(schemas[kind].iter_errors(step.action))
+            assert not errors, f"OURO-PLAY-05: {step.action!r} breaks its schema: {errors[0]}"
+            seen.add(kind)
+    missing = set(schemas) - seen
+    assert not missing, f"OURO-PLAY-05: action kinds never played: {sorted(missing)}"

@@ -14,6 +14,7 @@ order (collect from the left, the chest step, take the Rhino).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -84,6 +85,66 @@ def _pair_name(a: str, b: str) -> str:
     return f"{first}+{second}"
 
 
+def _read_legend(config: Config, faces: list[list[str]]) -> dict[tuple[str, str], Effect]:
+    """Build the effect of every ordered pair of faces the dice can show."""
+    rows: dict[str, dict[str, Any]] = {str(r["pair"]): dict(r)
+                                       for r in config.param("dice_outcomes")}
+    rows[_pair_name("rhino", "open_chest")] = dict(config.param("rhino_open_chest"))
+    rows[_pair_name("rhino", "closed_chest")] = dict(config.param("rhino_closed_chest"))
+    rows[_pair_name("rhino", "rhino")] = dict(config.param("rhino_rhino"))
+    effects: dict[tuple[str, str], Effect] = {}
+    first, second = faces[0], faces[-1]
+    for a in dict.fromkeys(first):
+        for b in dict.fromkeys(second):
+            name = _pair_name(a, b)
+            row = rows.get(name)
+            if row is None:
+                raise ConfigError(f"the dice can show {name!r} but dice_outcomes has no row "
+                                  "for it; add the row or change dice_faces")
+            if row["chest"] not in CHEST_STEPS:
+                raise ConfigError(f"row {name!r} has an unknown chest step {row['chest']!r}")
+            effects[(a, b)] = Effect(name, int(row["left"]), str(row["chest"]),
+                                     int(row["chest_count"]), bool(row["rhino"]),
+                                     bool(row["again"]), a == b)
+    return effects
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What a configuration's dice and legend rows precompute (shared, read-only)."""
+
+    effects: dict[tuple[str, str], Effect]
+    die_outcomes: list[list[tuple[Action, Fraction]]]
+    die_actions: list[list[Action]]
+
+
+#: Parameters the precomputed tables depend on.
+_TABLE_PARAMS = ("dice_faces", "dice_outcomes", "rhino_open_chest", "rhino_closed_chest",
+                 "rhino_rhino")
+_TABLE_CACHE: dict[str, _Tables] = {}
+_TABLE_CACHE_SIZE = 64
+
+
+def _tables(config: Config, faces: list[list[str]]) -> _Tables:
+    """Return the legend effects and chance outcomes for this configuration (cached, since
+    playouts start many games with the same parameters)."""
+    key = json.dumps([config.param(name) for name in _TABLE_PARAMS], sort_keys=True)
+    cached = _TABLE_CACHE.get(key)
+    if cached is not None:
+        return cached
+    effects = _read_legend(config, faces)
+    die_outcomes: list[list[tuple[Action, Fraction]]] = []
+    for d, die in enumerate(faces):
+        # Outcomes in the order each face kind first appears on the die.
+        die_outcomes.append([({"kind": "roll", "die": d, "face": f},
+                              Fraction(die.count(f), len(die))) for f in dict.fromkeys(die)])
+    tables = _Tables(effects, die_outcomes, [[a for a, _ in o] for o in die_outcomes])
+    if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
+        _TABLE_CACHE.clear()
+    _TABLE_CACHE[key] = tables
+    return tables
+
+
 class RubyRhino(Engine):
     """The Curse of the Ruby Rhino for 2 to 5 players, every ruling selectable."""
 
@@ -131,17 +192,11 @@ class RubyRhino(Engine):
         self._winner_keeps = config.ruling("RR-AMB-12") == "winner-keeps"
         self._matching_only = config.ruling("RR-AMB-13") == "matching-only"
         self._by_score = config.ruling("RR-AMB-14") == "by-score"
-        self._effects = self._read_legend(config, faces)
+        tables = _tables(config, faces)
+        self._effects = tables.effects
+        self._die_outcomes = tables.die_outcomes
+        self._die_actions = tables.die_actions
         self._check_can_end()
-        # Chance outcomes of each die, precomputed: faces in order of first appearance.
-        self._die_outcomes: list[list[tuple[Action, Fraction]]] = []
-        self._die_actions: list[list[Action]] = []
-        for d, die in enumerate(faces):
-            kinds = list(dict.fromkeys(die))
-            outcomes = [({"kind": "roll", "die": d, "face": f}, Fraction(die.count(f), len(die)))
-                        for f in kinds]
-            self._die_outcomes.append(outcomes)
-            self._die_actions.append([a for a, _ in outcomes])
         self._faces = faces
         self._choose_actions: list[Action] = [{"kind": "choose_count", "count": c}
                                               for c in self._choice_counts]
@@ -175,29 +230,6 @@ class RubyRhino(Engine):
         else:
             self._phase = ROLL
             self._to_move = CHANCE
-
-    def _read_legend(self, config: Config, faces: list[list[str]]) -> dict[tuple[str, str], Effect]:
-        """Build the effect of every ordered pair of faces the dice can show."""
-        rows: dict[str, dict[str, Any]] = {str(r["pair"]): dict(r)
-                                           for r in config.param("dice_outcomes")}
-        rows[_pair_name("rhino", "open_chest")] = dict(config.param("rhino_open_chest"))
-        rows[_pair_name("rhino", "closed_chest")] = dict(config.param("rhino_closed_chest"))
-        rows[_pair_name("rhino", "rhino")] = dict(config.param("rhino_rhino"))
-        effects: dict[tuple[str, str], Effect] = {}
-        first, second = faces[0], faces[-1]
-        for a in dict.fromkeys(first):
-            for b in dict.fromkeys(second):
-                name = _pair_name(a, b)
-                row = rows.get(name)
-                if row is None:
-                    raise ConfigError(f"the dice can show {name!r} but dice_outcomes has no row "
-                                      "for it; add the row or change dice_faces")
-                if row["chest"] not in CHEST_STEPS:
-                    raise ConfigError(f"row {name!r} has an unknown chest step {row['chest']!r}")
-                effects[(a, b)] = Effect(name, int(row["left"]), str(row["chest"]),
-                                         int(row["chest_count"]), bool(row["rhino"]),
-                                         bool(row["again"]), a == b)
-        return effects
 
     def _check_can_end(self) -> None:
         """Refuse dice under which no round could end or no point be scored, so that every

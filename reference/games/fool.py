@@ -58,6 +58,19 @@ def _fraction(numerator: int, denominator: int) -> Fraction:
     return Fraction(numerator, denominator)
 
 
+def _well_typed(action: Mapping[str, Any]) -> bool:
+    """Return True when the fields an action may carry have their JSON types (no bools as ints)."""
+    for key in ("player", "value"):
+        if key in action and type(action[key]) is not int:
+            return False
+    return all(type(action[key]) is str for key in ("kind", "suit", "declare") if key in action)
+
+
+def _card_text(action: Mapping[str, Any]) -> str:
+    suit, value = action.get("suit"), action.get("value")
+    return f"wild {value}" if suit == WILD else f"{suit} {value}"
+
+
 @dataclass(frozen=True)
 class CardType:
     """One kind of card: a coloured value, or the wild 1 (of which there are several)."""
@@ -290,7 +303,8 @@ class FoolEngine(Engine):
             return Rejection("player and value must be integers and suit, declare strings, as "
                              "in the action's JSON Schema", ("FOOL-LEAD-02",))
         if self.phase == OVER:
-            return Rejection("the game is over; no action is legal", ("FOOL-END-01", "FOOL-END-02"))
+            return Rejection("the game is over; no action is legal",
+                             ("FOOL-END-01", "FOOL-END-02"))
         if self.phase in (CHOOSE_DEALER, DEAL):
             if kind != ("deal" if self.phase == DEAL else "choose_dealer"):
                 what = "cards are being dealt" if self.phase == DEAL else "the first dealer is drawn"
@@ -652,19 +666,6 @@ class FoolEngine(Engine):
         other.scores = list(self.scores)
         other.plus_tens = list(self.plus_tens)
         return other
-
-
-def _well_typed(action: Mapping[str, Any]) -> bool:
-    """Return True when the fields an action may carry have their JSON types (no bools as ints)."""
-    for key in ("player", "value"):
-        if key in action and type(action[key]) is not int:
-            return False
-    return all(type(action[key]) is str for key in ("kind", "suit", "declare") if key in action)
-
-
-def _card_text(action: Mapping[str, Any]) -> str:
-    suit, value = action.get("suit"), action.get("value")
-    return f"wild {value}" if suit == WILD else f"{suit} {value}"
 
 
 ENGINE = FoolEngine

@@ -97,7 +97,7 @@ def rejected(engine: FoolEngine, action: Any, clause: str) -> str:
     with pytest.raises(IllegalAction) as info:
         engine.apply(action)
     assert clause in info.value.clauses, f"{clause}: {info.value} does not cite it"
-    assert clause in str(info.value)
+    assert clause in str(info.value), f"{clause}: the message does not name the clause"
     assert json.dumps(engine.state(), sort_keys=True) == before, f"{clause}: state changed"
     return str(info.value)
 
@@ -108,8 +108,8 @@ def rejected(engine: FoolEngine, action: Any, clause: str) -> str:
 def test_spec_quotes_are_verbatim_and_options_implemented(rulebooks: Path) -> None:
     """FOOL-COMP-03: the spec loads against the Galician text; every behaviour option is coded."""
     spec = load_spec(get_spec(GAME).path, sources=rulebooks)
-    assert not check_implementation(spec)
-    assert len(spec.ambiguities) >= 12
+    assert not check_implementation(spec), "FOOL-COMP-03: behaviour options and RULINGS disagree"
+    assert len(spec.ambiguities) >= 12, "FOOL-COMP-03: fewer ambiguity records than expected"
 
 
 def test_no_rulebook_number_in_python() -> None:
@@ -127,14 +127,16 @@ def test_no_rulebook_number_in_python() -> None:
 def test_deal_lowest_values_by_player_count() -> None:
     """FOOL-DEAL-02, FOOL-SETUP-05 (FOOL-AMB-02 lowest-values): 12 each, top values set aside."""
     engine = new(4)
-    assert engine.to_deal == 48
+    assert engine.to_deal == 48, "FOOL-DEAL-02: 4 x 12 cards are dealt"
     state = engine.state()
     assert state["aside"]["green"] == list(range(16, 28)), "FOOL-AMB-02: green 16-27 aside"
     assert state["aside"]["blue"] == list(range(9, 16)), "FOOL-AMB-02: blue 9-15 aside"
-    assert state["aside"]["wild"] == 0 and state["deck"]["wild"] == 6
+    assert state["aside"]["wild"] == 0 and state["deck"]["wild"] == 6, \
+        "FOOL-COMP-04: all six 1s are in play"
     rng_actions = engine.chance_outcomes()
-    assert dict((a["suit"], p) for a, p in rng_actions)["wild"] == Fraction(6, 48)
-    assert sum(p for _, p in rng_actions) == 1
+    assert dict((a["suit"], p) for a, p in rng_actions)["wild"] == Fraction(6, 48), \
+        "FOOL-DEAL-01: a 1 is drawn with probability 6/48"
+    assert sum(p for _, p in rng_actions) == 1, "FOOL-DEAL-01: probabilities add up to 1"
 
 
 def test_deal_eleven_each_with_eight_players() -> None:
@@ -142,8 +144,8 @@ def test_deal_eleven_each_with_eight_players() -> None:
     engine = new(8)
     while engine.current_player() == CHANCE:
         engine.apply(engine.legal_actions()[0])
-    assert [len(h) for h in engine.hands] == [11] * 8
-    assert sum(engine.aside) == 0
+    assert [len(h) for h in engine.hands] == [11] * 8, "FOOL-DEAL-03: 11 cards each"
+    assert sum(engine.aside) == 0, "FOOL-DEAL-01: the whole deck is dealt"
 
 
 def test_deal_whole_deck_reading() -> None:
@@ -151,32 +153,34 @@ def test_deal_whole_deck_reading() -> None:
     engine = new(5, rulings={"FOOL-AMB-02": "whole-deck"})
     while engine.current_player() == CHANCE:
         engine.apply(engine.legal_actions()[-1])
-    assert [len(h) for h in engine.hands] == [18, 18, 18, 17, 17]
+    assert [len(h) for h in engine.hands] == [18, 18, 18, 17, 17], \
+        "FOOL-DEAL-01: whole deck, dealt one at a time"
 
 
 def test_deal_random_subset_reading() -> None:
     """FOOL-DEAL-02 (FOOL-AMB-02 random-subset): 12 each from all 88; 40 set aside unseen."""
     engine = new(4, rulings={"FOOL-AMB-02": "random-subset"})
-    assert engine.deck_size == 88
+    assert engine.deck_size == 88, "FOOL-AMB-02 random-subset: all 88 cards are shuffled"
     while engine.current_player() == CHANCE:
         engine.apply(engine.legal_actions()[0])
-    assert [len(h) for h in engine.hands] == [12] * 4 and sum(engine.aside) == 40
+    assert [len(h) for h in engine.hands] == [12] * 4 and sum(engine.aside) == 40, \
+        "FOOL-DEAL-02: 12 each, the rest aside"
 
 
 def test_edition_1995_values() -> None:
     """FOOL-COMP-03 (FOOL-AMB-01 edition-1995): green 2-20 ... blue 2-10, a 62-card deck."""
     engine = new(8, rulings={"FOOL-AMB-01": "edition-1995"})
     state = engine.state()
-    assert state["deck"]["green"] == list(range(2, 21))
-    assert state["deck"]["blue"] == list(range(2, 11))
-    assert engine.to_deal == 62
+    assert state["deck"]["green"] == list(range(2, 21)), "FOOL-AMB-01 edition-1995: green 2-20"
+    assert state["deck"]["blue"] == list(range(2, 11)), "FOOL-AMB-01 edition-1995: blue 2-10"
+    assert engine.to_deal == 62, "FOOL-AMB-01 edition-1995: 62 cards dealt to 8"
 
 
 def test_random_first_dealer() -> None:
     """FOOL-LEAD-01 (FOOL-AMB-12 random): chance picks the first dealer, each with 1/n."""
     engine = new(4, rulings={"FOOL-AMB-12": "random"})
     outcomes = engine.chance_outcomes()
-    assert [p for _, p in outcomes] == [Fraction(1, 4)] * 4
+    assert [p for _, p in outcomes] == [Fraction(1, 4)] * 4, "FOOL-AMB-12: uniform first dealer"
     engine.apply({"kind": "choose_dealer", "player": 2})
     assert engine.legal_actions()[0]["player"] == 3, "FOOL-LEAD-01: the deal starts left of 2"
 
@@ -194,7 +198,7 @@ def test_deal_goes_clockwise_one_card_at_a_time() -> None:
 def test_first_lead_left_of_dealer_any_card() -> None:
     """FOOL-LEAD-01, FOOL-LEAD-02: the player left of the dealer leads any card of their hand."""
     engine = start(["g5 r6 w", "g7 r9 y2", "y3 y4 b5", "b2 b3 r2"])
-    assert engine.current_player() == 0
+    assert engine.current_player() == 0, "FOOL-LEAD-01: left of the dealer (seat 3) leads"
     assert legal_cards(engine) == ["g5", "r6", "w"]
 
 
@@ -204,7 +208,7 @@ def test_must_follow_led_colour() -> None:
     play(engine, "g5")
     assert legal_cards(engine) == ["g7"], "FOOL-FOLLOW-01"
     message = rejected(engine, act(engine, "r9"), "FOOL-FOLLOW-01")
-    assert "must follow green" in message
+    assert "must follow green" in message, "FOOL-FOLLOW-01: the message says what to do"
 
 
 def test_may_play_any_colour_when_unable_to_follow() -> None:
@@ -229,13 +233,13 @@ def test_holding_only_ones_does_not_oblige_to_follow() -> None:
 
 
 def test_led_one_next_coloured_card_sets_colour() -> None:
-    """FOOL-WILD-05 (FOOL-AMB-07 next-coloured-card): after a led 1 the first coloured card sets the colour."""
+    """FOOL-WILD-05 (FOOL-AMB-07 next-coloured-card): after a led 1 a coloured card sets it."""
     engine = start(["w g6", "r5 g3", "r9 g2", "y2 y3"])
     play(engine, "w")
-    assert engine.state()["lead_colour"] is None
+    assert engine.state()["lead_colour"] is None, "FOOL-WILD-05: a led 1 sets no colour"
     assert legal_cards(engine) == ["g3", "r5"], "FOOL-WILD-05: no colour to follow yet"
     play(engine, "r5")
-    assert engine.state()["lead_colour"] == "red"
+    assert engine.state()["lead_colour"] == "red", "FOOL-WILD-05: red sets the colour"
     assert legal_cards(engine) == ["r9"], "FOOL-WILD-05: red must now be followed"
     play(engine, "r9", "y2")
     trick = engine.last_trick
@@ -251,7 +255,7 @@ def test_led_one_leader_declares_colour() -> None:
     assert [a["declare"] for a in leads] == ["green", "red", "yellow", "blue"]
     rejected(engine, act(engine, "w"), "FOOL-WILD-05")
     engine.apply(act(engine, "w", declare="yellow"))
-    assert engine.state()["lead_colour"] == "yellow"
+    assert engine.state()["lead_colour"] == "yellow", "FOOL-AMB-07: the declared colour is followed"
     assert legal_cards(engine) == ["g3", "r5"]
     play(engine, "g3")
     assert legal_cards(engine) == ["y9"], "FOOL-FOLLOW-01: the declared yellow must be followed"
@@ -328,7 +332,8 @@ def test_trick_of_only_ones(option: str, winner: int, fool_seat: int) -> None:
     engine = start(["w g6", "w r9", "w y5", "w b3"], rulings={"FOOL-AMB-11": option})
     play(engine, "w", "w", "w", "w")
     trick = engine.last_trick
-    assert trick is not None and trick.lead_colour is None
+    assert trick is not None and trick.lead_colour is None, \
+        "FOOL-AMB-11: no colour in a trick of 1s"
     assert trick.winner == winner, f"FOOL-AMB-11 {option}: winner"
     assert trick.fools == (fool_seat,), f"FOOL-AMB-11 {option}: the Fool is another player"
 
@@ -343,7 +348,8 @@ def test_winner_is_also_worst(option: str, fool_seat: int, next_leader: int) -> 
     engine.apply(act(engine, "w", declare="green"))
     play(engine, "r5", "y7", "b3")
     trick = engine.last_trick
-    assert trick is not None and trick.winner == 0
+    assert trick is not None and trick.winner == 0, \
+        "FOOL-AMB-14: the led 1 is the only green card and wins"
     assert engine.fools == [fool_seat], f"FOOL-AMB-14 {option}: Fool"
     assert engine.current_player() == next_leader, f"FOOL-AMB-14 {option}: next leader"
 
@@ -355,10 +361,10 @@ def test_fool_sits_out_next_trick_then_returns() -> None:
     """FOOL-FOOL-02, FOOL-FOOL-04, FOOL-FOOL-05: the Fool sits out one trick, then plays again."""
     engine = start(["g5 g6 g8", "g7 r9 r2", "g3 y4 y2", "g9 b3 b2"])
     play(engine, "g5", "g7", "g3", "g9")
-    assert engine.fools == [2]
+    assert engine.fools == [2], "FOOL-WORST-01: green 3 is worst"
     assert engine.order == [3, 0, 1], "FOOL-FOOL-04: player 2 is skipped"
     message = rejected(engine, act(engine, "y4", player=2), "FOOL-FOOL-04")
-    assert "sits out" in message
+    assert "sits out" in message, "FOOL-FOOL-04: the message says why"
     play(engine, "b3", "g6", "r9")
     assert engine.fools == [0], "FOOL-FOOL-05: the new Fool takes the disc"
     assert 2 in engine.order, "FOOL-FOOL-05: the previous Fool plays again"
@@ -401,7 +407,8 @@ def test_round_ends_once_the_trick_with_an_empty_hand_is_complete() -> None:
     play(engine, *ROUND_PLAY[:5])
     assert engine.hands[3] == [] and engine.phase == "play", "FOOL-ROUND-03: trick goes on"
     play(engine, *ROUND_PLAY[5:])
-    assert engine.round == 2 and engine.phase == "deal"
+    assert engine.round == 2 and engine.phase == "deal", \
+        "FOOL-ROUND-03: the round ends after the trick"
 
 
 def test_round_scoring() -> None:
@@ -414,7 +421,8 @@ def test_round_scoring() -> None:
 def test_going_out_while_fooled_scores_zero() -> None:
     """FOOL-SCORE-02, FOOL-ROUND-04: player 1 empties their hand but is the last trick's Fool."""
     engine = play_round("y12")
-    assert engine.last_round is not None and engine.last_round.fools == (1,)
+    assert engine.last_round is not None and engine.last_round.fools == (1,), \
+        "FOOL-ROUND-04: player 1 takes the disc after the final trick"
     assert engine.scores[1] == 0 and engine.plus_tens[1] == 0, "FOOL-SCORE-02"
 
 
@@ -432,14 +440,15 @@ def test_game_ends_at_minus_eighty(before: int, over: bool) -> None:
     if over:
         result = engine.result()
         assert result is not None and result["winners"] == [0, 3], "FOOL-WIN-01: shared win"
-        assert result["ranking"] == [[0, 3], [1], [2]]
+        assert result["ranking"] == [[0, 3], [1], [2]], "FOOL-WIN-01: ranking by score"
 
 
 def test_game_ends_at_sixth_plus_ten() -> None:
     """FOOL-END-02, FOOL-END-03: the sixth +10 of a player ends the game."""
     engine = play_round("y12", plus_tens=[5, 0, 0, 0])
     assert engine.phase == "over" and engine.plus_tens[0] == 6, "FOOL-END-02"
-    assert engine.current_player() is None and engine.legal_actions() == []
+    assert engine.current_player() is None and engine.legal_actions() == [], \
+        "FOOL-END-02: no action after the end"
 
 
 def test_fooled_going_out_does_not_count_as_plus_ten() -> None:
@@ -454,7 +463,7 @@ def test_win_tie_broken_by_plus_tens() -> None:
                         rulings={"FOOL-AMB-09": "most-plus-tens"})
     result = engine.result()
     assert result is not None and result["winners"] == [3], "FOOL-AMB-09"
-    assert result["ranking"] == [[3], [0], [1], [2]]
+    assert result["ranking"] == [[3], [0], [1], [2]], "FOOL-AMB-09: ranking by score, then +10s"
 
 
 @pytest.mark.parametrize(("option", "dealer", "leader"),
@@ -476,7 +485,8 @@ def test_last_fool_and_the_next_round(option: str, fools: list[int], leader: int
     while engine.current_player() == CHANCE:
         engine.apply(engine.legal_actions()[0])
     assert engine.current_player() == leader, f"FOOL-AMB-10 {option}: first leader"
-    assert all(f not in engine.order for f in fools)
+    assert all(f not in engine.order for f in fools), \
+        f"FOOL-AMB-10 {option}: the disc holders sit out"
 
 
 # -- bad input ------------------------------------------------------------------------------
@@ -486,7 +496,7 @@ def test_card_not_in_hand_is_rejected() -> None:
     """FOOL-LEAD-02: a card the player does not hold is rejected; the state is unchanged."""
     engine = start(["g5 g6", "g7 r9", "y3 y4", "b2 b3"])
     message = rejected(engine, act(engine, "g7"), "FOOL-LEAD-02")
-    assert "does not hold green 7" in message
+    assert "does not hold green 7" in message, "FOOL-LEAD-02: the message names the card"
 
 
 def test_unknown_card_and_wrong_turn_are_rejected() -> None:
@@ -499,7 +509,7 @@ def test_unknown_card_and_wrong_turn_are_rejected() -> None:
 
 
 def test_wrongly_typed_fields_are_rejected() -> None:
-    """FOOL-LEAD-02: ``true`` is not the value 1 and ``"0"`` is not player 0 (JSON types are kept)."""
+    """FOOL-LEAD-02: ``true`` is not the value 1, nor ``"0"`` player 0 (JSON types are kept)."""
     engine = start(["w g6", "g7 r9", "y3 y4", "b2 b3"])
     rejected(engine, {"kind": "lead", "player": 0, "suit": "wild", "value": True}, "FOOL-LEAD-02")
     rejected(engine, {"kind": "lead", "player": "0", "suit": "green", "value": 6}, "FOOL-LEAD-02")
@@ -511,8 +521,10 @@ def test_unknown_ruling_option_is_rejected() -> None:
     """FOOL-AMB-04: an unknown ruling option is a configuration error naming the record."""
     with pytest.raises(ConfigError) as info:
         new(4, rulings={"FOOL-AMB-04": "ones-are-best"})
-    assert "FOOL-AMB-04" in str(info.value) and "ones-are-best" in str(info.value)
-    assert "off-colour-worse" in str(info.value)
+    assert "FOOL-AMB-04" in str(info.value) and "ones-are-best" in str(info.value), \
+        "unknown ruling option: the message names the record and the option"
+    assert "off-colour-worse" in str(info.value), \
+        "unknown ruling option: the message lists the valid options"
 
 
 def test_player_count_outside_four_to_eight_is_rejected() -> None:
@@ -528,13 +540,15 @@ def test_player_count_outside_four_to_eight_is_rejected() -> None:
 def test_describe_and_clone() -> None:
     """FOOL-WILD-01: narration names the card and what a 1 counts as; clones are independent."""
     engine = start(["g5 g6", "w r9", "y3 y4", "b2 b3"])
-    assert engine.describe(act(engine, "g5"), 0) == "player 0 leads green 5"
+    assert engine.describe(act(engine, "g5"), 0) == "player 0 leads green 5", \
+        "FOOL-LEAD-02: narration"
     play(engine, "g5")
-    assert engine.describe(act(engine, "w"), 1) == "player 1 plays wild 1 (counts as green)"
+    assert engine.describe(act(engine, "w"), 1) == "player 1 plays wild 1 (counts as green)", \
+        "FOOL-WILD-01: narration says what a 1 counts as"
     assert engine.describe({"kind": "deal", "player": 2, "suit": "red", "value": 3}, CHANCE) == \
         "chance deals red 3 to player 2"
     copy = engine.clone()
     before = json.dumps(engine.state(), sort_keys=True)
     copy.apply(act(copy, "w"))
-    assert json.dumps(engine.state(), sort_keys=True) == before
-    assert copy.state() != engine.state()
+    assert json.dumps(engine.state(), sort_keys=True) == before, "clone: the original is unchanged"
+    assert copy.state() != engine.state(), "clone: the copy moved on"

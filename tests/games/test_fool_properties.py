@@ -143,6 +143,6 @@ def first_violations(engine_class: type[FoolEngine], seeds: range) -> set[str]:
     (LosesACard, "FOOL-INV-CARDS-CONSERVED"),
 ])
 def test_invariants_catch_mutants(mutant: type[FoolEngine], invariant: str) -> None:
-    """FOOL-FOLLOW-01, FOOL-SCORE-02, FOOL-WORST-01, FOOL-FOOL-04, FOOL-COMP-02: each broken rule is caught."""
+    """FOOL-FOLLOW-01, FOOL-SCORE-02, FOOL-WORST-01, FOOL-FOOL-04, FOOL-COMP-02: rules break, caught."""
     found = first_violations(mutant, range(6))
     assert invariant in found, f"{mutant.__doc__} went unnoticed; violations: {sorted(found)}"

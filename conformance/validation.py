@@ -1,0 +1,85 @@
+"""Fast validation of canonical states against a spec's state schema.
+
+A state schema is almost always an object schema with ``properties``; validating such an object
+is the conjunction of validating its keys and each property value. Successive states of a game
+share most property values, so ``StateValidator`` re-validates only the properties whose value
+changed since the last valid state. Any schema that uses a root keyword outside the safe set
+(``allOf``, ``if``, ``dependentSchemas``, ``unevaluatedProperties``...) is validated whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jsonschema
+
+#: Root keywords under which an object's validity splits property by property.
+_SAFE_ROOT = frozenset({"type", "required", "additionalProperties", "properties", "$defs",
+                        "description", "title", "$schema", "$id", "$comment"})
+
+
+class StateValidator:
+    """Validate states against one schema, re-checking only what changed."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.whole = jsonschema.Draft202012Validator(dict(schema))
+        props = schema.get("properties")
+        self.split = (set(schema) <= _SAFE_ROOT and schema.get("type") == "object"
+                      and isinstance(props, dict)
+                      and all(isinstance(s, dict) and "$defs" not in s and "$id" not in s
+                              for s in props.values()))
+        self._last: dict[str, Any] = {}
+        self._root: jsonschema.Draft202012Validator | None = None
+        self._props: dict[str, jsonschema.Draft202012Validator] = {}
+        if self.split and isinstance(props, dict):
+            defs = schema.get("$defs", {})
+            root = {k: v for k, v in schema.items() if k != "properties"}
+            root["properties"] = {k: True for k in props}
+            self._root = jsonschema.Draft202012Validator(root)
+            self._props = {k: jsonschema.Draft202012Validator(_inline({**sub, "$defs": defs}, defs))
+                           for k, sub in props.items()}
+
+    def is_valid(self, state: Any) -> bool:
+        """Return True when ``state`` matches the schema."""
+        if self._root is None:
+            return bool(self.whole.is_valid(state))
+        if not self._root.is_valid(state):
+            return False
+        last = self._last
+        for key, value in state.items():
+            if key in last and last[key] == value:
+                continue
+            validator = self._props.get(key)
+            if validator is not None and not validator.is_valid(value):
+                return False
+        self._last = dict(state)
+        return True
+
+    def errors(self, state: Any) -> list[jsonschema.ValidationError]:
+        """Return every error of ``state`` (the slow, complete validation)."""
+        return list(self.whole.iter_errors(state))
+
+
+def _inline(schema: Any, defs: Mapping[str, Any], depth: int = 0) -> Any:
+    """Replace local ``#/$defs/NAME`` references by their schema (faster to validate).
+
+    Only a lone ``$ref`` is replaced (with sibling keywords merged by ``allOf``); recursive
+    definitions stop being inlined after a few levels and keep their ``$ref``.
+    """
+    if isinstance(schema, list):
+        return [_inline(s, defs, depth) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: (v if k in ("$defs", "const", "enum", "default", "examples")
+               else _inline(v, defs, depth)) for k, v in schema.items()}
+    ref = out.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and depth < 8:
+        name = ref[len("#/$defs/"):]
+        if name in defs and "/" not in name:
+            target = _inline(defs[name], defs, depth + 1)
+            rest = {k: v for k, v in out.items() if k != "$ref"}
+            if not rest or set(rest) <= {"description", "title", "$comment"}:
+                return target
+            return {**rest, "allOf": [target]}
+    return out

@@ -172,6 +172,19 @@ def test_player_chooses_the_chest_count() -> None:
         "RR-AMB-04 player-chooses: 2 coins taken despite the 1 coin face"
 
 
+def test_chosen_count_that_cannot_be_met() -> None:
+    """RR-DICE-05, RR-NOTE-03, RR-AMB-04 player-chooses: every count is offered; one that cannot
+    be met falls under RR-AMB-06 (void-and-pass: nothing moves, the dice pass)."""
+    engine = game(4, _04="player-chooses")
+    roll(engine, "closed_chest", "closed_chest")  # player 0 puts all 5 in; rolls again
+    roll(engine, "closed_chest", "coin1")
+    assert engine.legal_actions() == [{"kind": "choose_count", "count": 1},
+                                      {"kind": "choose_count", "count": 2}]
+    engine.apply({"kind": "choose_count", "count": 2})
+    state = engine.state()
+    assert (state["coins"][0], state["chest"], state["turn"]) == (0, 5, 1), "RR-AMB-06 void"
+
+
 def test_two_open_chests_take_the_whole_chest() -> None:
     """RR-DICE-06: two open chests collect every chest coin; roll again."""
     engine = game(2)

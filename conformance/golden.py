@@ -16,7 +16,7 @@ from typing import Any
 
 from reference.play import random_policy
 from reference.registry import new_game
-from reference.trace import Recorder
+from reference.trace import Trace, TraceStep
 from specs.model import Spec
 from specs.registry import game_ids, get_spec
 
@@ -25,6 +25,10 @@ TRACE_DIR = Path(__file__).parent / "traces"
 MAX_RULING_TRACES = 4
 #: A golden game longer than this is a bug in the reference (it must end).
 MAX_STEPS = 100_000
+#: Record the state after every this-many-th step (and after the last).
+STATE_EVERY = 10
+#: Record at most about this many states per trace.
+MAX_STATES = 25
 
 
 @dataclass(frozen=True)
@@ -66,18 +70,31 @@ def cases(spec: Spec) -> list[GoldenCase]:
 
 
 def play_case(case: GoldenCase) -> list[str]:
-    """Play one case with the reference and return the trace lines."""
+    """Play one case with the reference and return the trace lines.
+
+    The state is recorded after every ``STATE_EVERY``-th step (less often in long games: at most
+    ``MAX_STATES`` states) and after the last one: enough to pin a replay down to a few steps
+    while keeping the committed files small.
+    """
     engine = new_game(case.game, players=case.players, rulings=case.rulings,
                       variants=case.variants)
-    recorder = Recorder(engine, with_states=True)
     rng = random.Random(case.seed)
+    played: list[tuple[Any, Any, dict[str, Any]]] = []
     for _ in range(MAX_STEPS):
-        if engine.current_player() is None:
+        actor = engine.current_player()
+        if actor is None:
             break
-        recorder.apply(random_policy(engine, rng))
+        action = random_policy(engine, rng)
+        engine.apply(action)
+        played.append((actor, action, engine.state()))
     else:
         raise RuntimeError(f"{case.filename}: the game did not end within {MAX_STEPS} steps")
-    return list(recorder.trace().lines())
+    every = max(STATE_EVERY, -(-len(played) // MAX_STATES))
+    steps = [TraceStep(n, actor, action, state if n % every == 0 or n == len(played) else None)
+             for n, (actor, action, state) in enumerate(played, 1)]
+    trace = Trace(case.game, engine.spec.version, engine.config.to_json(), steps,
+                  engine.result())
+    return list(trace.lines())
 
 
 def generate(games: list[str] | None = None) -> dict[str, str]:

@@ -321,6 +321,8 @@ class Conformance:
             else:
                 msg = ("legal actions are the reference's but not in canonical order: the engine "
                        f"lists {legal.actions[:8]!r}, the reference {expected.actions[:8]!r}")
+                clauses = _unique(c for a in expected.actions
+                                  for c in self.action_clauses.get(str(a.get("kind")), ()))
             self._fail(game, "DIFF-LEGAL", tuple(clauses) or self._last_clauses(game), msg)
         return expected
 

@@ -1,0 +1,198 @@
+"""The negative corpus: known-bad engines, each breaking exactly one rule the way real
+implementations do, with the check the kit must reject it with.
+
+Most are built from the reference of a game by a small, realistic mistake: a parameter off by
+one (a misread table), a ruling silently swapped (a misread tie-break), a biased die, an action
+accepted after ignoring one of its fields, the legal actions listed in another order, a debug
+field left in the state. The generic ones apply to every game in the registry, so a new game
+gets a negative corpus at once; game-specific ones name the rule they break.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from reference.core import Action, Config, Engine
+from reference.registry import engine_class
+from specs.errors import RulespecError
+from specs.model import Spec
+from specs.registry import game_ids, get_spec
+
+Builder = Callable[[type[Engine]], type[Engine]]
+
+
+@dataclass(frozen=True)
+class BadEngine:
+    """A known-bad engine: what it gets wrong, and the check that must catch it."""
+
+    game: str
+    name: str
+    breaks: str
+    check: str
+    build: Builder
+    #: The invariant (or other subject) the failure must name, when it matters.
+    subject: str | None = None
+    players: int | None = None
+    rulings: Mapping[str, str] = field(default_factory=dict)
+
+    def engine(self) -> type[Engine]:
+        """Return the bad engine class."""
+        return self.build(engine_class(get_spec(self.game)))
+
+    def __str__(self) -> str:
+        return f"{self.game}:{self.name}"
+
+
+# -- builders ----------------------------------------------------------------------------------
+
+
+def with_parameter(name: str, change: Callable[[Any], Any]) -> Builder:
+    """An engine that reads parameter ``name`` wrongly (a misread table or constant)."""
+
+    def build(base: type[Engine]) -> type[Engine]:
+        def __init__(self: Engine, spec: Spec, config: Config) -> None:  # noqa: N807
+            params = dict(config.parameters)
+            params[name] = change(params[name])
+            base.__init__(self, spec, replace(config, parameters=params))
+            self.config = config  # it still reports the configuration it was given
+
+        return type(f"Bad{base.__name__}", (base,), {"__init__": __init__})
+
+    return build
+
+
+def with_ruling(ambiguity: str, option: str) -> Builder:
+    """An engine that plays another reading of an ambiguous rule than the one configured."""
+
+    def build(base: type[Engine]) -> type[Engine]:
+        def __init__(self: Engine, spec: Spec, config: Config) -> None:  # noqa: N807
+            rulings = {**config.rulings, ambiguity: option}
+            base.__init__(self, spec, replace(config, rulings=rulings))
+            self.config = config
+
+        return type(f"Bad{base.__name__}", (base,), {"__init__": __init__})
+
+    return build
+
+
+def biased_chance(base: type[Engine]) -> type[Engine]:
+    """An engine whose chance outcomes are skewed: the first is likelier than the last."""
+
+    def chance_outcomes(self: Engine) -> list[tuple[Action, Fraction]]:
+        outcomes = base.chance_outcomes(self)
+        if len(outcomes) < 2:
+            return outcomes
+        shift = outcomes[-1][1] / 2
+        first, last = outcomes[0], outcomes[-1]
+        return [(first[0], first[1] + shift), *outcomes[1:-1], (last[0], last[1] - shift)]
+
+    return type(f"Biased{base.__name__}", (base,), {"chance_outcomes": chance_outcomes})
+
+
+def lax_apply(base: type[Engine]) -> type[Engine]:
+    """An engine that accepts an illegal action by ignoring the field that makes it illegal.
+
+    It applies the legal action of the same kind that differs from it in the fewest fields (a
+    roll for the wrong player becomes the roller's roll, a card not in hand becomes one that is).
+    """
+
+    def apply(self: Engine, action: Any) -> None:
+        if isinstance(action, dict):
+            legal = self.legal_actions()
+            if action not in legal:
+                same = [a for a in legal if a.get("kind") == action.get("kind")]
+                if same:
+                    def distance(a: Action) -> int:
+                        return sum(a.get(k) != action.get(k) for k in set(a) | set(action))
+                    self._apply(min(same, key=distance))
+                    return
+        base.apply(self, action)
+
+    return type(f"Lax{base.__name__}", (base,), {"apply": apply})
+
+
+def reversed_order(base: type[Engine]) -> type[Engine]:
+    """An engine listing the legal actions (and chance outcomes) in reverse canonical order."""
+
+    def legal_actions(self: Engine) -> list[Action]:
+        return list(reversed(base.legal_actions(self)))
+
+    def chance_outcomes(self: Engine) -> list[tuple[Action, Fraction]]:
+        return list(reversed(base.chance_outcomes(self)))
+
+    return type(f"Reversed{base.__name__}", (base,), {"legal_actions": legal_actions,
+                                                      "chance_outcomes": chance_outcomes})
+
+
+def debug_field(base: type[Engine]) -> type[Engine]:
+    """An engine that leaves a debugging field in its canonical state."""
+
+    def state(self: Engine) -> dict[str, Any]:
+        return {**base.state(self), "debug_step": 0}
+
+    return type(f"Debug{base.__name__}", (base,), {"state": state})
+
+
+def generic(game: str) -> list[BadEngine]:
+    """Return the bad engines that apply to any game."""
+    return [
+        BadEngine(game, "biased-chance", "chance outcomes with skewed probabilities",
+                  "CHANCE-DIST", biased_chance),
+        BadEngine(game, "lax-apply", "an illegal action accepted by ignoring one field",
+                  "ILLEGAL-REJECTED", lax_apply),
+        BadEngine(game, "reversed-order", "legal actions not in the canonical order",
+                  "DIFF-LEGAL", reversed_order),
+        BadEngine(game, "debug-field", "an extra field in the canonical state",
+                  "STATE-SCHEMA", debug_field),
+    ]
+
+
+# -- game-specific bad engines -----------------------------------------------------------------
+
+SPECIFIC: dict[str, list[BadEngine]] = {
+    "dado-de-ouro": [
+        BadEngine("dado-de-ouro", "eleven-rounds",
+                  "DDO-GAME-02 off by one: a game lasts eleven rounds, not ten",
+                  "INVARIANT", with_parameter("rounds_per_game", lambda n: n + 1),
+                  subject="DDO-INV-ROUNDS-PER-GAME"),
+        BadEngine("dado-de-ouro", "match-to-two",
+                  "DDO-MATCH-02 wrong end condition: the match ends at two games won, not three",
+                  "INVARIANT", with_parameter("games_to_win", lambda n: n - 1),
+                  subject="DDO-INV-MATCH-END"),
+        BadEngine("dado-de-ouro", "tie-gains-reroll",
+                  "DDO-TIE-02 wrong tie-break: the tie winner gains the re-roll, not the tied value",
+                  "INVARIANT", with_ruling("DDO-AMB-12", "reroll-value"),
+                  subject="DDO-INV-GAINER-HIGHEST"),
+        BadEngine("dado-de-ouro", "rotating-starter",
+                  "DDO-ROUND-01 the round starter rotates instead of staying with the game starter",
+                  "DIFF-STATE", with_ruling("DDO-AMB-04", "rotate-clockwise")),
+        BadEngine("dado-de-ouro", "starts-at-one",
+                  "DDO-SCORE-01 off by one: players start each game with one point, not zero",
+                  "INVARIANT", with_parameter("starting_score", lambda n: n + 1),
+                  subject="DDO-INV-START-ZERO"),
+    ],
+}
+
+
+def playable_games() -> list[str]:
+    """Return the registered games whose reference engine imports (a game may land spec first)."""
+    out = []
+    for game in game_ids():
+        try:
+            engine_class(get_spec(game))
+        except RulespecError:
+            continue
+        out.append(game)
+    return out
+
+
+def corpus(games: list[str] | None = None) -> list[BadEngine]:
+    """Return every bad engine of ``games`` (default: every playable game in the registry)."""
+    out: list[BadEngine] = []
+    for game in games or playable_games():
+        out.extend(generic(game))
+        out.extend(SPECIFIC.get(game, []))
+    return out

@@ -57,6 +57,8 @@ class Options:
     #: verdict, which the reference's own tests check at every step).
     full: bool = False
     sample_every: int = 8
+    #: Seconds Hypothesis may spend shrinking a failure (the smallest game so far is kept).
+    shrink_seconds: float = 15.0
 
 
 class _Found(Exception):
@@ -107,6 +109,8 @@ class Conformance:
         objective = self.spec.data["game"].get("objective", {})
         terminal = [c for inv in self.spec.section("invariants") if inv["scope"] == "terminal"
                     for c in inv["clauses"]]
+        setup = self.spec.data.get("structure", {}).get("setup", [])
+        self.setup_clauses = tuple(_unique(c for step in setup for c in step.get("clauses", [])))
         self.end_clauses = tuple(_unique([*objective.get("clauses", []), *terminal]))
         self.steps_checked = 0
         #: States that got the schema and invariant checks (all of them with ``full``).
@@ -114,6 +118,7 @@ class Conformance:
         self._examples = 0
         self._last: Failure | None = None
         self._last_states: list[Any] = []
+        self._found_at: float | None = None
 
     # -- public ------------------------------------------------------------------------------
 
@@ -143,22 +148,19 @@ class Conformance:
             return result
         self._examples = 0
         self._last = None
+        self._found_at = None
         steps_before = self.steps_checked
         test = self._hypothesis_test(config)
         try:
             test()
         except _Abort as abort:
             result.failures.append(self._write_trace(abort.failure))
-        except _Found:
-            if self._last is not None:
-                result.failures.append(self._write_trace(self._last))
-        except Exception as exc:
-            if isinstance(exc, BaseExceptionGroup):
-                found = [e for e in exc.exceptions if isinstance(e, _Found)]
-                if found and self._last is not None:
-                    result.failures.append(self._write_trace(self._last))
-                    return self._finish(result, started, steps_before)
-            raise
+        except Exception:
+            # _Found, or Hypothesis's own error when the shrink budget cut shrinking short
+            # (its final replay then "passes"): either way the smallest failure seen is kept.
+            if self._last is None:
+                raise
+            result.failures.append(self._write_trace(self._last))
         return self._finish(result, started, steps_before)
 
     def run_golden(self) -> list[tuple[str, Failure | None]]:
@@ -207,6 +209,9 @@ class Conformance:
 
     def _play(self, config: Config, choose: Callable[[int], int]) -> None:
         """Play one game, choosing each action with ``choose(n) -> index``."""
+        if (self._found_at is not None
+                and time.perf_counter() - self._found_at > self.options.shrink_seconds):
+            return  # out of shrinking time: keep the smallest failing game found so far
         self._examples += 1
         spec, opts = self.spec, self.options
         cfg = config.to_json()
@@ -264,7 +269,7 @@ class Conformance:
         else:
             game.since_full += 1
         if state != expected:
-            clauses = self._clauses(action)
+            clauses = self._clauses(action) if action is not None else self.setup_clauses
             ended = (state.get("result") is not None, expected.get("result") is not None)
             if ended != (False, False) and state.get("result") != expected.get("result"):
                 self._fail(game, "DIFF-RESULT", self.end_clauses + clauses,
@@ -408,8 +413,11 @@ class Conformance:
                           step=len(game.steps) if step is None else step,
                           actions=tuple(game.steps), also=also, subject=subject)
         game.failure_states = list(game.states)
-        self._last = replace(failure)
-        self._last_states = game.failure_states
+        if self._found_at is None:
+            self._found_at = time.perf_counter()
+        if self._last is None or len(failure.actions) <= len(self._last.actions):
+            self._last = replace(failure)
+            self._last_states = game.failure_states
         raise _Found(failure)
 
     def _protocol_failure(self, cfg: Mapping[str, Any], exc: Exception,

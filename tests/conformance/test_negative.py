@@ -23,7 +23,8 @@ RECORDED_IN_STATES = {"STATE-SCHEMA", "INVARIANT", "DIFF-STATE", "DIFF-RESULT",
 def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
     """Each bad engine fails the kit with the expected check, and its minimal trace replays."""
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
-    options = Options(examples=25, trace_dir=tmp_path, golden=False, determinism_every=0)
+    options = Options(examples=25, trace_dir=tmp_path, golden=False, determinism_every=0,
+                      shrink_seconds=4)
     report = check_engine(adapter, bad.game, players=[bad.players] if bad.players else None,
                           rulings=bad.rulings, options=options)
     assert not report.ok, f"{bad} ({bad.breaks}) passed the kit; expected {bad.check}"

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import click
 
+from conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
 from specs.errors import RulespecError, SpecError
 
 EXIT_OK = 0
@@ -379,6 +380,12 @@ def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt:
 
 
 # -- entry point ------------------------------------------------------------------------------
+
+
+# -- the conformance kit: conform, serve, conform-bench (implemented in conformance/cli.py) -----
+
+for _command in CONFORMANCE_COMMANDS:
+    cli.add_command(_command)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

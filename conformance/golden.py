@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reference.core import ConfigError, make_config
 from reference.play import random_policy
-from reference.registry import new_game
+from reference.registry import engine_class, new_game
 from reference.trace import Trace, TraceStep
 from specs.model import Spec
 from specs.registry import game_ids, get_spec
@@ -98,11 +99,33 @@ def play_case(case: GoldenCase) -> list[str]:
 
 
 def generate(games: list[str] | None = None) -> dict[str, str]:
-    """Return file name -> text of every golden trace (nothing is written)."""
+    """Return file name -> text of every golden trace (nothing is written).
+
+    A case whose configuration the reference refuses (a variant that needs a parameter value
+    of the players' choosing, for example) has no trace; ``skipped`` lists them.
+    """
     out: dict[str, str] = {}
     for gid in games or game_ids():
         for case in cases(get_spec(gid)):
-            out[case.filename] = "\n".join(play_case(case)) + "\n"
+            try:
+                out[case.filename] = "\n".join(play_case(case)) + "\n"
+            except ConfigError:
+                continue
+    return out
+
+
+def skipped(games: list[str] | None = None) -> list[str]:
+    """Return the cases the reference cannot play as configured, with the reason."""
+    out = []
+    for gid in games or game_ids():
+        spec = get_spec(gid)
+        for case in cases(spec):
+            try:
+                config = make_config(spec, players=case.players, rulings=case.rulings,
+                                     variants=case.variants)
+                engine_class(spec)(spec, config)
+            except ConfigError as exc:
+                out.append(f"{case.filename}: {exc}")
     return out
 
 

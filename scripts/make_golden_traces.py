@@ -22,6 +22,8 @@ def main(argv: list[str]) -> int:
         return 1 if problems else 0
     for path in golden.write(games=games):
         print(path)
+    for note in golden.skipped(games):
+        print(f"skipped {note}")
     return 0
 
 

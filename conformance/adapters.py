@@ -47,6 +47,8 @@ from specs.registry import get_spec
 
 #: Default seconds an engine may take to answer one call.
 DEFAULT_TIMEOUT = 10.0
+#: Seconds a freshly started engine may take to answer its first call (hello).
+DEFAULT_STARTUP_TIMEOUT = 30.0
 #: Longest response line accepted, in bytes (a guard against runaway output).
 MAX_LINE = 4 * 1024 * 1024
 
@@ -173,12 +175,13 @@ class SubprocessAdapter:
     """
 
     def __init__(self, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                 max_line: int = MAX_LINE, cwd: str | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+                 startup_timeout: float = DEFAULT_STARTUP_TIMEOUT, max_line: int = MAX_LINE,
+                 cwd: str | None = None, env: Mapping[str, str] | None = None) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ConfigError("the engine command is empty; give the program to run")
         self.timeout = timeout
+        self.startup_timeout = max(timeout, startup_timeout)
         self.max_line = max_line
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
@@ -259,12 +262,13 @@ class SubprocessAdapter:
         except (BrokenPipeError, OSError):
             raise self._crashed("the engine closed its input") from None
 
-    def _read_line(self, what: str) -> bytes:
+    def _read_line(self, what: str, timeout: float | None = None) -> bytes:
         proc = self._process()
         if proc.stdout is None:  # pragma: no cover
             raise EngineCrashed("no pipe from the engine")
         fd = proc.stdout.fileno()
-        deadline = time.monotonic() + self.timeout
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
         while True:
             nl = self._buffer.find(b"\n")
             if nl >= 0:
@@ -281,7 +285,7 @@ class SubprocessAdapter:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
-                raise EngineTimeout(f"{what}: no answer within {self.timeout:g} s; the engine "
+                raise EngineTimeout(f"{what}: no answer within {limit:g} s; the engine "
                                     "hangs or is too slow (raise --timeout if it is just slow)")
             ready, _, _ = select.select([fd], [], [], left)
             if not ready:
@@ -327,8 +331,10 @@ class SubprocessAdapter:
         """Send one request and return its result; raise EngineFailure or EngineError."""
         req = self._request(method, params or {})
         self.calls += 1
+        fresh = self.proc is None
         self._send(req)
-        msg = self._decode(self._read_line(method), method)
+        wait = self.startup_timeout if fresh else self.timeout
+        msg = self._decode(self._read_line(method, wait), method)
         return self._check_response(msg, req["id"], method)
 
     def batch(self, calls: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Any]:
@@ -410,8 +416,10 @@ class SubprocessAdapter:
         if self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(EngineFailure, EngineError):
                 self.call("shutdown")
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=min(self.timeout, 2.0))
+            proc = self.proc
+            if proc is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=min(self.timeout, 2.0))
         self.kill()
         if self._stderr is not None:
             self._stderr.close()

@@ -1,0 +1,195 @@
+"""The engine protocol: message schemas, the server's errors, and engines that misbehave.
+
+An engine that crashes, hangs, prints garbage, answers with a wrong id or sends a huge line is
+a PROTOCOL failure of that engine; the kit never crashes or hangs itself.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import InProcessAdapter, SubprocessAdapter, check_engine
+from conformance.protocol import (
+    BAD_CONFIG,
+    ILLEGAL_ACTION,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    NO_GAME,
+    PARSE_ERROR,
+    PROTOCOL,
+    EngineCrashed,
+    EngineTimeout,
+    Legal,
+    ProtocolViolation,
+    parse_fraction,
+    schema_problems,
+)
+from conformance.server import Server
+from reference.core import make_config
+from specs.registry import get_spec
+
+from .corpus import playable_games
+from .support import ROOT, misbehave_command, quick
+
+GAME = "dado-de-ouro" if "dado-de-ouro" in playable_games() else playable_games()[0]
+
+
+def _request(server: Server, ident: int, method: str, params: dict[str, Any]) -> Any:
+    line = json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+    reply = server.handle_line(line)
+    assert reply is not None and "\n" not in reply
+    msg = json.loads(reply)
+    assert not schema_problems("envelope", msg), schema_problems("envelope", msg)
+    return msg
+
+
+def test_a_session_matches_the_message_schemas() -> None:
+    """Every request and result of a reference session validates against its JSON Schema."""
+    server = Server(InProcessAdapter())
+    spec = get_spec(GAME)
+    config = make_config(spec).to_json()
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("hello", {"protocol": PROTOCOL}), ("start", {"config": config}),
+        ("legal_actions", {}), ("state", {})]
+    for n, (method, params) in enumerate(calls, 1):
+        assert not schema_problems(f"{method}.params", params)
+        msg = _request(server, n, method, params)
+        assert msg["id"] == n and "result" in msg, msg
+        assert not schema_problems(f"{method}.result", msg["result"]), (method, msg)
+    legal = _request(server, 9, "legal_actions", {})["result"]
+    action = legal["actions"][0]
+    assert not schema_problems("apply.result", _request(server, 10, "apply",
+                                                         {"action": action})["result"])
+    bad = _request(server, 11, "apply", {"action": {"kind": "__nope__"}})
+    assert bad["error"]["code"] == ILLEGAL_ACTION
+    assert not schema_problems("apply.illegal", bad["error"])
+    assert _request(server, 12, "shutdown", {})["result"] == {}
+    assert not server.running
+
+
+def test_server_errors_have_the_json_rpc_codes() -> None:
+    """Parse errors, unknown methods, bad requests, calls before start, bad configurations."""
+    server = Server(InProcessAdapter())
+    assert json.loads(server.handle_line("{not json") or "")["error"]["code"] == PARSE_ERROR
+    assert _request(server, 1, "dance", {})["error"]["code"] == METHOD_NOT_FOUND
+    assert _request(server, 2, "state", {})["error"]["code"] == NO_GAME
+    bad_config = {"config": {"game": GAME, "players": 99}}
+    assert _request(server, 3, "start", bad_config)["error"]["code"] == BAD_CONFIG
+    reply = json.loads(server.handle_line('{"id": 4, "method": "state"}') or "")
+    assert reply["error"]["code"] == INVALID_REQUEST
+
+
+def test_batches_are_answered_in_one_line() -> None:
+    """A JSON-RPC batch gets an array of responses."""
+    server = Server(InProcessAdapter())
+    config = make_config(get_spec(GAME)).to_json()
+    batch = [{"jsonrpc": "2.0", "id": 1, "method": "start", "params": {"config": config}},
+             {"jsonrpc": "2.0", "id": 2, "method": "state", "params": {}}]
+    reply = json.loads(server.handle_line(json.dumps(batch)) or "")
+    assert [m["id"] for m in reply] == [1, 2]
+
+
+def test_probabilities_are_exact_fractions() -> None:
+    """Probabilities travel as fraction strings; floats are refused."""
+    assert parse_fraction("1/6") == Fraction(1, 6)
+    assert parse_fraction(1) == Fraction(1)
+    for bad in (0.5, "0.5", "1/0", "one", None):
+        with pytest.raises(ProtocolViolation):
+            parse_fraction(bad)
+    with pytest.raises(ProtocolViolation):
+        Legal.from_json({"actor": "chance", "actions": [{"kind": "x"}], "probabilities": []})
+
+
+@pytest.mark.parametrize(("mode", "kind", "words"), [
+    ("crash", "crash", "segmentation fault"),
+    ("silent-exit", "crash", "closed its output"),
+    ("hang", "timeout", "no answer within"),
+    ("garbage", "protocol", "not JSON"),
+    ("wrong-id", "protocol", "carries id"),
+    ("huge", "protocol", "byte limit"),
+    ("bad-result", "protocol", "actions must be a list"),
+])
+def test_a_misbehaving_engine_is_a_protocol_failure(mode: str, kind: str, words: str,
+                                                    tmp_path: Path) -> None:
+    """PROTOCOL: the misbehaviour is reported as the engine's failure, in bounded time."""
+    adapter = SubprocessAdapter(misbehave_command(mode, 6), timeout=1.5, cwd=str(ROOT))
+    started = time.monotonic()
+    try:
+        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
+                              options=quick(tmp_path, examples=3, golden=False))
+    finally:
+        adapter.close()
+    assert time.monotonic() - started < 30
+    assert not report.ok
+    failure = report.failures[0]
+    assert failure.check == "PROTOCOL" and failure.subject == kind, failure
+    assert words in failure.message, failure.message
+    assert adapter.proc is None, "the misbehaving engine was left running"
+
+
+def test_the_kit_goes_on_to_the_golden_traces_after_a_crash(tmp_path: Path) -> None:
+    """After a PROTOCOL failure the kit restarts the engine and goes on to its next check."""
+    adapter = SubprocessAdapter(misbehave_command("crash", 40), timeout=5, cwd=str(ROOT))
+    try:
+        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
+                              options=quick(tmp_path, examples=2))
+    finally:
+        adapter.close()
+    assert report.runs[0].failures[0].check == "PROTOCOL"
+    assert report.golden, "the golden traces were not replayed after the crash"
+    assert all(f is not None and f.check == "GOLDEN" for _, f in report.golden)
+
+
+def test_stderr_noise_is_not_a_failure(tmp_path: Path) -> None:
+    """Logs on standard error are allowed (and never block the engine)."""
+    adapter = SubprocessAdapter(misbehave_command("stderr", 0), timeout=10, cwd=str(ROOT))
+    try:
+        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
+                              options=quick(tmp_path, examples=2, golden=False))
+    finally:
+        adapter.close()
+    assert report.ok, report.failures
+
+
+def test_the_adapter_restarts_an_engine_after_a_failure() -> None:
+    """After a crash the next start spawns a fresh process, so the kit goes on."""
+    adapter = SubprocessAdapter(misbehave_command("crash", 3), timeout=5, cwd=str(ROOT))
+    config = make_config(get_spec(GAME)).to_json()
+    try:
+        adapter.start(config)  # hello + start: 2 answers
+        adapter.state()  # 3rd answer
+        with pytest.raises(EngineCrashed):
+            adapter.state()
+        adapter.start(config)
+        assert adapter.state()["to_move"] is not None
+    finally:
+        adapter.close()
+
+
+def test_a_missing_program_is_reported_not_raised(tmp_path: Path) -> None:
+    """An engine command that cannot start is a PROTOCOL failure with the reason."""
+    adapter = SubprocessAdapter(["/nonexistent/engine"], timeout=2)
+    report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
+                          options=quick(tmp_path, examples=1, golden=False))
+    assert report.failures[0].check == "PROTOCOL"
+    assert "cannot start" in report.failures[0].message
+
+
+def test_timeout_is_per_call() -> None:
+    """A hang raises EngineTimeout after about the timeout, and kills the engine."""
+    adapter = SubprocessAdapter(misbehave_command("hang", 1), timeout=0.5, cwd=str(ROOT))
+    try:
+        adapter.hello()
+        started = time.monotonic()
+        with pytest.raises(EngineTimeout):
+            adapter.call("state")
+        assert time.monotonic() - started < 3
+        assert adapter.proc is None
+    finally:
+        adapter.close()

@@ -81,9 +81,21 @@ class Adapter(Protocol):
         """Apply ``action``, then return (rejection or None, state, legal) in one go."""
         ...
 
+    def probe(self, action: Any) -> tuple[Rejection | None, dict[str, Any] | None]:
+        """Try an action expected to be illegal: (rejection or None, state if it was refused)."""
+        ...
+
+    def send_step(self, action: Any) -> Callable[[], StepResult]:
+        """Start ``step(action)``; return a function that waits for and returns its result."""
+        ...
+
     def close(self) -> None:
         """Release the engine (end its process)."""
         ...
+
+
+#: What ``step`` returns: the rejection (None when accepted), the state, the legal actions.
+StepResult = tuple[Rejection | None, dict[str, Any], Legal]
 
 
 class InProcessAdapter:
@@ -161,6 +173,16 @@ class InProcessAdapter:
         """Apply, then report state and legal actions."""
         rejection = self.apply(action)
         return rejection, self.state(), self.legal()
+
+    def probe(self, action: Any) -> tuple[Rejection | None, dict[str, Any] | None]:
+        """Apply an action expected to be illegal; the state when it was refused."""
+        rejection = self.apply(action)
+        return rejection, self.state() if rejection is not None else None
+
+    def send_step(self, action: Any) -> Callable[[], StepResult]:
+        """Step now (there is nothing to overlap in one process)."""
+        result = self.step(action)
+        return lambda: result
 
     def close(self) -> None:
         """Drop the game."""
@@ -340,9 +362,11 @@ class SubprocessAdapter:
     def batch(self, calls: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Any]:
         """Send a JSON-RPC batch; return each result or the EngineError it raised, in order."""
         reqs = [self._request(m, p) for m, p in calls]
-        what = "+".join(m for m, _ in calls)
         self.calls += 1
         self._send(reqs)
+        return self._collect(reqs, "+".join(m for m, _ in calls))
+
+    def _collect(self, reqs: list[dict[str, Any]], what: str) -> list[Any]:
         msg = self._decode(self._read_line(what), what)
         if not isinstance(msg, list) or len(msg) != len(reqs):
             self.kill()
@@ -410,6 +434,38 @@ class SubprocessAdapter:
             return rejection, _state_of(state), Legal.from_json(legal)
         rejection = self.apply(action)
         return rejection, self.state(), self.legal()
+
+    def send_step(self, action: Any) -> Callable[[], StepResult]:
+        """Send the step's batch now and read the answer later, so the kit can work meanwhile."""
+        if "batch" not in self.hello().capabilities:
+            return lambda: self.step(action)
+        calls: list[tuple[str, Mapping[str, Any]]] = [
+            ("apply", {"action": action}), ("state", {}), ("legal_actions", {})]
+        reqs = [self._request(m, p) for m, p in calls]
+        self.calls += 1
+        self._send(reqs)
+
+        def collect() -> StepResult:
+            applied, state, legal = self._collect(reqs, "apply+state+legal_actions")
+            rejection = _rejection(applied) if isinstance(applied, EngineError) else None
+            for part in (state, legal):
+                if isinstance(part, EngineError):
+                    raise part
+            return rejection, _state_of(state), Legal.from_json(legal)
+
+        return collect
+
+    def probe(self, action: Any) -> tuple[Rejection | None, dict[str, Any] | None]:
+        """Apply an action expected to be illegal, and fetch the state in the same batch."""
+        if "batch" in self.hello().capabilities:
+            applied, state = self.batch([("apply", {"action": action}), ("state", {})])
+            if isinstance(state, EngineError):
+                raise state
+            if not isinstance(applied, EngineError):
+                return None, None
+            return _rejection(applied), _state_of(state)
+        rejection = self.apply(action)
+        return rejection, self.state() if rejection is not None else None
 
     def close(self) -> None:
         """Ask the engine to shut down; kill it if it does not within the timeout."""

@@ -1,7 +1,11 @@
 """The kit's throughput: checked steps per second, in-process and over the engine protocol.
 
-Printed by ``rulespec conform-bench``; no test asserts a time. Both paths check the reference
-itself (every check on), so the figures measure the kit and the transport, not an engine's bugs.
+Printed by ``rulespec conform-bench``; no test asserts a time. Every path checks the reference
+itself, so the figures measure the kit and the transport, not an engine's bugs. A checked step
+is one action applied to the engine whose resulting state and legal actions were compared with
+the reference's. Three in-process modes are measured: the default (differential on every step,
+schema and invariants on every differing or terminal state and on one state in
+``sample_every``), differential only, and full (schema and invariants on every state).
 """
 
 from __future__ import annotations
@@ -9,19 +13,26 @@ from __future__ import annotations
 import shlex
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 from conformance.adapters import Adapter, InProcessAdapter, SubprocessAdapter
 from conformance.runner import Conformance, Options, supported_configs
 from specs.registry import get_spec
 
+MODES: dict[str, dict[str, Any]] = {
+    "default": {},
+    "differential": {"sample_every": 10**9},
+    "full": {"full": True},
+}
 
-def _measure(adapter: Adapter, game: str, examples: int) -> dict[str, Any]:
-    options = Options(examples=examples, golden=False, seed=0)
-    kit = Conformance(adapter, game, options=options)
+
+def _measure(adapter: Adapter, game: str, options: Options) -> dict[str, Any]:
     spec = get_spec(game)
-    configs = supported_configs(spec, players=[spec.min_players, spec.max_players])
-    adapter.hello()
+    configs = supported_configs(spec, players=sorted({spec.min_players, spec.max_players}))
+    warm = Conformance(adapter, game, options=replace(options, examples=2))
+    warm.run(configs[:1])  # imports, compiled expressions, a started engine
+    kit = Conformance(adapter, game, options=options)
     start = time.perf_counter()
     report = kit.run(configs)
     seconds = time.perf_counter() - start
@@ -31,12 +42,15 @@ def _measure(adapter: Adapter, game: str, examples: int) -> dict[str, Any]:
 
 
 def bench(game: str, *, engine_cmd: str | None = None, examples: int = 30) -> dict[str, Any]:
-    """Measure both paths for ``game``; return the figures."""
-    inproc = _measure(InProcessAdapter(), game, examples)
+    """Measure every in-process mode and the protocol path for ``game``; return the figures."""
+    base = Options(examples=examples, golden=False, seed=0)
+    rows: dict[str, Any] = {"game": game}
+    for mode, change in MODES.items():
+        rows[f"in-process/{mode}"] = _measure(InProcessAdapter(), game, replace(base, **change))
     cmd = engine_cmd or shlex.join([sys.executable, "-m", "conformance.server", game])
     sub = SubprocessAdapter(cmd)
     try:
-        proto = _measure(sub, game, examples)
+        rows["protocol/default"] = _measure(sub, game, base)
     finally:
         sub.close()
-    return {"game": game, "in-process": inproc, "protocol": proto}
+    return rows

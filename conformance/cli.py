@@ -139,11 +139,12 @@ def conform_bench(games: tuple[str, ...], engine_cmd: str | None, examples: int,
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return
-    click.echo(f"{'game':16} {'path':12} {'steps':>8} {'seconds':>8} {'steps/s':>9}")
+    click.echo(f"{'game':14} {'path/mode':24} {'steps':>8} {'seconds':>8} {'steps/s':>9}")
     for row in rows:
-        for path in ("in-process", "protocol"):
-            r = row[path]
-            click.echo(f"{row['game']:16} {path:12} {r['steps']:8d} {r['seconds']:8.2f} "
+        for path, r in row.items():
+            if path == "game":
+                continue
+            click.echo(f"{row['game']:14} {path:24} {r['steps']:8d} {r['seconds']:8.2f} "
                        f"{r['steps_per_second']:9.0f}")
 
 

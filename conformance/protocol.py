@@ -165,6 +165,10 @@ def fraction_text(p: Fraction) -> str:
 
 def parse_fraction(text: Any) -> Fraction:
     """Read an exact probability (``"1/6"``, ``"1"``, or an integer); floats are refused."""
+    if type(text) is str:
+        known = _FRACTIONS.get(text)
+        if known is not None:
+            return known
     if isinstance(text, int) and not isinstance(text, bool):
         return Fraction(text)
     if not isinstance(text, str):
@@ -175,7 +179,14 @@ def parse_fraction(text: Any) -> Fraction:
         raise ProtocolViolation(f"probability {text!r:.60} is not a fraction like '1/6'")
     if den and int(den) == 0:
         raise ProtocolViolation(f"probability {text!r:.60} divides by zero")
-    return Fraction(int(num), int(den) if den else 1)
+    value = Fraction(int(num), int(den) if den else 1)
+    if len(_FRACTIONS) < 10_000:
+        _FRACTIONS[text] = value
+    return value
+
+
+#: Fraction strings already read (engines repeat the same few probabilities).
+_FRACTIONS: dict[str, Fraction] = {}
 
 
 @cache

@@ -56,7 +56,7 @@ class Options:
     #: state in ``sample_every`` (a state equal to the reference's gets the reference's
     #: verdict, which the reference's own tests check at every step).
     full: bool = False
-    sample_every: int = 8
+    sample_every: int = 32
     #: Seconds Hypothesis may spend shrinking a failure (the smallest game so far is kept).
     shrink_seconds: float = 15.0
 
@@ -196,7 +196,14 @@ class Conformance:
             phases.append(Phase.shrink)
 
         def play(data: st.DataObject) -> None:
-            self._play(config, lambda n: data.draw(st.integers(0, n - 1)))
+            # One integer choice per step. The choice sequence underneath st.data() is drawn
+            # from directly when this Hypothesis exposes it: the same choices (and shrinking),
+            # without the per-draw bookkeeping of the public API, which dominates long games.
+            raw = getattr(getattr(data, "conjecture_data", None), "draw_integer", None)
+            if raw is not None:
+                self._play(config, lambda n: int(raw(0, n - 1)))
+            else:  # pragma: no cover - other Hypothesis versions
+                self._play(config, lambda n: data.draw(st.integers(0, n - 1)))
 
         test = given(st.data())(play)
         test = settings(max_examples=opts.examples, derandomize=opts.seed is None,
@@ -224,8 +231,8 @@ class Conformance:
         except (EngineFailure, EngineError, ConfigError) as exc:
             raise _Abort(self._protocol_failure(cfg, exc)) from None
         game.states.append(state)
-        self._check_state(game, ref, state, None, None)
-        ref_legal = self._check_legal(game, ref, legal)
+        self._check_state(game, state, ref.state(), None, None)
+        ref_legal = self._check_legal(game, legal, _legal_of(ref))
         pool: dict[Any, Action] = {}
         for n in range(1, opts.max_steps + 1):
             actor = ref.current_player()
@@ -240,7 +247,12 @@ class Conformance:
             if len(pool) < 256:
                 pool.setdefault(_fast_key(action), action)
             try:
-                rejection, new_state, legal = self.adapter.step(action)
+                # The engine works on the action while the reference does the same.
+                collect = self.adapter.send_step(action)
+                ref.apply(action)
+                expected = ref.state()
+                expected_legal = _legal_of(ref)
+                rejection, new_state, legal = collect()
             except (EngineFailure, EngineError) as exc:
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
@@ -250,17 +262,15 @@ class Conformance:
                 self._fail(game, "DIFF-LEGAL", self._clauses(action) + rejection.clauses,
                            f"the engine refused {action!r}, which the reference allows; it said: "
                            f"{rejection.reason}")
-            ref.apply(action)
             self.steps_checked += 1
-            self._check_state(game, ref, new_state, state, action)
-            ref_legal = self._check_legal(game, ref, legal)
+            self._check_state(game, new_state, expected, state, action)
+            ref_legal = self._check_legal(game, legal, expected_legal)
             state = new_state
         if opts.determinism_every and self._examples % opts.determinism_every == 1:
             self._check_determinism(game)
 
-    def _check_state(self, game: _Game, ref: Engine, state: dict[str, Any],
+    def _check_state(self, game: _Game, state: dict[str, Any], expected: dict[str, Any],
                      prev: dict[str, Any] | None, action: Action | None) -> None:
-        expected = ref.state()
         full = (self.options.full or state != expected or state.get("result") is not None
                 or game.since_full >= self.options.sample_every)
         if full:
@@ -294,15 +304,8 @@ class Conformance:
             self._fail(game, "INVARIANT", v.clauses, str(v), subject=v.invariant,
                        also=tuple(x.invariant for x in violations[1:]))
 
-    def _check_legal(self, game: _Game, ref: Engine, legal: Legal) -> Legal:
-        actor = ref.current_player()
-        if actor == CHANCE:
-            outcomes = ref.chance_outcomes()
-            expected = Legal(actor, [a for a, _ in outcomes], [p for _, p in outcomes])
-        elif actor is None:
-            expected = Legal(None, [])
-        else:
-            expected = Legal(actor, ref.legal_actions())
+    def _check_legal(self, game: _Game, legal: Legal, expected: Legal) -> Legal:
+        actor = expected.actor
         if legal.actor != expected.actor:
             if legal.actor is None or expected.actor is None:
                 self._fail(game, "DIFF-RESULT", self.end_clauses + self._last_clauses(game),
@@ -363,8 +366,7 @@ class Conformance:
         why = ref.rejection(bad)
         cfg = game.cfg
         try:
-            rejection = self.adapter.apply(bad)
-            after = self.adapter.state() if rejection is not None else None
+            rejection, after = self.adapter.probe(bad)
         except (EngineFailure, EngineError) as exc:
             game.steps.append((actor, bad))
             raise _Abort(self._protocol_failure(cfg, exc, game)) from None
@@ -484,6 +486,17 @@ class _Game:
         self.states: list[dict[str, Any] | None] = []
         self.failure_states: list[dict[str, Any] | None] = []
         self.since_full = 0
+
+
+def _legal_of(ref: Engine) -> Legal:
+    """Return who moves in the reference and its legal actions (outcomes at chance nodes)."""
+    actor = ref.current_player()
+    if actor == CHANCE:
+        outcomes = ref.chance_outcomes()
+        return Legal(actor, [a for a, _ in outcomes], [p for _, p in outcomes])
+    if actor is None:
+        return Legal(None, [])
+    return Legal(actor, ref.legal_actions())
 
 
 def _key(action: Any) -> str:

@@ -9,11 +9,14 @@ changed since the last valid state. Any schema that uses a root keyword outside 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import jsonschema
 
+#: Most distinct property values remembered as valid (memory bound, not a rule).
+_MAX_SEEN = 100_000
 #: Root keywords under which an object's validity splits property by property.
 _SAFE_ROOT = frozenset({"type", "required", "additionalProperties", "properties", "$defs",
                         "description", "title", "$schema", "$id", "$comment"})
@@ -30,6 +33,7 @@ class StateValidator:
                       and all(isinstance(s, dict) and "$defs" not in s and "$id" not in s
                               for s in props.values()))
         self._last: dict[str, Any] = {}
+        self._seen: set[tuple[str, str]] = set()
         self._root: jsonschema.Draft202012Validator | None = None
         self._props: dict[str, jsonschema.Draft202012Validator] = {}
         if self.split and isinstance(props, dict):
@@ -46,13 +50,27 @@ class StateValidator:
             return bool(self.whole.is_valid(state))
         if not self._root.is_valid(state):
             return False
-        last = self._last
+        last, seen = self._last, self._seen
         for key, value in state.items():
             if key in last and last[key] == value:
                 continue
             validator = self._props.get(key)
-            if validator is not None and not validator.is_valid(value):
+            if validator is None:
+                continue
+            # Values recur across games and examples (a score list, an empty tie-break): a
+            # property value seen valid before is valid again.
+            try:
+                token = (key, json.dumps(value, sort_keys=True, separators=(",", ":")))
+            except (TypeError, ValueError):
+                token = None
+            if token is not None and token in seen:
+                continue
+            if not validator.is_valid(value):
                 return False
+            if token is not None:
+                if len(seen) > _MAX_SEEN:
+                    seen.clear()
+                seen.add(token)
         self._last = dict(state)
         return True
 

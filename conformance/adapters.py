@@ -377,7 +377,9 @@ class SubprocessAdapter:
         for req in reqs:
             if req["id"] not in by_id:
                 self.kill()
-                raise ProtocolViolation(f"{what}: no response with id {req['id']} in the batch")
+                got = sorted(str(k) for k in by_id)
+                raise ProtocolViolation(f"{what}: no answer in the batch carries id {req['id']} "
+                                        f"(the answers carry ids {', '.join(got)[:80]})")
             try:
                 out.append(self._check_response(by_id[req["id"]], req["id"], req["method"]))
             except EngineError as exc:

@@ -131,7 +131,7 @@ class InProcessAdapter:
                             for aid, a in spec.ambiguities.items()},
                 "variants": sorted(spec.variants),
             }
-        return Hello(self.name, "in-process", games, ("batch",))
+        return Hello(self.name, _version(), games, ("batch",))
 
     def start(self, config: Mapping[str, Any]) -> None:
         """Build a fresh engine for ``config``."""
@@ -482,6 +482,15 @@ class SubprocessAdapter:
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulespec")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0"
 
 
 def _state_of(result: Any) -> dict[str, Any]:

@@ -53,10 +53,14 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
               default=Path("rulespec-failures"), show_default=True,
               help="Where minimal failing traces are written.")
 @click.option("--no-golden", is_flag=True, help="Skip the golden trace replays.")
+@click.option("--full", is_flag=True,
+              help="Check the state schema and every invariant on every state (slower; by "
+                   "default on every state that differs from the reference's, every terminal "
+                   "state and a sample of the others).")
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
-            no_golden: bool) -> None:
+            no_golden: bool, full: bool) -> None:
     """Check an engine against a game's spec, rule by rule."""
     from conformance.adapters import InProcessAdapter, SubprocessAdapter
     from conformance.report import render
@@ -83,7 +87,7 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
         adapter = InProcessAdapter()
         name = "reference (in-process)"
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
-                      golden=not no_golden)
+                      golden=not no_golden, full=full)
     try:
         report = check_engine(adapter, game, players=players or None,
                               rulings=_pairs(ruling, "--ruling"), variants=variant,

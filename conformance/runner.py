@@ -240,10 +240,11 @@ class Conformance:
                 break
             if opts.probe_every and n % opts.probe_every == 0:
                 self._probe(game, ref, ref_legal, pool, state, actor, choose)
-            # Rotating by the step number makes the simplest choice sequence (all zeros, where
-            # Hypothesis starts and shrinks to) a varied game: with dice, no endless ties.
+            # Offsetting each choice by a fixed pseudo-random sequence makes the simplest choice
+            # sequence (all zeros, where Hypothesis starts and shrinks to) a varied game rather
+            # than a degenerate one (endless dice ties, or a cycle that never ends the game).
             count = len(ref_legal.actions)
-            action = ref_legal.actions[(choose(count) + n) % count]
+            action = ref_legal.actions[(choose(count) + _offset(n)) % count]
             if len(pool) < 256:
                 pool.setdefault(_fast_key(action), action)
             try:
@@ -266,7 +267,7 @@ class Conformance:
             self._check_state(game, new_state, expected, state, action)
             ref_legal = self._check_legal(game, legal, expected_legal)
             state = new_state
-        if opts.determinism_every and self._examples % opts.determinism_every == 1:
+        if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
             self._check_determinism(game)
 
     def _check_state(self, game: _Game, state: dict[str, Any], expected: dict[str, Any],
@@ -411,13 +412,14 @@ class Conformance:
     def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
               subject: str | None = None, also: tuple[str, ...] = (),
               step: int | None = None) -> NoReturn:
-        failure = Failure(check, tuple(_unique(clauses)), message, game.cfg,
-                          step=len(game.steps) if step is None else step,
-                          actions=tuple(game.steps), also=also, subject=subject)
-        game.failure_states = list(game.states)
+        at = len(game.steps) if step is None else step
+        failure = Failure(check, tuple(_unique(clauses)), message, game.cfg, step=at,
+                          actions=tuple(game.steps[:at]), also=also, subject=subject)
+        game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
             self._found_at = time.perf_counter()
-        if self._last is None or len(failure.actions) <= len(self._last.actions):
+        # Hypothesis tries smaller and smaller games: keep the smallest (the first among equals).
+        if self._last is None or len(failure.actions) < len(self._last.actions):
             self._last = replace(failure)
             self._last_states = game.failure_states
         raise _Found(failure)
@@ -486,6 +488,11 @@ class _Game:
         self.states: list[dict[str, Any] | None] = []
         self.failure_states: list[dict[str, Any] | None] = []
         self.since_full = 0
+
+
+def _offset(n: int) -> int:
+    """Return the n-th term of a fixed pseudo-random sequence (Knuth's multiplicative hash)."""
+    return ((n * 2654435761) & 0xFFFFFFFF) >> 8
 
 
 def _legal_of(ref: Engine) -> Legal:

@@ -136,6 +136,37 @@ def debug_field(base: type[Engine]) -> type[Engine]:
     return type(f"Debug{base.__name__}", (base,), {"state": state})
 
 
+def stale_memo(base: type[Engine]) -> type[Engine]:
+    """An engine whose state cache is keyed by the actions played, and goes stale.
+
+    A game that repeats all of the previous game's actions ends on the cached state from one
+    action earlier (a memoization bug): the same actions no longer give the same states.
+    """
+    games: list[list[Action]] = []
+
+    def __init__(self: Engine, spec: Spec, config: Config) -> None:  # noqa: N807
+        base.__init__(self, spec, config)
+        self.__dict__["_before"] = games[-1] if games else None
+        self.__dict__["_seq"] = []
+        self.__dict__["_stale"] = None
+        games.append(self.__dict__["_seq"])
+
+    def _apply(self: Engine, action: Action) -> None:
+        self.__dict__["_stale"] = base.state(self)
+        self.__dict__["_seq"].append(action)
+        base._apply(self, action)
+
+    def state(self: Engine) -> dict[str, Any]:
+        before, seq = self.__dict__["_before"], self.__dict__["_seq"]
+        if seq and before is not None and len(before) == len(seq) and before == seq:
+            stale: dict[str, Any] = self.__dict__["_stale"]
+            return stale
+        return base.state(self)
+
+    return type(f"Memo{base.__name__}", (base,), {"__init__": __init__, "_apply": _apply,
+                                                  "state": state})
+
+
 def generic(game: str) -> list[BadEngine]:
     """Return the bad engines that apply to any game."""
     return [
@@ -147,6 +178,8 @@ def generic(game: str) -> list[BadEngine]:
                   "DIFF-LEGAL", reversed_order),
         BadEngine(game, "debug-field", "an extra field in the canonical state",
                   "STATE-SCHEMA", debug_field),
+        BadEngine(game, "stale-memo", "a state cache keyed by the actions goes stale",
+                  "DETERMINISM", stale_memo),
     ]
 
 
@@ -197,10 +230,14 @@ SPECIFIC: dict[str, list[BadEngine]] = {
                   "OURO-DRAW-05 off by one: the accident comes with the third Fool's Gold",
                   "INVARIANT", with_parameter("accident_fools_gold", lambda n: n + 1),
                   subject="OURO-INV-ACCIDENT-OUT", players=3),
-        BadEngine("ouro-de-tolo", "declares-at-the-amount",
-                  "OURO-END-01 wrong end condition: a player may declare one below the amount",
-                  "INVARIANT", with_parameter("desired_amount", lambda n: n - 1),
-                  subject="OURO-INV-DECLARER-ELIGIBLE", players=3),
+        BadEngine("ouro-de-tolo", "one-dynamite-short",
+                  "OURO-COMP-02 token not conserved: the deck has one Dynamite card too few",
+                  "INVARIANT",
+                  with_parameter("card_counts", lambda d: {**d, "dynamite": d["dynamite"] - 1}),
+                  subject="OURO-INV-CARDS-CONSERVED", players=3),
+        BadEngine("ouro-de-tolo", "dynamite-four-stones",
+                  "off by one in a card's text: Dynamite makes a player draw one stone too many",
+                  "DIFF-STATE", with_parameter("dynamite_stones", lambda n: n + 1), players=3),
     ],
     "fool": [
         BadEngine("fool", "deals-eleven",

@@ -8,7 +8,7 @@ import pytest
 
 from conformance import InProcessAdapter, Options, check_engine
 from reference.trace import read_trace, replay
-from specs.registry import game_ids
+from specs.registry import game_ids, get_spec
 
 from .corpus import SPECIFIC, BadEngine, corpus, playable_games
 
@@ -23,10 +23,11 @@ RECORDED_IN_STATES = {"STATE-SCHEMA", "INVARIANT", "DIFF-STATE", "DIFF-RESULT",
 def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
     """Each bad engine fails the kit with the expected check, and its minimal trace replays."""
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
-    options = Options(examples=25, trace_dir=tmp_path, golden=False, determinism_every=0,
-                      shrink_seconds=4)
-    report = check_engine(adapter, bad.game, players=[bad.players] if bad.players else None,
-                          rulings=bad.rulings, options=options)
+    options = Options(examples=25, trace_dir=tmp_path, golden=False, shrink_seconds=4,
+                      determinism_every=1 if bad.check == "DETERMINISM" else 0)
+    players = bad.players or get_spec(bad.game).min_players
+    report = check_engine(adapter, bad.game, players=[players], rulings=bad.rulings,
+                          options=options)
     assert not report.ok, f"{bad} ({bad.breaks}) passed the kit; expected {bad.check}"
     first = report.failures[0]
     assert first.check == bad.check, (

@@ -94,3 +94,13 @@ def test_pytest_plugin_reports_the_failed_check(tmp_path: Path) -> None:
                    "--rulespec-examples", "10", "-k", "conform", cwd=tmp_path)
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
     assert "FAIL " in done.stdout and "clauses:" in done.stdout
+
+
+def test_conform_bench_prints_figures(tmp_path: Path) -> None:
+    """`rulespec conform-bench` prints checked steps per second per path (no time asserted)."""
+    done = _rulespec("conform-bench", GAME, "--examples", "2", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = json.loads(done.stdout)
+    paths = {k for k in rows[0] if k != "game"}
+    assert {"in-process/default", "in-process/full", "protocol/default"} <= paths
+    assert all(rows[0][p]["steps"] > 0 and rows[0][p]["ok"] for p in paths)

@@ -146,6 +146,18 @@ def test_the_kit_goes_on_to_the_golden_traces_after_a_crash(tmp_path: Path) -> N
     assert all(f is not None and f.check == "GOLDEN" for _, f in report.golden)
 
 
+def test_an_engine_without_batches_is_checked_call_by_call(tmp_path: Path) -> None:
+    """Batches are optional: without the capability the kit sends one request per line."""
+    adapter = SubprocessAdapter(misbehave_command("no-batch", 0), timeout=10, cwd=str(ROOT))
+    try:
+        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
+                              options=quick(tmp_path, examples=2, golden=False))
+    finally:
+        adapter.close()
+    assert report.ok, report.failures
+    assert adapter.calls > 3 * report.runs[0].steps
+
+
 def test_stderr_noise_is_not_a_failure(tmp_path: Path) -> None:
     """Logs on standard error are allowed (and never block the engine)."""
     adapter = SubprocessAdapter(misbehave_command("stderr", 0), timeout=10, cwd=str(ROOT))

@@ -6,7 +6,8 @@ After AFTER correct answers it does MODE once: ``crash`` (exit with status 3), `
 answer), ``garbage`` (print a line that is not JSON), ``wrong-id`` (answer with another id),
 ``huge`` (print a line longer than the kit accepts), ``silent-exit`` (close stdout and exit 0),
 ``bad-result`` (answer legal_actions with a malformed result), ``stderr`` (flood stderr, then
-answer correctly: must NOT be a failure).
+answer correctly: must NOT be a failure), ``no-batch`` (declare no batch capability and refuse
+batches: the kit must fall back to one request per line; not a failure).
 """
 
 from __future__ import annotations
@@ -26,7 +27,16 @@ def main() -> int:
     server = Server(InProcessAdapter())
     answered = 0
     for line in sys.stdin:
+        if mode == "no-batch" and line.lstrip().startswith("["):
+            sys.stdout.write('{"jsonrpc": "2.0", "id": null, "error": {"code": -32600, '
+                             '"message": "batches are not supported"}}\n')
+            sys.stdout.flush()
+            continue
         reply = server.handle_line(line)
+        if mode == "no-batch" and '"capabilities"' in reply:
+            msg = json.loads(reply)
+            msg["result"]["capabilities"] = []
+            reply = json.dumps(msg)
         if reply is None:
             continue
         if answered >= after:

@@ -33,12 +33,12 @@ def main() -> int:
             sys.stdout.flush()
             continue
         reply = server.handle_line(line)
+        if reply is None:
+            continue
         if mode == "no-batch" and '"capabilities"' in reply:
             msg = json.loads(reply)
             msg["result"]["capabilities"] = []
             reply = json.dumps(msg)
-        if reply is None:
-            continue
         if answered >= after:
             if mode == "crash":
                 sys.stderr.write("engine: segmentation fault (simulated)\n")

@@ -155,12 +155,16 @@ class Conformance:
             test()
         except _Abort as abort:
             result.failures.append(self._write_trace(abort.failure))
-        except Exception:
+        except Exception as exc:
             # _Found, or Hypothesis's own error when the shrink budget cut shrinking short
             # (its final replay then "passes"): either way the smallest failure seen is kept.
-            if self._last is None:
+            if self._last is not None:
+                result.failures.append(self._write_trace(self._last))
+            elif type(exc).__name__ == "Unsatisfiable":
+                result.skipped = ("no game fitted in Hypothesis's choice budget (games too "
+                                  "long); lower --max-steps")
+            else:
                 raise
-            result.failures.append(self._write_trace(self._last))
         return self._finish(result, started, steps_before)
 
     def run_golden(self) -> list[tuple[str, Failure | None]]:

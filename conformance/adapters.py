@@ -86,7 +86,15 @@ class Adapter(Protocol):
         ...
 
     def send_step(self, action: Any) -> Callable[[], StepResult]:
-        """Start ``step(action)``; return a function that waits for and returns its result."""
+        """Start ``step(action)``; return a function that waits for and returns its result.
+
+        Several may be in flight; their results must be collected in the order they were sent
+        (a result never collected is skipped by the next call).
+        """
+        ...
+
+    def send_probe(self, action: Any) -> Callable[[], ProbeResult]:
+        """Start ``probe(action)``; like ``send_step``."""
         ...
 
     def close(self) -> None:
@@ -96,6 +104,8 @@ class Adapter(Protocol):
 
 #: What ``step`` returns: the rejection (None when accepted), the state, the legal actions.
 StepResult = tuple[Rejection | None, dict[str, Any], Legal]
+#: What ``probe`` returns: the rejection (None when accepted), the state when refused.
+ProbeResult = tuple[Rejection | None, dict[str, Any] | None]
 
 
 class InProcessAdapter:
@@ -184,6 +194,11 @@ class InProcessAdapter:
         result = self.step(action)
         return lambda: result
 
+    def send_probe(self, action: Any) -> Callable[[], ProbeResult]:
+        """Probe now."""
+        result = self.probe(action)
+        return lambda: result
+
     def close(self) -> None:
         """Drop the game."""
         self.engine = None
@@ -211,6 +226,7 @@ class SubprocessAdapter:
         self._stderr: IO[bytes] | None = None
         self._buffer = b""
         self._next_id = 0
+        self._inflight: list[list[int]] = []
         self._hello: Hello | None = None
         self.calls = 0
 
@@ -271,6 +287,7 @@ class SubprocessAdapter:
                     if stream is not None:
                         stream.close()
         self._buffer = b""
+        self._inflight = []
 
     # -- wire --------------------------------------------------------------------------------
 
@@ -355,6 +372,7 @@ class SubprocessAdapter:
         self.calls += 1
         fresh = self.proc is None
         self._send(req)
+        self._drain()
         wait = self.startup_timeout if fresh else self.timeout
         msg = self._decode(self._read_line(method, wait), method)
         return self._check_response(msg, req["id"], method)
@@ -364,6 +382,7 @@ class SubprocessAdapter:
         reqs = [self._request(m, p) for m, p in calls]
         self.calls += 1
         self._send(reqs)
+        self._drain()
         return self._collect(reqs, "+".join(m for m, _ in calls))
 
     def _collect(self, reqs: list[dict[str, Any]], what: str) -> list[Any]:
@@ -441,21 +460,56 @@ class SubprocessAdapter:
         """Send the step's batch now and read the answer later, so the kit can work meanwhile."""
         if "batch" not in self.hello().capabilities:
             return lambda: self.step(action)
-        calls: list[tuple[str, Mapping[str, Any]]] = [
-            ("apply", {"action": action}), ("state", {}), ("legal_actions", {})]
-        reqs = [self._request(m, p) for m, p in calls]
-        self.calls += 1
-        self._send(reqs)
+        collect = self._send_batch([("apply", {"action": action}), ("state", {}),
+                                    ("legal_actions", {})], "apply+state+legal_actions")
 
-        def collect() -> StepResult:
-            applied, state, legal = self._collect(reqs, "apply+state+legal_actions")
+        def result() -> StepResult:
+            applied, state, legal = collect()
             rejection = _rejection(applied) if isinstance(applied, EngineError) else None
             for part in (state, legal):
                 if isinstance(part, EngineError):
                     raise part
             return rejection, _state_of(state), Legal.from_json(legal)
 
+        return result
+
+    def send_probe(self, action: Any) -> Callable[[], ProbeResult]:
+        """Send the probe's batch now and read the answer later."""
+        if "batch" not in self.hello().capabilities:
+            return lambda: self.probe(action)
+        collect = self._send_batch([("apply", {"action": action}), ("state", {})],
+                                   "apply+state")
+
+        def result() -> ProbeResult:
+            applied, state = collect()
+            if isinstance(state, EngineError):
+                raise state
+            if not isinstance(applied, EngineError):
+                return None, None
+            return _rejection(applied), _state_of(state)
+
+        return result
+
+    def _send_batch(self, calls: Sequence[tuple[str, Mapping[str, Any]]],
+                    what: str) -> Callable[[], list[Any]]:
+        reqs = [self._request(m, p) for m, p in calls]
+        self.calls += 1
+        self._send(reqs)
+        ticket = [r["id"] for r in reqs]
+        self._inflight.append(ticket)
+
+        def collect() -> list[Any]:
+            self._drain(until=ticket)
+            self._inflight.pop(0)
+            return self._collect(reqs, what)
+
         return collect
+
+    def _drain(self, until: list[int] | None = None) -> None:
+        """Read and drop the answers to requests sent but never collected (before ``until``)."""
+        while self._inflight and self._inflight[0] is not until:
+            self._inflight.pop(0)
+            self._read_line("an answer no longer awaited")
 
     def probe(self, action: Any) -> tuple[Rejection | None, dict[str, Any] | None]:
         """Apply an action expected to be illegal, and fetch the state in the same batch."""

@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
-from conformance.adapters import Adapter
+from conformance.adapters import Adapter, StepResult
 from conformance.checks import Failure, Report, RunResult
 from conformance.protocol import EngineError, EngineFailure, Legal
 from conformance.validation import StateValidator
@@ -27,6 +27,9 @@ from specs.model import Spec
 from specs.registry import get_spec
 
 TRACE_DIR = Path(__file__).parent / "traces"
+#: Steps of a determinism replay sent before their answers are read (bounded so the requests
+#: never fill the pipe while the engine waits for its answers to be read).
+_REPLAY_CHUNK = 16
 #: An action kind no spec declares: the first illegal action every engine must refuse.
 BOGUS_KIND = "__not_an_action__"
 
@@ -238,12 +241,16 @@ class Conformance:
         self._check_state(game, state, ref.state(), None, None)
         ref_legal = self._check_legal(game, legal, _legal_of(ref))
         pool: dict[Any, Action] = {}
+        # Checks of steps (and probes) sent but not yet checked, oldest first. The next action is
+        # chosen from the reference alone, so the engine can work on step n + 1 while the kit
+        # checks step n; one step is kept in flight.
+        inflight: list[Callable[[], None]] = []
         for n in range(1, opts.max_steps + 1):
             actor = ref.current_player()
             if actor is None:
                 break
             if opts.probe_every and n % opts.probe_every == 0:
-                self._probe(game, ref, ref_legal, pool, state, actor, choose)
+                inflight.append(self._send_probe(game, ref, ref_legal, pool, actor, choose))
             # Offsetting each choice by a fixed pseudo-random sequence makes the simplest choice
             # sequence (all zeros, where Hypothesis starts and shrinks to) a varied game rather
             # than a degenerate one (endless dice ties, or a cycle that never ends the game).
@@ -252,27 +259,46 @@ class Conformance:
             if len(pool) < 256:
                 pool.setdefault(_fast_key(action), action)
             try:
-                # The engine works on the action while the reference does the same.
                 collect = self.adapter.send_step(action)
-                ref.apply(action)
-                expected = ref.state()
-                expected_legal = _legal_of(ref)
+            except (EngineFailure, EngineError) as exc:
+                while inflight:
+                    inflight.pop(0)()
+                game.steps.append((actor, action))
+                raise _Abort(self._protocol_failure(cfg, exc, game)) from None
+            ref.apply(action)
+            expected = ref.state()
+            ref_legal = _legal_of(ref)
+            inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
+            while len(inflight) > 1:
+                inflight.pop(0)()
+        while inflight:
+            inflight.pop(0)()
+        if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
+            self._check_determinism(game)
+
+    def _step_check(self, game: _Game, collect: Callable[[], StepResult], actor: Actor,
+                    action: Action, expected: dict[str, Any],
+                    expected_legal: Legal) -> Callable[[], None]:
+        """Return the function that collects a sent step and checks it."""
+
+        def check() -> None:
+            try:
                 rejection, new_state, legal = collect()
             except (EngineFailure, EngineError) as exc:
                 game.steps.append((actor, action))
-                raise _Abort(self._protocol_failure(cfg, exc, game)) from None
+                raise _Abort(self._protocol_failure(game.cfg, exc, game)) from None
+            prev = game.states[-1]
             game.steps.append((actor, action))
             game.states.append(new_state)
             if rejection is not None:
                 self._fail(game, "DIFF-LEGAL", self._clauses(action) + rejection.clauses,
-                           f"the engine refused {action!r}, which the reference allows; it said: "
-                           f"{rejection.reason}")
+                           f"the engine refused {action!r}, which the reference allows; it "
+                           f"said: {rejection.reason}")
             self.steps_checked += 1
-            self._check_state(game, new_state, expected, state, action)
-            ref_legal = self._check_legal(game, legal, expected_legal)
-            state = new_state
-        if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
-            self._check_determinism(game)
+            self._check_state(game, new_state, expected, prev, action)
+            self._check_legal(game, legal, expected_legal)
+
+        return check
 
     def _check_state(self, game: _Game, state: dict[str, Any], expected: dict[str, Any],
                      prev: dict[str, Any] | None, action: Action | None) -> None:
@@ -362,8 +388,10 @@ class Conformance:
             self._fail(game, "CHANCE-DIST", clauses, f"chance probabilities differ from the "
                        f"reference ({shown or 'none differ'}); they sum to {total}")
 
-    def _probe(self, game: _Game, ref: Engine, ref_legal: Legal, pool: Mapping[Any, Action],
-               state: dict[str, Any], actor: Actor, choose: Callable[[int], int]) -> None:
+    def _send_probe(self, game: _Game, ref: Engine, ref_legal: Legal,
+                    pool: Mapping[Any, Action], actor: Actor,
+                    choose: Callable[[int], int]) -> Callable[[], None]:
+        """Send an illegal action; return the function that checks how the engine took it."""
         legal_keys = {_fast_key(a) for a in ref_legal.actions}
         candidates = [a for k, a in pool.items() if k not in legal_keys]
         candidates.append({"kind": BOGUS_KIND})
@@ -371,19 +399,29 @@ class Conformance:
         why = ref.rejection(bad)
         cfg = game.cfg
         try:
-            rejection, after = self.adapter.probe(bad)
+            collect = self.adapter.send_probe(bad)
         except (EngineFailure, EngineError) as exc:
             game.steps.append((actor, bad))
             raise _Abort(self._protocol_failure(cfg, exc, game)) from None
-        if rejection is None:
-            game.steps.append((actor, bad))
-            game.states.append(None)
-            self._fail(game, "ILLEGAL-REJECTED", why.clauses,
-                       f"the engine accepted {bad!r}, which is illegal now: {why.reason}")
-        if after != state:
-            self._fail(game, "ILLEGAL-REJECTED", why.clauses,
-                       f"the engine refused {bad!r} but its state changed: "
-                       + _state_diff(after or {}, state))
+
+        def check() -> None:
+            state = game.states[-1]  # the engine's state before the probe, checked by now
+            try:
+                rejection, after = collect()
+            except (EngineFailure, EngineError) as exc:
+                game.steps.append((actor, bad))
+                raise _Abort(self._protocol_failure(cfg, exc, game)) from None
+            if rejection is None:
+                game.steps.append((actor, bad))
+                game.states.append(None)
+                self._fail(game, "ILLEGAL-REJECTED", why.clauses,
+                           f"the engine accepted {bad!r}, which is illegal now: {why.reason}")
+            if after != state:
+                self._fail(game, "ILLEGAL-REJECTED", why.clauses,
+                           f"the engine refused {bad!r} but its state changed: "
+                           + _state_diff(after or {}, state or {}))
+
+        return check
 
     def _check_determinism(self, game: _Game) -> None:
         try:
@@ -392,14 +430,18 @@ class Conformance:
             if first != game.states[0]:
                 self._fail(game, "DETERMINISM", (), "a fresh game starts in a different state: "
                            + _state_diff(first, game.states[0] or {}))
-            for i, (_, action) in enumerate(game.steps, 1):
-                rejection, state, _ = self.adapter.step(action)
-                if rejection is not None or state != game.states[i]:
-                    what = (f"refused it ({rejection.reason})" if rejection is not None
-                            else _state_diff(state, game.states[i] or {}))
-                    self._fail(game, "DETERMINISM", self._clauses(action),
-                               f"replaying the same actions, step {i} ({action!r}) differs: "
-                               f"{what}", step=i)
+            steps = list(enumerate(game.steps, 1))
+            for start in range(0, len(steps), _REPLAY_CHUNK):
+                chunk = steps[start:start + _REPLAY_CHUNK]
+                pending = [self.adapter.send_step(action) for _, (_, action) in chunk]
+                for (i, (_, action)), collect in zip(chunk, pending, strict=True):
+                    rejection, state, _ = collect()
+                    if rejection is not None or state != game.states[i]:
+                        what = (f"refused it ({rejection.reason})" if rejection is not None
+                                else _state_diff(state, game.states[i] or {}))
+                        self._fail(game, "DETERMINISM", self._clauses(action),
+                                   f"replaying the same actions, step {i} ({action!r}) differs: "
+                                   f"{what}", step=i)
         except (EngineFailure, EngineError) as exc:
             raise _Abort(self._protocol_failure(game.cfg, exc, game)) from None
 

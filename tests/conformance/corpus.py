@@ -243,6 +243,10 @@ SPECIFIC: dict[str, list[BadEngine]] = {
         BadEngine("fool", "deals-eleven",
                   "off by one in the cards-per-player table: eleven cards dealt, not twelve",
                   "DIFF-STATE", with_parameter("cards_per_player", lambda n: n - 1), players=4),
+        BadEngine("fool", "first-equal-card-is-worst",
+                  "wrong tie-break: of two equal off-colour cards the first played is the worst "
+                  "(the reference reads FOOL-AMB-05 as the last played)",
+                  "DIFF-STATE", with_ruling("FOOL-AMB-05", "first-played"), players=4),
         BadEngine("fool", "eleven-for-going-out",
                   "FOOL-SCORE-01 off by one: going out scores one point too many",
                   "INVARIANT", with_parameter("going_out_points", lambda n: n + 1),

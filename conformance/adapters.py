@@ -247,7 +247,7 @@ class SubprocessAdapter:
     def _process(self) -> subprocess.Popen[bytes]:
         if self.proc is None or self.proc.poll() is not None:
             if self.proc is not None:
-                raise self._crashed("the engine process has exited")
+                raise self._crashed("the engine process has exited and closed its output")
             return self._spawn()
         return self.proc
 

@@ -133,14 +133,21 @@ class Report:
     def check_status(self) -> dict[str, str]:
         """Return check id -> "passed", "failed", "partial" or "not run"."""
         failed = set(self.failed_checks())
-        ran = any(r.skipped is None for r in self.runs)
+        # A run that failed before its first step exercised nothing: it does not count as run.
+        ran = any(r.skipped is None and r.steps > 0 for r in self.runs)
         clean = any(r.skipped is None and r.ok for r in self.runs)
         out = {}
         for cid in CHECK_IDS:
             if cid in failed:
                 out[cid] = "failed"
             elif cid == "GOLDEN":
-                out[cid] = "passed" if self.golden else "not run"
+                if not self.golden:
+                    out[cid] = "not run"
+                elif any(f is not None for _, f in self.golden):
+                    # The engine could not even be asked (hello failed): nothing replayed.
+                    out[cid] = "failed"
+                else:
+                    out[cid] = "passed"
             elif not ran:
                 out[cid] = "not run"
             else:

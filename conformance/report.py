@@ -10,6 +10,8 @@ from conformance.checks import BY_ID, CHECKS, Failure, Report, RunResult
 
 
 def _config_text(config: dict[str, Any]) -> str:
+    if not config:
+        return "none (the engine failed before any game started)"
     rulings = ", ".join(f"{k}={v}" for k, v in sorted(config.get("rulings", {}).items()))
     parts = [f"{config.get('players')} players"]
     if rulings:

@@ -104,3 +104,21 @@ def test_conform_bench_prints_figures(tmp_path: Path) -> None:
     paths = {k for k in rows[0] if k != "game"}
     assert {"in-process/default", "in-process/full", "protocol/default"} <= paths
     assert all(rows[0][p]["steps"] > 0 and rows[0][p]["ok"] for p in paths)
+
+
+def test_an_engine_that_cannot_start_fails_golden_too(tmp_path: Path) -> None:
+    """GOLDEN: when the engine cannot even say hello, no golden trace was replayed: failed."""
+    from conformance.adapters import SubprocessAdapter
+    from conformance.runner import Conformance, Options
+
+    adapter = SubprocessAdapter("/nonexistent/engine-binary")
+    try:
+        report = Conformance(adapter, "dado-de-ouro",
+                             options=Options(examples=1, trace_dir=tmp_path)).run([])
+    finally:
+        adapter.close()
+    assert not report.ok
+    status = report.check_status()
+    assert status["GOLDEN"] == "failed", status
+    assert status["PROTOCOL"] == "failed", status
+    assert status["INVARIANT"] == "not run", status

@@ -50,6 +50,9 @@ class Server:
 
     def _hello(self, params: dict[str, Any]) -> Any:
         if params.get("protocol") != PROTOCOL:
+            if "protocol" not in params:
+                raise _Fail(INVALID_PARAMS, f'hello needs params {{"protocol": "{PROTOCOL}"}}: '
+                            "say which protocol version the kit speaks")
             raise _Fail(INVALID_PARAMS, f"this engine speaks {PROTOCOL!r}, not "
                         f"{params.get('protocol')!r}")
         return self.adapter.hello().to_json()

@@ -84,7 +84,10 @@ class RulespecItem(pytest.Item):
                 pytest.skip(run.skipped)
             failures = run.failures
         else:
-            failures = [f for name, f in kit.run_golden() if name == self.golden and f]
+            failure, skipped = kit.run_golden_trace(str(self.golden))
+            if skipped:
+                pytest.skip(skipped)
+            failures = [failure] if failure is not None else []
         if failures:
             self.failure_text = "\n".join(line for f in failures for line in _failure_text(f))
             raise ConformanceFailed(self.failure_text)

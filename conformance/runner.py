@@ -185,6 +185,23 @@ class Conformance:
             out.append((path.name, self._replay_golden(path.name, trace)))
         return out
 
+    def run_golden_trace(self, name: str) -> tuple[Failure | None, str | None]:
+        """Replay the one golden trace called ``name``: (its failure, or why it was skipped)."""
+        paths = {p.name: p for p in golden_paths(self.spec.game_id)}
+        if name not in paths:
+            raise ConfigError(f"no golden trace {name!r} for {self.spec.game_id}; known: "
+                              f"{', '.join(sorted(paths))}")
+        try:
+            hello = self.adapter.hello()
+        except EngineFailure as exc:
+            return self._protocol_failure({}, exc), None
+        trace = read_trace(paths[name])
+        config = config_from_json(self.spec, trace.config)
+        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants)
+        if unsupported:
+            return None, "; ".join(unsupported)
+        return self._replay_golden(name, trace), None
+
     # -- play --------------------------------------------------------------------------------
 
     def _finish(self, result: RunResult, started: float, before: int) -> RunResult:

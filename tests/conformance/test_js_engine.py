@@ -54,3 +54,24 @@ def test_undeclared_rulings_are_skipped_not_failed(tmp_path: Path) -> None:
         adapter.close()
     assert report.runs[0].skipped and "DDO-AMB-12=reroll-value" in report.runs[0].skipped
     assert "NOTHING CHECKED" in render(report, "text")
+
+
+def test_plugin_skips_golden_traces_under_undeclared_rulings(tmp_path: Path) -> None:
+    """GOLDEN: the plugin skips (never passes) a golden trace whose rulings the engine does not
+    declare, and replays the ones it does."""
+    import os
+    import subprocess
+    import sys
+
+    from .support import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+         "--rulespec-engine", f"{NODE} {JS_ENGINE}", "--rulespec-game", "dado-de-ouro",
+         "--rulespec-examples", "2", "-k", "golden"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    out = done.stdout
+    assert done.returncode == 0, out[-3000:] + done.stderr[-2000:]
+    assert "ruling DDO-AMB-03=min-first is not supported" in out, out[-3000:]
+    assert " passed" in out and " skipped" in out, out[-3000:]

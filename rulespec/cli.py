@@ -95,7 +95,7 @@ def games(fmt: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
-    """Validate spec files (default: every spec in the registry).
+    """Validate spec files or folders of them (default: every spec in the registry).
 
     Checks the JSON Schema, then ids, references, tables, component counts, expressions and
     that the reference implements every ambiguity option; with --sources, every quote.
@@ -106,7 +106,16 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
 
     if sources is not None and not sources.is_dir():
         raise UsageError(f"--sources {str(sources)!r} is not a folder")
-    targets = list(paths) or spec_paths()
+    targets: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(path.glob("*.yaml"))
+            if not found:
+                raise UsageError(f"folder {str(path)!r} holds no *.yaml spec files")
+            targets += found
+        else:
+            targets.append(path)
+    targets = targets or spec_paths()
     if not targets:
         raise UsageError("no spec files to validate")
     report: list[dict[str, Any]] = []

@@ -85,3 +85,12 @@ def test_play_needs_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     """play without a game and without --all says what to do."""
     code, _, err = run(capsys, "play")
     assert code == 2 and "--all" in err
+
+
+def test_validate_accepts_a_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A folder argument validates every *.yaml in it; an empty folder is a usage error."""
+    code, out, _ = run(capsys, "validate", str(SPECS / "valid"), "--sources", str(SPECS / "sources"))
+    assert "toy.yaml" in out and "1 spec(s) checked" in out
+    assert code == 1  # the toy spec's reference module does not exist (see above)
+    code, _, err = run(capsys, "validate", str(tmp_path))
+    assert code == 2 and "holds no *.yaml spec files" in err

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.core import ConfigError, make_config
-from reference.play import random_policy
+from reference.play import playout
 from reference.registry import engine_class, new_game
 from reference.trace import Trace, TraceStep
 from specs.model import Spec
@@ -81,15 +81,11 @@ def play_case(case: GoldenCase) -> list[str]:
                       variants=case.variants)
     rng = random.Random(case.seed)
     played: list[tuple[Any, Any, dict[str, Any]]] = []
-    for _ in range(MAX_STEPS):
-        actor = engine.current_player()
-        if actor is None:
-            break
-        action = random_policy(engine, rng)
-        engine.apply(action)
-        played.append((actor, action, engine.state()))
-    else:
-        raise RuntimeError(f"{case.filename}: the game did not end within {MAX_STEPS} steps")
+    try:
+        for step in playout(engine, rng, max_steps=MAX_STEPS):
+            played.append((step.actor, step.action, engine.state()))
+    except RuntimeError as exc:
+        raise RuntimeError(f"{case.filename}: {exc}") from None
     every = max(STATE_EVERY, -(-len(played) // MAX_STATES))
     steps = [TraceStep(n, actor, action, state if n % every == 0 or n == len(played) else None)
              for n, (actor, action, state) in enumerate(played, 1)]

@@ -319,14 +319,15 @@ class Conformance:
 
     def _check_state(self, game: _Game, state: dict[str, Any], expected: dict[str, Any],
                      prev: dict[str, Any] | None, action: Action | None) -> None:
-        full = (self.options.full or state != expected or state.get("result") is not None
+        differs = state != expected  # compared once: the states can be long
+        full = (differs or self.options.full or state.get("result") is not None
                 or game.since_full >= self.options.sample_every)
         if full:
             game.since_full = 0
             self._check_schema_and_invariants(game, state, prev, action)
         else:
             game.since_full += 1
-        if state != expected:
+        if differs:
             clauses = self._clauses(action) if action is not None else self.setup_clauses
             ended = (state.get("result") is not None, expected.get("result") is not None)
             if ended != (False, False) and state.get("result") != expected.get("result"):

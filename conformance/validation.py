@@ -20,6 +20,10 @@ _MAX_SEEN = 100_000
 #: Root keywords under which an object's validity splits property by property.
 _SAFE_ROOT = frozenset({"type", "required", "additionalProperties", "properties", "$defs",
                         "description", "title", "$schema", "$id", "$comment"})
+#: Keywords of an array property whose validity splits into the array's own keywords and each
+#: item's validity (so a list that only grew since its last valid value checks its new items).
+_SPLIT_ARRAY = frozenset({"type", "items", "minItems", "maxItems", "description", "title",
+                          "$comment"})
 
 
 class StateValidator:
@@ -36,6 +40,11 @@ class StateValidator:
         self._seen: set[tuple[str, str]] = set()
         self._root: jsonschema.Draft202012Validator | None = None
         self._props: dict[str, jsonschema.Draft202012Validator] = {}
+        #: Array properties split as (array keywords, item) validators, and their last valid
+        #: value (a copy), so an array that only grew validates just its new items.
+        self._arrays: dict[str, tuple[jsonschema.Draft202012Validator,
+                                      jsonschema.Draft202012Validator]] = {}
+        self._grown: dict[str, list[Any]] = {}
         if self.split and isinstance(props, dict):
             defs = schema.get("$defs", {})
             root = {k: v for k, v in schema.items() if k != "properties"}
@@ -43,6 +52,13 @@ class StateValidator:
             self._root = jsonschema.Draft202012Validator(root)
             self._props = {k: jsonschema.Draft202012Validator(_inline({**sub, "$defs": defs}, defs))
                            for k, sub in props.items()}
+            for key, sub in props.items():
+                if (set(sub) <= _SPLIT_ARRAY and sub.get("type") == "array"
+                        and isinstance(sub.get("items"), dict)):
+                    shell = {k: v for k, v in sub.items() if k != "items"}
+                    item = _inline({**sub["items"], "$defs": defs}, defs)
+                    self._arrays[key] = (jsonschema.Draft202012Validator(shell),
+                                         jsonschema.Draft202012Validator(item))
 
     def is_valid(self, state: Any) -> bool:
         """Return True when ``state`` matches the schema."""
@@ -56,6 +72,11 @@ class StateValidator:
                 continue
             validator = self._props.get(key)
             if validator is None:
+                continue
+            split = self._arrays.get(key)
+            if split is not None and isinstance(value, list):
+                if not self._array_is_valid(key, value, *split):
+                    return False
                 continue
             # Values recur across games and examples (a score list, an empty tie-break): a
             # property value seen valid before is valid again.
@@ -72,6 +93,22 @@ class StateValidator:
                     seen.clear()
                 seen.add(token)
         self._last = dict(state)
+        return True
+
+    def _array_is_valid(self, key: str, value: list[Any],
+                        shell: jsonschema.Draft202012Validator,
+                        item: jsonschema.Draft202012Validator) -> bool:
+        """Validate an array property: its own keywords, then the items not known valid."""
+        if not shell.is_valid(value):
+            return False
+        old = self._grown.get(key)
+        start = 0
+        if old is not None and len(old) <= len(value) and value[:len(old)] == old:
+            start = len(old)
+        for i in range(start, len(value)):
+            if not item.is_valid(value[i]):
+                return False
+        self._grown[key] = list(value)
         return True
 
     def errors(self, state: Any) -> list[jsonschema.ValidationError]:

@@ -33,6 +33,14 @@ def _build(case: dict[str, Any]) -> str:
     return text
 
 
+def _rejected(target: Path, text: str, *, sources: Path | None = None) -> SpecError:
+    """Write ``text`` to ``target``, load it, and return the SpecError it must raise."""
+    target.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_spec(target, sources=sources)
+    return info.value
+
+
 @pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
 def test_valid_specs_load(path: Path) -> None:
     """Every valid example loads, quotes checked against its sources."""
@@ -45,14 +53,12 @@ def test_invalid_spec_is_rejected_with_its_message(case_path: Path, tmp_path: Pa
     """Every invalid example is rejected, with the expected sentence at the expected place."""
     case = yaml.safe_load(case_path.read_text(encoding="utf-8"))
     target = tmp_path / (case_path.name.removesuffix(".case.yaml") + ".yaml")
-    target.write_text(_build(case), encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        load_spec(target, sources=SOURCES if case.get("sources") else None)
-    text = str(info.value)
+    error = _rejected(target, _build(case), sources=SOURCES if case.get("sources") else None)
+    text = str(error)
     assert case["expect"] in text, f"expected {case['expect']!r} in:\n{text}"
-    matching = [p for p in info.value.problems if case["expect"] in str(p)]
+    matching = [p for p in error.problems if case["expect"] in str(p)]
     assert matching, text
-    assert all(str(p).startswith(str(target)) for p in info.value.problems)
+    assert all(str(p).startswith(str(target)) for p in error.problems)
     if "at" in case:
         line, _, col = str(case["at"]).partition(":")
         problem = matching[0]
@@ -67,12 +73,9 @@ def test_every_error_is_reported_at_once(tmp_path: Path) -> None:
         {"old": "{players: 3, coins: 3}", "new": "{players: 3, coins: three}"},
         {"old": "visibility: public, owner: none", "new": "visibility: secret, owner: none"},
     ]})
-    target = tmp_path / "two.yaml"
-    target.write_text(text, encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        load_spec(target)
-    assert len(info.value.problems) == 2, str(info.value)
-    for problem in info.value.problems:
+    error = _rejected(tmp_path / "two.yaml", text)
+    assert len(error.problems) == 2, str(error)
+    for problem in error.problems:
         assert problem.line > 0 and problem.column > 0 and problem.path.startswith("$")
 
 
@@ -82,11 +85,8 @@ def test_semantic_problems_are_all_reported(tmp_path: Path) -> None:
         {"old": "    clauses: [TOY-SETUP-01]\nzones:", "new": "    clauses: [TOY-NOPE-01]\nzones:"},
         {"old": "default: {option: pay-nothing,", "new": "default: {option: ignore,"},
     ]})
-    target = tmp_path / "sem.yaml"
-    target.write_text(text, encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        load_spec(target)
-    messages = "\n".join(str(p) for p in info.value.problems)
+    error = _rejected(tmp_path / "sem.yaml", text)
+    messages = "\n".join(str(p) for p in error.problems)
     assert "TOY-NOPE-01" in messages and "'ignore'" in messages
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conformance import InProcessAdapter, SubprocessAdapter, check_engine
+from conformance.checks import Report
 from conformance.protocol import (
     BAD_CONFIG,
     ILLEGAL_ACTION,
@@ -106,6 +107,18 @@ def test_probabilities_are_exact_fractions() -> None:
         Legal.from_json({"actor": "chance", "actions": [{"kind": "x"}], "probabilities": []})
 
 
+def _check_misbehaving(mode: str, after: int, tmp_path: Path, *, timeout: float,
+                       examples: int, golden: bool = False) -> tuple[Report, SubprocessAdapter]:
+    """Run the kit on the misbehaving engine ``mode``; return the report and the closed adapter."""
+    adapter = SubprocessAdapter(misbehave_command(mode, after), timeout=timeout, cwd=str(ROOT))
+    try:
+        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
+                              options=quick(tmp_path, examples=examples, golden=golden))
+    finally:
+        adapter.close()
+    return report, adapter
+
+
 @pytest.mark.parametrize(("mode", "kind", "words"), [
     ("crash", "crash", "segmentation fault"),
     ("silent-exit", "crash", "closed its output"),
@@ -118,13 +131,8 @@ def test_probabilities_are_exact_fractions() -> None:
 def test_a_misbehaving_engine_is_a_protocol_failure(mode: str, kind: str, words: str,
                                                     tmp_path: Path) -> None:
     """PROTOCOL: the misbehaviour is reported as the engine's failure, in bounded time."""
-    adapter = SubprocessAdapter(misbehave_command(mode, 6), timeout=1.5, cwd=str(ROOT))
     started = time.monotonic()
-    try:
-        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
-                              options=quick(tmp_path, examples=3, golden=False))
-    finally:
-        adapter.close()
+    report, adapter = _check_misbehaving(mode, 6, tmp_path, timeout=1.5, examples=3)
     assert time.monotonic() - started < 30
     assert not report.ok
     failure = report.failures[0]
@@ -135,12 +143,7 @@ def test_a_misbehaving_engine_is_a_protocol_failure(mode: str, kind: str, words:
 
 def test_the_kit_goes_on_to_the_golden_traces_after_a_crash(tmp_path: Path) -> None:
     """After a PROTOCOL failure the kit restarts the engine and goes on to its next check."""
-    adapter = SubprocessAdapter(misbehave_command("crash", 40), timeout=5, cwd=str(ROOT))
-    try:
-        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
-                              options=quick(tmp_path, examples=2))
-    finally:
-        adapter.close()
+    report, _ = _check_misbehaving("crash", 40, tmp_path, timeout=5, examples=2, golden=True)
     assert report.runs[0].failures[0].check == "PROTOCOL"
     assert report.golden, "the golden traces were not replayed after the crash"
     assert all(f is not None and f.check == "GOLDEN" for _, f in report.golden)
@@ -148,24 +151,14 @@ def test_the_kit_goes_on_to_the_golden_traces_after_a_crash(tmp_path: Path) -> N
 
 def test_an_engine_without_batches_is_checked_call_by_call(tmp_path: Path) -> None:
     """Batches are optional: without the capability the kit sends one request per line."""
-    adapter = SubprocessAdapter(misbehave_command("no-batch", 0), timeout=10, cwd=str(ROOT))
-    try:
-        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
-                              options=quick(tmp_path, examples=2, golden=False))
-    finally:
-        adapter.close()
+    report, adapter = _check_misbehaving("no-batch", 0, tmp_path, timeout=10, examples=2)
     assert report.ok, report.failures
     assert adapter.calls > 3 * report.runs[0].steps
 
 
 def test_stderr_noise_is_not_a_failure(tmp_path: Path) -> None:
     """Logs on standard error are allowed (and never block the engine)."""
-    adapter = SubprocessAdapter(misbehave_command("stderr", 0), timeout=10, cwd=str(ROOT))
-    try:
-        report = check_engine(adapter, GAME, players=[get_spec(GAME).min_players],
-                              options=quick(tmp_path, examples=2, golden=False))
-    finally:
-        adapter.close()
+    report, _ = _check_misbehaving("stderr", 0, tmp_path, timeout=10, examples=2)
     assert report.ok, report.failures
 
 

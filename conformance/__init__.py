@@ -1,31 +1,6 @@
-"""The conformance kit: check any engine, in any language, against a game's spec.
+"""The language-neutral part of the kit, installed as ``rulespec.data.conformance``.
 
-Python API::
-
-    from conformance import SubprocessAdapter, check_engine, Options
-    report = check_engine(SubprocessAdapter("node my-engine.js"), "dado-de-ouro")
-    print(report.ok, report.failed_checks())
+Engine-protocol message schemas (``schema/``), the built-in games' golden traces
+(``traces/``) and independent engines in other languages (``engines/``). This folder holds
+data, not code: the file only lets setuptools map it into the one ``rulespec`` import package.
 """
-
-from __future__ import annotations
-
-from conformance.adapters import Adapter, InProcessAdapter, SubprocessAdapter
-from conformance.checks import CHECKS, Failure, Report, RunResult
-from conformance.protocol import EngineFailure, Hello, Legal
-from conformance.runner import Conformance, Options, check_engine
-
-__all__ = [
-    "CHECKS",
-    "Adapter",
-    "Conformance",
-    "EngineFailure",
-    "Failure",
-    "Hello",
-    "InProcessAdapter",
-    "Legal",
-    "Options",
-    "Report",
-    "RunResult",
-    "SubprocessAdapter",
-    "check_engine",
-]

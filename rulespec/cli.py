@@ -15,8 +15,8 @@ from typing import Any, NoReturn
 
 import click
 
-from conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
-from specs.errors import RulespecError, SpecError
+from rulespec.conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
+from rulespec.spec.errors import RulespecError, SpecError
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -62,7 +62,7 @@ def cli() -> None:
               show_default=True, help="Output format.")
 def games(fmt: str) -> None:
     """List the games in the registry."""
-    from specs.registry import all_specs
+    from rulespec.spec.registry import all_specs
 
     rows = []
     for spec in all_specs():
@@ -100,9 +100,9 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
     Checks the JSON Schema, then ids, references, tables, component counts, expressions and
     that the reference implements every ambiguity option; with --sources, every quote.
     """
-    from reference.registry import check_implementation
-    from specs.registry import spec_paths
-    from specs.validate import load_spec
+    from rulespec.reference.registry import check_implementation
+    from rulespec.spec.registry import spec_paths
+    from rulespec.spec.validate import load_spec
 
     if sources is not None and not sources.is_dir():
         raise UsageError(f"--sources {str(sources)!r} is not a folder")
@@ -150,9 +150,9 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
 
 def _engine_from_options(game: str, players: int | None, ruling: Sequence[str],
                          variant: Sequence[str], param: Sequence[str]) -> Any:
-    from reference.core import ConfigError
-    from reference.registry import new_game
-    from specs.registry import UnknownGame
+    from rulespec.reference.core import ConfigError
+    from rulespec.reference.registry import new_game
+    from rulespec.spec.registry import UnknownGame
 
     try:
         return new_game(game, players=players, rulings=_parse_pairs(ruling, "--ruling"),
@@ -195,7 +195,7 @@ def play(game: str | None, players: int | None, ruling: tuple[str, ...],
          variant: tuple[str, ...], param: tuple[str, ...], all_games: bool, seed: int,
          trace_path: Path | None, quiet: bool, max_steps: int) -> None:
     """Play one game with random decisions and narrate it."""
-    from specs.registry import game_ids
+    from rulespec.spec.registry import game_ids
 
     if all_games:
         if game or players or ruling or variant or param or trace_path:
@@ -211,8 +211,8 @@ def play(game: str | None, players: int | None, ruling: tuple[str, ...],
 def _play_one(game: str, players: int | None, ruling: Sequence[str], variant: Sequence[str],
               param: Sequence[str], seed: int, trace_path: Path | None, quiet: bool,
               max_steps: int) -> None:
-    from reference.play import random_policy
-    from reference.trace import Recorder
+    from rulespec.reference.play import random_policy
+    from rulespec.reference.trace import Recorder
 
     engine = _engine_from_options(game, players, ruling, variant, param)
     recorder = Recorder(engine)
@@ -258,9 +258,9 @@ def _result_text(result: Mapping[str, Any] | None) -> str:
               show_default=True, help="Output format.")
 def replay(trace_path: Path, fmt: str) -> None:
     """Re-run a trace on the reference engine and name the first step that disagrees."""
-    from reference.trace import TraceError, read_trace
-    from reference.trace import replay as run_replay
-    from specs.registry import UnknownGame
+    from rulespec.reference.trace import TraceError, read_trace
+    from rulespec.reference.trace import replay as run_replay
+    from rulespec.spec.registry import UnknownGame
 
     if not trace_path.exists():
         raise UsageError(f"no such trace file: {str(trace_path)!r}")
@@ -297,7 +297,7 @@ STATUSES = ["reported", "triaged", "ruled", "deferred", "rejected", "duplicate"]
               show_default=True, help="Output format.")
 def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None, fmt: str) -> None:
     """List the ambiguity register of one game or of all of them."""
-    from specs.registry import UnknownGame, all_specs, get_spec
+    from rulespec.spec.registry import UnknownGame, all_specs, get_spec
 
     try:
         specs = [get_spec(game)] if game else all_specs()
@@ -342,10 +342,10 @@ def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None,
               show_default=True, help="Output format.")
 def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt: str) -> None:
     """Measure random-playout speed of the reference engines (actions/s and games/s)."""
-    from reference.core import ConfigError
-    from reference.play import random_policy
-    from reference.registry import new_game
-    from specs.registry import UnknownGame, game_ids, get_spec
+    from rulespec.reference.core import ConfigError
+    from rulespec.reference.play import random_policy
+    from rulespec.reference.registry import new_game
+    from rulespec.spec.registry import UnknownGame, game_ids, get_spec
 
     rows = []
     for game in games or game_ids():

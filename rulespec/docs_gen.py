@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from specs.model import Spec
+from rulespec.spec.model import Spec
 
 #: The pages of one game, in navigation order: (file name, navigation title).
 GAME_PAGES: tuple[tuple[str, str], ...] = (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from conformance import golden
+from rulespec.conformance import golden
 
 
 def main(argv: list[str]) -> int:

@@ -1,21 +1,5 @@
-"""Game specifications: the YAML specs, their JSON Schema, the loader and the validator."""
+"""The built-in games' YAML specs and the spec JSON Schema, installed as ``rulespec.data.specs``.
 
-from __future__ import annotations
-
-from specs.errors import Problem, RulespecError, SpecError
-from specs.model import Spec
-from specs.registry import UnknownGame, all_specs, game_ids, get_spec, spec_paths
-from specs.validate import load_spec
-
-__all__ = [
-    "Problem",
-    "RulespecError",
-    "Spec",
-    "SpecError",
-    "UnknownGame",
-    "all_specs",
-    "game_ids",
-    "get_spec",
-    "load_spec",
-    "spec_paths",
-]
+This folder holds data, not code: the file only lets setuptools map it into the one
+``rulespec`` import package (editable installs need it to find the folder).
+"""

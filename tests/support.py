@@ -9,12 +9,12 @@ from typing import Any
 
 import jsonschema
 
-from reference.core import Action, Actor, Engine
-from reference.play import playout
-from reference.registry import new_game
-from specs.invariants import Invariants
-from specs.model import Spec
-from specs.registry import get_spec
+from rulespec.reference.core import Action, Actor, Engine
+from rulespec.reference.play import playout
+from rulespec.reference.registry import new_game
+from rulespec.spec.invariants import Invariants
+from rulespec.spec.model import Spec
+from rulespec.spec.registry import get_spec
 
 
 def ruling_sets(spec: Spec, *, limit: int = 64) -> list[dict[str, str]]:

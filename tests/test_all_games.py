@@ -9,13 +9,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from reference.core import CHANCE, IllegalAction
-from reference.play import check_probabilities, random_policy
-from reference.registry import check_implementation, new_game
-from reference.trace import Recorder, Trace, read_trace, replay
 from rulespec.cli import main
-from specs.registry import game_ids, get_spec
-from specs.validate import load_spec
+from rulespec.reference.core import CHANCE, IllegalAction
+from rulespec.reference.play import check_probabilities, random_policy
+from rulespec.reference.registry import check_implementation, new_game
+from rulespec.reference.trace import Recorder, Trace, read_trace, replay
+from rulespec.spec.registry import game_ids, get_spec
+from rulespec.spec.validate import load_spec
 
 GAMES = game_ids()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.cli import main
-from specs.registry import game_ids
+from rulespec.spec.registry import game_ids
 
 SPECS = Path(__file__).parent / "specs"
 
@@ -28,7 +28,7 @@ def test_validate_valid_example(capsys: pytest.CaptureFixture[str]) -> None:
                        str(SPECS / "sources"))
     assert "problem" in out
     # The toy spec names a module that does not exist: that is reported, exit 1.
-    assert code == 1 and "reference.games.toy_coin" in out
+    assert code == 1 and "rulespec.games.toy_coin" in out
 
 
 def test_validate_reports_every_problem_as_json(capsys: pytest.CaptureFixture[str],

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from reference.core import ConfigError, config_from_json, make_config
-from reference.trace import TRACE_FORMAT, TraceError, read_trace
-from specs.model import Spec
-from specs.validate import load_spec
+from rulespec.reference.core import ConfigError, config_from_json, make_config
+from rulespec.reference.trace import TRACE_FORMAT, TraceError, read_trace
+from rulespec.spec.model import Spec
+from rulespec.spec.validate import load_spec
 
 TOY = Path(__file__).parent / "specs" / "valid" / "toy.yaml"
 
@@ -139,7 +139,7 @@ def test_chance_sampling_uses_exact_integer_weights() -> None:
     """Chance outcomes are drawn with weights proportional to their exact probabilities."""
     from fractions import Fraction
 
-    from reference.play import _weights
+    from rulespec.reference.play import _weights
 
     outcomes = [({"kind": "a"}, Fraction(1, 6)), ({"kind": "b"}, Fraction(1, 3)),
                 ({"kind": "c"}, Fraction(1, 2))]

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from specs.errors import SpecError
-from specs.validate import load_spec
+from rulespec.spec.errors import SpecError
+from rulespec.spec.validate import load_spec
 
 HERE = Path(__file__).parent / "specs"
 VALID = sorted((HERE / "valid").glob("*.yaml"))
@@ -98,7 +98,7 @@ def test_missing_file_says_so(tmp_path: Path) -> None:
 
 def test_dates_stay_text() -> None:
     """YAML timestamps are kept as strings: a spec is JSON data."""
-    from specs.loader import load_yaml
+    from rulespec.spec.loader import load_yaml
 
     data, _ = load_yaml("when: 2026-11-29\n", "x.yaml")
     assert data == {"when": "2026-11-29"}
@@ -106,7 +106,7 @@ def test_dates_stay_text() -> None:
 
 def test_recursive_alias_is_rejected() -> None:
     """A self-referencing alias cannot hang or crash the loader."""
-    from specs.loader import load_yaml
+    from rulespec.spec.loader import load_yaml
 
     with pytest.raises(SpecError, match="alias"):
         load_yaml("a: &a [*a]\n", "x.yaml")

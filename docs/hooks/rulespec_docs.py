@@ -18,8 +18,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docs_gen
-from specs import Spec, SpecError, load_spec, spec_paths
-from specs.validate import spec_schema
+from rulespec.spec import Spec, SpecError, load_spec, spec_paths
+from rulespec.spec.validate import spec_schema
 
 SPECS_ENV = "RULESPEC_DOCS_SPECS"
 GAMES_SECTION = "Games"

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from reference.core import Action, Config, Engine
-from reference.registry import engine_class
-from specs.errors import RulespecError
-from specs.model import Spec
-from specs.registry import game_ids, get_spec
+from rulespec.reference.core import Action, Config, Engine
+from rulespec.reference.registry import engine_class
+from rulespec.spec.errors import RulespecError
+from rulespec.spec.model import Spec
+from rulespec.spec.registry import game_ids, get_spec
 
 Builder = Callable[[type[Engine]], type[Engine]]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from conformance import Options
+from rulespec.conformance import Options
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_ENGINE = ROOT / "conformance" / "engines" / "dado_de_ouro.js"

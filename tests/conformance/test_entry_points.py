@@ -10,7 +10,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from specs.registry import get_spec
+from rulespec.spec.registry import get_spec
 
 from .corpus import playable_games
 from .support import ROOT, bad_server_command, serve_command
@@ -108,8 +108,8 @@ def test_conform_bench_prints_figures(tmp_path: Path) -> None:
 
 def test_an_engine_that_cannot_start_fails_golden_too(tmp_path: Path) -> None:
     """GOLDEN: when the engine cannot even say hello, no golden trace was replayed: failed."""
-    from conformance.adapters import SubprocessAdapter
-    from conformance.runner import Conformance, Options
+    from rulespec.conformance.adapters import SubprocessAdapter
+    from rulespec.conformance.runner import Conformance, Options
 
     adapter = SubprocessAdapter("/nonexistent/engine-binary")
     try:

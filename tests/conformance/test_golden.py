@@ -6,9 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from conformance import InProcessAdapter, golden
-from conformance.runner import Conformance, golden_paths
-from reference.trace import read_trace
+from rulespec.conformance import InProcessAdapter, golden
+from rulespec.conformance.golden import golden_paths
+from rulespec.conformance.runner import Conformance
+from rulespec.reference.trace import read_trace
 
 from .corpus import playable_games
 
@@ -28,7 +29,7 @@ def test_several_golden_traces_per_game(game: str) -> None:
     paths = golden_paths(game)
     assert len(paths) >= 3, f"{game} has {len(paths)} golden traces; expected several"
     counts = {read_trace(p).config["players"] for p in paths}
-    from specs.registry import get_spec
+    from rulespec.spec.registry import get_spec
 
     spec = get_spec(game)
     assert {spec.min_players, spec.max_players} <= counts

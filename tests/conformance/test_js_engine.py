@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import SubprocessAdapter, check_engine
-from conformance.report import render
+from rulespec.conformance import SubprocessAdapter, check_engine
+from rulespec.conformance.report import render
 
 from .corpus import playable_games
 from .support import JS_ENGINE, quick

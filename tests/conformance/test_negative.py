@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import InProcessAdapter, Options, check_engine
-from reference.trace import read_trace, replay
-from specs.registry import game_ids, get_spec
+from rulespec.conformance import InProcessAdapter, Options, check_engine
+from rulespec.reference.trace import read_trace, replay
+from rulespec.spec.registry import game_ids, get_spec
 
 from .corpus import SPECIFIC, BadEngine, corpus, playable_games
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from conformance import InProcessAdapter, SubprocessAdapter, check_engine
-from conformance.checks import Report
-from conformance.protocol import (
+from rulespec.conformance import InProcessAdapter, SubprocessAdapter, check_engine
+from rulespec.conformance.checks import Report
+from rulespec.conformance.protocol import (
     BAD_CONFIG,
     ILLEGAL_ACTION,
     INVALID_REQUEST,
@@ -31,9 +31,9 @@ from conformance.protocol import (
     parse_fraction,
     schema_problems,
 )
-from conformance.server import Server
-from reference.core import make_config
-from specs.registry import get_spec
+from rulespec.conformance.server import Server
+from rulespec.reference.core import make_config
+from rulespec.spec.registry import get_spec
 
 from .corpus import playable_games
 from .support import ROOT, misbehave_command, quick

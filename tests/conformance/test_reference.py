@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import InProcessAdapter, SubprocessAdapter, check_engine
-from conformance.report import render
-from specs.registry import get_spec
+from rulespec.conformance import InProcessAdapter, SubprocessAdapter, check_engine
+from rulespec.conformance.report import render
+from rulespec.spec.registry import get_spec
 
 from .corpus import playable_games
 from .support import ROOT, quick, serve_command

@@ -12,8 +12,8 @@ import pytest
 
 from rulespec import docs_gen
 from rulespec.cli import cli
-from specs import Spec, load_spec, spec_paths
-from specs.validate import spec_schema
+from rulespec.spec import Spec, load_spec, spec_paths
+from rulespec.spec.validate import spec_schema
 
 HERE = Path(__file__).parent
 EXAMPLE = HERE / "example" / "toy-dice.yaml"

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from specs import Spec, all_specs, load_spec
+from rulespec.spec import Spec, all_specs, load_spec
 from tests.docs.chromium import Chromium, find_chromium
 
 HERE = Path(__file__).parent

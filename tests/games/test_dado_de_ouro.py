@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.core import ConfigError, IllegalAction, make_config
-from reference.games.dado_de_ouro import DadoDeOuro
-from reference.play import check_probabilities, playout
-from reference.registry import check_implementation, new_game
-from specs.invariants import Invariants
-from specs.registry import get_spec
-from specs.validate import load_spec
+from rulespec.games.dado_de_ouro import DadoDeOuro
+from rulespec.reference.core import ConfigError, IllegalAction, make_config
+from rulespec.reference.play import check_probabilities, playout
+from rulespec.reference.registry import check_implementation, new_game
+from rulespec.spec.invariants import Invariants
+from rulespec.spec.registry import get_spec
+from rulespec.spec.validate import load_spec
 from tests.support import checked_game, ruling_sets
 
 GAME = "dado-de-ouro"

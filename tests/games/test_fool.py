@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from reference.core import CHANCE, ConfigError, IllegalAction
-from reference.games import fool
-from reference.games.fool import FoolEngine
-from reference.registry import check_implementation, new_game
-from specs.registry import get_spec
-from specs.validate import load_spec
+from rulespec.games import fool
+from rulespec.games.fool import FoolEngine
+from rulespec.reference.core import CHANCE, ConfigError, IllegalAction
+from rulespec.reference.registry import check_implementation, new_game
+from rulespec.spec.registry import get_spec
+from rulespec.spec.validate import load_spec
 
 GAME = "fool"
 SUITS = {"g": "green", "r": "red", "y": "yellow", "b": "blue", "w": "wild"}

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.core import make_config
-from reference.games.fool import FoolEngine
-from reference.play import playout
-from specs.invariants import Invariants
-from specs.registry import get_spec
+from rulespec.games.fool import FoolEngine
+from rulespec.reference.core import make_config
+from rulespec.reference.play import playout
+from rulespec.spec.invariants import Invariants
+from rulespec.spec.registry import get_spec
 from tests.support import checked_game, ruling_sets
 
 GAME = "fool"

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from reference.core import CHANCE, Action, ConfigError, IllegalAction
-from reference.games.ouro_de_tolo import OuroDeTolo
-from reference.registry import check_implementation, new_game
-from specs.registry import get_spec
-from specs.validate import load_spec
+from rulespec.games.ouro_de_tolo import OuroDeTolo
+from rulespec.reference.core import CHANCE, Action, ConfigError, IllegalAction
+from rulespec.reference.registry import check_implementation, new_game
+from rulespec.spec.registry import get_spec
+from rulespec.spec.validate import load_spec
 
 GAME = "ouro-de-tolo"
 FILLER = ("dynamite", "favor", "light_hand", "not_mine")

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specs.invariants import Invariants
-from specs.registry import get_spec
+from rulespec.spec.invariants import Invariants
+from rulespec.spec.registry import get_spec
 from tests.support import checked_game, ruling_sets
 
 GAME = "ouro-de-tolo"
@@ -149,8 +149,8 @@ def test_every_action_kind_occurs_and_matches_its_schema() -> None:
 
     import jsonschema
 
-    from reference.play import playout
-    from reference.registry import new_game
+    from rulespec.reference.play import playout
+    from rulespec.reference.registry import new_game
 
     schemas = {str(a["id"]): jsonschema.Draft202012Validator(a["params"])
                for a in SPEC.section("actions")}

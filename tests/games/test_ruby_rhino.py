@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.core import CHANCE, ConfigError, Engine, IllegalAction
-from reference.play import check_probabilities
-from reference.registry import check_implementation, new_game
-from specs.registry import get_spec
-from specs.validate import load_spec
+from rulespec.reference.core import CHANCE, ConfigError, Engine, IllegalAction
+from rulespec.reference.play import check_probabilities
+from rulespec.reference.registry import check_implementation, new_game
+from rulespec.spec.registry import get_spec
+from rulespec.spec.validate import load_spec
 from tests.support import checked_game, ruling_sets
 
 GAME = "ruby-rhino"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from conformance.adapters import InProcessAdapter
-from conformance.server import serve
+from rulespec.conformance.adapters import InProcessAdapter
+from rulespec.conformance.server import serve
 from tests.conformance.corpus import corpus
 
 

@@ -17,8 +17,8 @@ import os
 import sys
 import time
 
-from conformance.adapters import InProcessAdapter
-from conformance.server import Server
+from rulespec.conformance.adapters import InProcessAdapter
+from rulespec.conformance.server import Server
 
 
 def main() -> int:

@@ -1,0 +1,157 @@
+"""The checks of the kit: each has a permanent id, a sentence, and the clauses it covers.
+
+Checking is separate from reporting: the runner produces ``Failure`` records, the reporters in
+``rulespec.conformance.report`` turn them into text, JSON or JUnit XML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Check:
+    """One kind of check."""
+
+    id: str
+    title: str
+    explanation: str
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("PROTOCOL", "the engine speaks the protocol",
+          "every call is answered in time with a valid JSON-RPC 2.0 response; no crash, hang, "
+          "garbage, wrong id or oversized line"),
+    Check("STATE-SCHEMA", "the state matches the spec's state schema",
+          "every canonical state the engine reports validates against state.schema"),
+    Check("INVARIANT", "every spec invariant holds at every step",
+          "state, transition and terminal invariants of the spec, evaluated on the engine's states"),
+    Check("DIFF-LEGAL", "same legal actions as the reference",
+          "after the same actions, the engine lists the same player to move and the same legal "
+          "actions in the same canonical order, and accepts every one of them"),
+    Check("DIFF-STATE", "same canonical state as the reference",
+          "after the same actions, the engine's canonical state equals the reference's"),
+    Check("DIFF-RESULT", "same end and result as the reference",
+          "the game ends after the same actions, with the same scores, ranking and winners"),
+    Check("ILLEGAL-REJECTED", "illegal actions are rejected and change nothing",
+          "an action the rules forbid now is refused with an illegal-action error and the state "
+          "is unchanged"),
+    Check("DETERMINISM", "the same actions give the same states",
+          "replaying a game's actions in a fresh game gives the same state at every step"),
+    Check("CHANCE-DIST", "chance outcomes and exact probabilities match the reference",
+          "at every chance node, the outcome set is the reference's and each probability is the "
+          "same exact fraction; they sum to 1"),
+    Check("GOLDEN", "golden traces replay exactly",
+          "every committed golden trace the engine supports replays with the recorded state at "
+          "every step and the recorded result"),
+)
+
+CHECK_IDS = tuple(c.id for c in CHECKS)
+BY_ID: Mapping[str, Check] = {c.id: c for c in CHECKS}
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A check that failed, with what is needed to understand and replay it."""
+
+    check: str
+    clauses: tuple[str, ...]
+    message: str
+    config: Mapping[str, Any]
+    #: Number of actions applied before the failure showed (None when not tied to a step).
+    step: int | None = None
+    #: The actions of the minimal failing game, in order (each with its actor).
+    actions: tuple[tuple[Any, Mapping[str, Any]], ...] = ()
+    #: Where the minimal failing trace was written (a file ``rulespec replay`` runs).
+    trace: str | None = None
+    #: Other checks that failed at the same step (reported after the first).
+    also: tuple[str, ...] = ()
+    #: An invariant id, a golden trace name, ... that makes the failure more precise.
+    subject: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the failure as JSON."""
+        return {"check": self.check, "title": BY_ID[self.check].title,
+                "clauses": list(self.clauses), "subject": self.subject,
+                "message": self.message, "config": dict(self.config), "step": self.step,
+                "actions": [{"actor": a, "action": dict(x)} for a, x in self.actions],
+                "trace": self.trace, "also": list(self.also)}
+
+
+@dataclass
+class RunResult:
+    """What the kit found for one configuration."""
+
+    config: Mapping[str, Any]
+    examples: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    failures: list[Failure] = field(default_factory=list)
+    skipped: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Return True when nothing failed."""
+        return not self.failures
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the run as JSON."""
+        return {"config": dict(self.config), "ok": self.ok, "examples": self.examples,
+                "steps": self.steps, "seconds": round(self.seconds, 3),
+                "skipped": self.skipped, "failures": [f.to_json() for f in self.failures]}
+
+
+@dataclass
+class Report:
+    """Everything one kit run found: per configuration, plus the golden traces."""
+
+    engine: str
+    game: str
+    spec_version: str
+    runs: list[RunResult] = field(default_factory=list)
+    golden: list[tuple[str, Failure | None]] = field(default_factory=list)
+
+    @property
+    def failures(self) -> list[Failure]:
+        """Return every failure, configurations first, then golden traces."""
+        out = [f for r in self.runs for f in r.failures]
+        out += [f for _, f in self.golden if f is not None]
+        return out
+
+    @property
+    def ok(self) -> bool:
+        """Return True when every check passed."""
+        return not self.failures
+
+    def failed_checks(self) -> list[str]:
+        """Return the ids of the checks that failed, in check order, without repeats."""
+        seen = {f.check for f in self.failures}
+        return [c for c in CHECK_IDS if c in seen]
+
+    def check_status(self) -> dict[str, str]:
+        """Return check id -> "passed", "failed", "partial" or "not run"."""
+        failed = set(self.failed_checks())
+        # A run that failed before its first step exercised nothing: it does not count as run.
+        ran = any(r.skipped is None and r.steps > 0 for r in self.runs)
+        clean = any(r.skipped is None and r.ok for r in self.runs)
+        out = {}
+        for cid in CHECK_IDS:
+            if cid in failed:
+                out[cid] = "failed"
+            elif cid == "GOLDEN":
+                if not self.golden:
+                    out[cid] = "not run"
+                elif any(f is not None for _, f in self.golden):
+                    # The engine could not even be asked (hello failed): nothing replayed.
+                    out[cid] = "failed"
+                else:
+                    out[cid] = "passed"
+            elif not ran:
+                out[cid] = "not run"
+            else:
+                # Play stops at a configuration's first failure: without one clean run the
+                # other checks were exercised only up to that point.
+                out[cid] = "passed" if clean else "partial"
+        return out

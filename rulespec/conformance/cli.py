@@ -1,0 +1,155 @@
+"""The kit's commands: ``rulespec conform``, ``rulespec serve``, ``rulespec conform-bench``.
+
+They are click commands registered on the ``rulespec`` group by ``rulespec/cli.py``. Exit codes
+follow the CLI's: 0 conformant, 1 a check failed, 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            raise click.UsageError(f"{what} {item!r} must look like AMBIGUITY=OPTION, for "
+                                   "example DDO-AMB-01=reroll")
+        out[key] = value
+    return out
+
+
+@click.command()
+@click.option("--engine", "engine_cmd", metavar="CMD",
+              help="Command that starts the engine under test (it speaks the engine protocol on "
+                   "stdin/stdout). Without it, the reference is checked in-process.")
+@click.option("--game", required=True, metavar="ID", help="Game id from `rulespec games`.")
+@click.option("--players", "-n", type=int, multiple=True,
+              help="Player count to check (repeatable; default: every count).")
+@click.option("--ruling", "-r", multiple=True, metavar="AMB=OPT",
+              help="Ruling to check under (repeatable; others take their default).")
+@click.option("--variant", "-v", multiple=True, metavar="ID", help="Variant to enable (repeatable).")
+@click.option("--examples", type=int, default=40, show_default=True,
+              help="Games Hypothesis plays per configuration.")
+@click.option("--max-steps", type=int, default=3000, show_default=True,
+              help="Longest game played, in actions.")
+@click.option("--timeout", type=float, default=10.0, show_default=True,
+              help="Seconds the engine may take to answer one call.")
+@click.option("--seed", type=int, default=None, help="Hypothesis seed (default: derandomized).")
+@click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="Also write the report to this file.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit"]), default="text",
+              show_default=True, help="Report format.")
+@click.option("--trace-dir", type=click.Path(path_type=Path, file_okay=False),
+              default=Path("rulespec-failures"), show_default=True,
+              help="Where minimal failing traces are written.")
+@click.option("--no-golden", is_flag=True, help="Skip the golden trace replays.")
+@click.option("--full", is_flag=True,
+              help="Check the state schema and every invariant on every state (slower; by "
+                   "default on every state that differs from the reference's, every terminal "
+                   "state and a sample of the others).")
+def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
+            variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
+            seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
+            no_golden: bool, full: bool) -> None:
+    """Check an engine against a game's spec, rule by rule."""
+    from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
+    from rulespec.conformance.report import render
+    from rulespec.conformance.runner import Options, check_engine
+    from rulespec.reference.core import ConfigError
+    from rulespec.spec.errors import RulespecError
+    from rulespec.spec.registry import UnknownGame, get_spec
+
+    try:
+        spec = get_spec(game)
+    except UnknownGame as exc:
+        raise click.UsageError(str(exc)) from None
+    for n in players:
+        if not spec.min_players <= n <= spec.max_players:
+            raise click.UsageError(f"{game} is for {spec.min_players} to {spec.max_players} "
+                                   f"players, not {n}")
+    if examples < 1:
+        raise click.UsageError("--examples must be at least 1")
+    adapter: Any
+    if engine_cmd:
+        adapter = SubprocessAdapter(engine_cmd, timeout=timeout)
+        name = engine_cmd
+    else:
+        adapter = InProcessAdapter()
+        name = "reference (in-process)"
+    options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
+                      golden=not no_golden, full=full)
+    try:
+        report = check_engine(adapter, game, players=players or None,
+                              rulings=_pairs(ruling, "--ruling"), variants=variant,
+                              options=options, engine_name=name)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    except RulespecError as exc:
+        click.echo(f"rulespec: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    finally:
+        adapter.close()
+    text = render(report, fmt)
+    if report_path is not None:
+        report_path.write_text(text, encoding="utf-8")
+        if fmt != "text":
+            text = render(report, "text")
+    click.echo(text, nl=False)
+    checked = any(r.skipped is None for r in report.runs)
+    sys.exit(EXIT_OK if report.ok and checked else EXIT_FAILED)
+
+
+@click.command()
+@click.argument("games", nargs=-1)
+def serve(games: tuple[str, ...]) -> None:
+    """Serve the reference engine of GAMES (default: all) over the engine protocol."""
+    from rulespec.conformance.adapters import InProcessAdapter
+    from rulespec.conformance.server import serve as run_server
+    from rulespec.reference.registry import engine_class
+    from rulespec.spec.registry import UnknownGame, get_spec
+
+    try:
+        engines = {g: engine_class(get_spec(g)) for g in games} if games else None
+    except UnknownGame as exc:
+        raise click.UsageError(str(exc)) from None
+    sys.exit(run_server(InProcessAdapter(engines, name="rulespec-reference")))
+
+
+@click.command("conform-bench")
+@click.argument("games", nargs=-1)
+@click.option("--engine", "engine_cmd", metavar="CMD",
+              help="Engine command for the protocol figure (default: `rulespec serve GAME`).")
+@click.option("--examples", type=int, default=30, show_default=True,
+              help="Games per configuration and path.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def conform_bench(games: tuple[str, ...], engine_cmd: str | None, examples: int,
+                  fmt: str) -> None:
+    """Print how many steps per second the kit checks, in-process and over the protocol."""
+    from rulespec.conformance.bench import bench
+    from rulespec.spec.registry import game_ids
+
+    rows = [bench(g, engine_cmd=engine_cmd, examples=examples) for g in games or game_ids()]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    click.echo(f"{'game':14} {'path/mode':24} {'steps':>8} {'seconds':>8} {'steps/s':>9}")
+    for row in rows:
+        for path, r in row.items():
+            if path == "game":
+                continue
+            click.echo(f"{row['game']:14} {path:24} {r['steps']:8d} {r['seconds']:8.2f} "
+                       f"{r['steps_per_second']:9.0f}")
+
+
+COMMANDS = (conform, serve, conform_bench)

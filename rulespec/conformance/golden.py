@@ -1,0 +1,197 @@
+"""Golden traces: reference games with the state after every step, committed under traces/.
+
+Several per game, chosen from the spec alone (no game is special-cased): the smallest and
+largest player counts under the default rulings, each non-default ruling option, and each
+variant. The seed of each trace is derived from its label, so regenerating gives the same files;
+a test regenerates them and fails on any difference.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulespec.reference.core import ConfigError, make_config
+from rulespec.reference.play import playout
+from rulespec.reference.registry import engine_class, new_game
+from rulespec.reference.trace import Trace, TraceStep
+from rulespec.spec.model import Spec
+from rulespec.spec.registry import game_ids, get_spec, registered
+
+#: At most this many non-default ruling traces per game (keeps the folder reviewable).
+MAX_RULING_TRACES = 4
+#: A golden game longer than this is a bug in the reference (it must end).
+MAX_STEPS = 100_000
+#: Record the state after every this-many-th step (and after the last).
+STATE_EVERY = 10
+#: Record at most about this many states per trace.
+MAX_STATES = 25
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One golden trace to generate: a label and the configuration to play."""
+
+    game: str
+    label: str
+    players: int
+    rulings: dict[str, str]
+    variants: tuple[str, ...] = ()
+
+    @property
+    def seed(self) -> int:
+        """Return the playout seed, derived from the label."""
+        return zlib.crc32(f"{self.game}/{self.label}".encode())
+
+    @property
+    def filename(self) -> str:
+        """Return the trace file name (``<game>.<label>.jsonl``)."""
+        return f"{self.game}.{self.label}.jsonl"
+
+
+def cases(spec: Spec) -> list[GoldenCase]:
+    """Return the golden cases of one game, from its spec."""
+    game, lo, hi = spec.game_id, spec.min_players, spec.max_players
+    out = [GoldenCase(game, f"p{n}-default", n, {}) for n in sorted({lo, hi})]
+    defaults = spec.default_rulings()
+    changed: list[tuple[str, str]] = []
+    for aid, amb in spec.ambiguities.items():
+        changed.extend((aid, str(o["id"])) for o in amb["options"] if o["id"] != defaults[aid])
+    step = max(1, len(changed) // MAX_RULING_TRACES)
+    for i, (aid, opt) in enumerate(changed[::step][:MAX_RULING_TRACES]):
+        players = (lo, hi)[i % 2]
+        out.append(GoldenCase(game, f"p{players}-{aid}-{opt}", players, {aid: opt}))
+    for vid in sorted(spec.variants):
+        out.append(GoldenCase(game, f"p{lo}-variant-{vid}", lo, {}, (vid,)))
+    return out
+
+
+def play_case(case: GoldenCase) -> list[str]:
+    """Play one case with the reference and return the trace lines.
+
+    The state is recorded after every ``STATE_EVERY``-th step (less often in long games: at most
+    ``MAX_STATES`` states) and after the last one: enough to pin a replay down to a few steps
+    while keeping the committed files small.
+    """
+    engine = new_game(case.game, players=case.players, rulings=case.rulings,
+                      variants=case.variants)
+    rng = random.Random(case.seed)
+    played: list[tuple[Any, Any, dict[str, Any]]] = []
+    try:
+        for step in playout(engine, rng, max_steps=MAX_STEPS):
+            played.append((step.actor, step.action, engine.state()))
+    except RuntimeError as exc:
+        raise RuntimeError(f"{case.filename}: {exc}") from None
+    every = max(STATE_EVERY, -(-len(played) // MAX_STATES))
+    steps = [TraceStep(n, actor, action, state if n % every == 0 or n == len(played) else None)
+             for n, (actor, action, state) in enumerate(played, 1)]
+    trace = Trace(case.game, engine.spec.version, engine.config.to_json(), steps,
+                  engine.result())
+    return list(trace.lines())
+
+
+def generate(games: list[str] | None = None) -> dict[str, str]:
+    """Return file name -> text of every golden trace (nothing is written).
+
+    A case whose configuration the reference refuses (a variant that needs a parameter value
+    of the players' choosing, for example) has no trace; ``skipped`` lists them.
+    """
+    out: dict[str, str] = {}
+    for gid in games or game_ids():
+        for case in cases(get_spec(gid)):
+            try:
+                out[case.filename] = "\n".join(play_case(case)) + "\n"
+            except ConfigError:
+                continue
+    return out
+
+
+def skipped(games: list[str] | None = None) -> list[str]:
+    """Return the cases the reference cannot play as configured, with the reason."""
+    out = []
+    for gid in games or game_ids():
+        spec = get_spec(gid)
+        for case in cases(spec):
+            try:
+                config = make_config(spec, players=case.players, rulings=case.rulings,
+                                     variants=case.variants)
+                engine_class(spec)(spec, config)
+            except ConfigError as exc:
+                out.append(f"{case.filename}: {exc}")
+    return out
+
+
+def trace_dir(game: str) -> Path:
+    """Return the folder holding the golden traces of ``game``, as its package registers it."""
+    folder = registered(game).package.traces
+    if folder is None:
+        raise ConfigError(f"game {game!r} registers no golden-trace folder; set traces= in its "
+                          "GamePackage")
+    return folder
+
+
+def golden_paths(game: str, directory: Path | None = None) -> list[Path]:
+    """Return the golden trace files of ``game`` (``<game>.<label>.jsonl``), sorted.
+
+    A game whose package registers no trace folder has none.
+    """
+    if directory is None:
+        folder = registered(game).package.traces
+        if folder is None:
+            return []
+        directory = folder
+    return sorted(directory.glob(f"{game}.*.jsonl"))
+
+
+def write(directory: Path | None = None, games: list[str] | None = None) -> list[Path]:
+    """Regenerate the golden traces of ``games`` (all by default); drop stale ones.
+
+    Each game's traces go to its registered folder unless ``directory`` is given.
+    """
+    written = []
+    for game in games or game_ids():
+        folder = directory or trace_dir(game)
+        folder.mkdir(parents=True, exist_ok=True)
+        texts = generate([game])
+        for old in golden_paths(game, folder):
+            if old.name not in texts:
+                old.unlink()
+        for name, text in sorted(texts.items()):
+            path = folder / name
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def differences(directory: Path | None = None, games: list[str] | None = None) -> list[str]:
+    """Return what differs between the committed traces and freshly generated ones."""
+    problems: list[str] = []
+    for game in games or game_ids():
+        folder = directory or trace_dir(game)
+        texts = generate([game])
+        for name, text in sorted(texts.items()):
+            path = folder / name
+            if not path.is_file():
+                problems.append(f"{name}: missing; run rulespec golden {game} --write")
+            elif path.read_text(encoding="utf-8") != text:
+                problems.append(f"{name}: differs from a fresh reference playout; if the "
+                                f"change is intended, regenerate with rulespec golden {game} "
+                                "--write")
+        for path in golden_paths(game, folder):
+            if path.name not in texts:
+                problems.append(f"{path.name}: stale (no case generates it); delete it")
+    return problems
+
+
+def summary(games: list[str] | None = None) -> list[dict[str, Any]]:
+    """Return one row per committed trace: file, game, steps."""
+    from rulespec.reference.trace import read_trace
+
+    rows = []
+    for path in [p for g in games or game_ids() for p in golden_paths(g)]:
+        trace = read_trace(path)
+        rows.append({"file": path.name, "game": trace.game, "steps": len(trace.steps)})
+    return rows

@@ -1,0 +1,225 @@
+"""The engine protocol: JSON-RPC 2.0 messages, one JSON object (or batch array) per line.
+
+The kit is the client; the engine under test is the server. Every message has a JSON Schema in
+``conformance/schema/`` (``rulespec.data.conformance``); ``docs/implementers/engine-protocol.md`` explains them with an example
+session. Probabilities travel as exact fraction strings (``"1/6"``), never as floats.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from typing import Any, Literal
+
+from rulespec.data import kit_dir
+from rulespec.reference.core import CHANCE, Action, Actor
+from rulespec.spec.errors import RulespecError
+
+PROTOCOL = "rulespec-engine/1"
+SCHEMA_DIR = kit_dir() / "schema"
+
+#: The methods an engine answers, in the order a session uses them.
+METHODS = ("hello", "start", "legal_actions", "state", "apply", "shutdown")
+
+# JSON-RPC 2.0 error codes (the spec's reserved ones, then ours, outside the reserved range).
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+#: The action is not legal now; ``data`` holds ``reason`` and ``clauses``; the state is unchanged.
+ILLEGAL_ACTION = 1
+#: The configuration cannot be played (unknown ruling, bad player count, unsupported game).
+BAD_CONFIG = 2
+#: A method was called before ``start`` (no game in progress).
+NO_GAME = 3
+
+
+class EngineFailure(RulespecError):
+    """The engine under test broke the protocol: crashed, hung, garbled or mis-answered."""
+
+    kind: str = "protocol"
+
+
+class EngineCrashed(EngineFailure):
+    """The engine process exited or closed its output."""
+
+    kind = "crash"
+
+
+class EngineTimeout(EngineFailure):
+    """The engine did not answer within the per-call timeout."""
+
+    kind = "timeout"
+
+
+class ProtocolViolation(EngineFailure):
+    """The engine answered, but not with a valid response (garbage, wrong id, huge line...)."""
+
+    kind = "protocol"
+
+
+class EngineError(RulespecError):
+    """The engine answered a request with a JSON-RPC error other than an illegal action."""
+
+    def __init__(self, method: str, code: int, message: str, data: Any = None) -> None:
+        self.method = method
+        self.code = code
+        self.message = message
+        self.data = data
+        super().__init__(f"{method}: engine error {code}: {message}")
+
+
+@dataclass(frozen=True)
+class Legal:
+    """Who is to move and what they may do: the answer to ``legal_actions``."""
+
+    actor: Actor | None
+    actions: list[Action]
+    #: Exact probabilities, one per action, only when chance is to move.
+    probabilities: list[Fraction] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the ``legal_actions`` result object."""
+        out: dict[str, Any] = {"actor": self.actor, "actions": self.actions}
+        if self.probabilities is not None:
+            out["probabilities"] = [fraction_text(p) for p in self.probabilities]
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Legal:
+        """Read a ``legal_actions`` result; ProtocolViolation says what is wrong."""
+        if not isinstance(data, dict):
+            raise ProtocolViolation(f"legal_actions result must be an object, not {data!r:.200}")
+        actor = data.get("actor")
+        if not (actor is None or actor == CHANCE
+                or (isinstance(actor, int) and not isinstance(actor, bool) and actor >= 0)):
+            raise ProtocolViolation(f"legal_actions: actor must be a player index, 'chance' or "
+                                    f"null, not {actor!r:.100}")
+        actions = data.get("actions")
+        if not isinstance(actions, list) or not all(
+                isinstance(a, dict) and isinstance(a.get("kind"), str) for a in actions):
+            raise ProtocolViolation("legal_actions: actions must be a list of objects with a "
+                                    f"'kind', not {actions!r:.200}")
+        probs = data.get("probabilities")
+        fractions: list[Fraction] | None = None
+        if probs is not None:
+            if not isinstance(probs, list) or len(probs) != len(actions):
+                raise ProtocolViolation("legal_actions: probabilities must be a list with one "
+                                        "fraction string per action")
+            fractions = [parse_fraction(p) for p in probs]
+        return cls(actor, actions, fractions)
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What an engine says about itself: name, games, rulings and variants it supports."""
+
+    name: str
+    version: str
+    #: game id -> {"rulings": {ambiguity: [options]}, "variants": [ids]}
+    games: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    capabilities: Sequence[str] = ()
+
+    def supports(self, game: str, rulings: Mapping[str, str], variants: Sequence[str]) -> list[str]:
+        """Return why this configuration is unsupported (empty when supported)."""
+        if game not in self.games:
+            return [f"the engine does not play {game!r} (it plays {', '.join(self.games)})"]
+        info = self.games[game]
+        declared = info.get("rulings", {})
+        out = []
+        for amb, opt in sorted(rulings.items()):
+            if amb in declared and opt not in declared[amb]:
+                out.append(f"ruling {amb}={opt} is not supported (supported: "
+                           f"{', '.join(declared[amb])})")
+        for v in variants:
+            if v not in info.get("variants", []):
+                out.append(f"variant {v!r} is not supported")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the ``hello`` result object."""
+        return {"protocol": PROTOCOL, "name": self.name, "version": self.version,
+                "games": {g: dict(v) for g, v in self.games.items()},
+                "capabilities": list(self.capabilities)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Hello:
+        """Read a ``hello`` result, checked against its schema."""
+        problems = schema_problems("hello.result", data)
+        if problems:
+            raise ProtocolViolation("hello: " + "; ".join(problems))
+        if data["protocol"] != PROTOCOL:
+            raise ProtocolViolation(f"hello: the engine speaks {data['protocol']!r}; the kit "
+                                    f"speaks {PROTOCOL!r}")
+        return cls(data["name"], data["version"], data["games"], data.get("capabilities", []))
+
+
+def fraction_text(p: Fraction) -> str:
+    """Return ``p`` as the protocol writes it: ``"1/6"`` or ``"1"``."""
+    return str(p)
+
+
+def parse_fraction(text: Any) -> Fraction:
+    """Read an exact probability (``"1/6"``, ``"1"``, or an integer); floats are refused."""
+    if type(text) is str:
+        known = _FRACTIONS.get(text)
+        if known is not None:
+            return known
+    if isinstance(text, int) and not isinstance(text, bool):
+        return Fraction(text)
+    if not isinstance(text, str):
+        raise ProtocolViolation(f"probability must be a fraction string like '1/6', not "
+                                f"{text!r:.60}; floats are not exact")
+    num, _, den = text.partition("/")
+    if not num.strip().lstrip("-").isdigit() or (den and not den.strip().isdigit()):
+        raise ProtocolViolation(f"probability {text!r:.60} is not a fraction like '1/6'")
+    if den and int(den) == 0:
+        raise ProtocolViolation(f"probability {text!r:.60} divides by zero")
+    value = Fraction(int(num), int(den) if den else 1)
+    if len(_FRACTIONS) < 10_000:
+        _FRACTIONS[text] = value
+    return value
+
+
+#: Fraction strings already read (engines repeat the same few probabilities).
+_FRACTIONS: dict[str, Fraction] = {}
+
+
+@cache
+def message_schema(name: str) -> dict[str, Any]:
+    """Return the JSON Schema of one protocol message (``apply.params``, ``hello.result``...)."""
+    method, _, part = name.partition(".")
+    path = SCHEMA_DIR / f"{method}.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if not part:
+        return dict(doc)
+    sub = doc["$defs"][part]
+    return {"$schema": doc["$schema"], **sub}
+
+
+@cache
+def _validator(name: str) -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(message_schema(name))
+
+
+def schema_problems(name: str, value: Any) -> list[str]:
+    """Return why ``value`` does not match the message schema ``name`` (empty when it does)."""
+    out = []
+    for err in _validator(name).iter_errors(value):
+        where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+        out.append(f"{where}: {err.message[:200]}")
+    return out
+
+
+def dumps(obj: Any) -> str:
+    """Return one protocol line (compact JSON, no newline inside)."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+Status = Literal["accepted", "rejected"]

@@ -1,0 +1,171 @@
+"""Serve an engine over the engine protocol (JSON-RPC 2.0 as JSON Lines on stdin/stdout).
+
+``rulespec serve GAME`` runs this with the reference engine, so the kit can check the reference
+through exactly the path an out-of-process engine uses. ``serve`` takes any in-process adapter,
+so a Python engine built on ``rulespec.reference.core`` gets the protocol for free.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import IO, Any
+
+from rulespec.conformance.adapters import InProcessAdapter
+from rulespec.conformance.protocol import (
+    BAD_CONFIG,
+    ILLEGAL_ACTION,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    NO_GAME,
+    PARSE_ERROR,
+    PROTOCOL,
+    dumps,
+)
+from rulespec.reference.core import ConfigError
+from rulespec.spec.errors import RulespecError
+
+
+class _Fail(Exception):
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class Server:
+    """Answer protocol requests with an in-process adapter."""
+
+    def __init__(self, adapter: InProcessAdapter) -> None:
+        self.adapter = adapter
+        self.running = True
+        self._methods: dict[str, Callable[[dict[str, Any]], Any]] = {
+            "hello": self._hello, "start": self._start, "legal_actions": self._legal,
+            "state": self._state, "apply": self._apply, "shutdown": self._shutdown,
+        }
+
+    def _hello(self, params: dict[str, Any]) -> Any:
+        if params.get("protocol") != PROTOCOL:
+            if "protocol" not in params:
+                raise _Fail(INVALID_PARAMS, f'hello needs params {{"protocol": "{PROTOCOL}"}}: '
+                            "say which protocol version the kit speaks")
+            raise _Fail(INVALID_PARAMS, f"this engine speaks {PROTOCOL!r}, not "
+                        f"{params.get('protocol')!r}")
+        return self.adapter.hello().to_json()
+
+    def _start(self, params: dict[str, Any]) -> Any:
+        config = params.get("config")
+        if not isinstance(config, dict):
+            raise _Fail(INVALID_PARAMS, "start needs params {\"config\": {...}}")
+        try:
+            self.adapter.start(config)
+        except (ConfigError, RulespecError) as exc:
+            raise _Fail(BAD_CONFIG, str(exc)) from None
+        return {}
+
+    def _game(self) -> None:
+        if self.adapter.engine is None:
+            raise _Fail(NO_GAME, "no game in progress; send start first")
+
+    def _legal(self, params: dict[str, Any]) -> Any:
+        self._game()
+        return self.adapter.legal().to_json()
+
+    def _state(self, params: dict[str, Any]) -> Any:
+        self._game()
+        return {"state": self.adapter.state()}
+
+    def _apply(self, params: dict[str, Any]) -> Any:
+        self._game()
+        if "action" not in params:
+            raise _Fail(INVALID_PARAMS, "apply needs params {\"action\": {...}}")
+        rejection = self.adapter.apply(params["action"])
+        if rejection is not None:
+            raise _Fail(ILLEGAL_ACTION, "illegal action",
+                        {"reason": rejection.reason, "clauses": list(rejection.clauses)})
+        return {}
+
+    def _shutdown(self, params: dict[str, Any]) -> Any:
+        self.running = False
+        return {}
+
+    def answer(self, request: Any) -> dict[str, Any] | None:
+        """Return the response object to one request (None for a notification)."""
+        ident = request.get("id") if isinstance(request, dict) else None
+        try:
+            if (not isinstance(request, dict) or request.get("jsonrpc") != "2.0"
+                    or not isinstance(request.get("method"), str)):
+                raise _Fail(INVALID_REQUEST, "not a JSON-RPC 2.0 request object")
+            method = self._methods.get(request["method"])
+            if method is None:
+                raise _Fail(METHOD_NOT_FOUND, f"unknown method {request['method']!r}; methods: "
+                            + ", ".join(self._methods))
+            params = request.get("params", {})
+            if not isinstance(params, dict):
+                raise _Fail(INVALID_PARAMS, "params must be an object")
+            result = method(params)
+        except _Fail as fail:
+            if "id" not in (request if isinstance(request, dict) else {}):
+                ident = None
+            err: dict[str, Any] = {"code": fail.code, "message": fail.message}
+            if fail.data is not None:
+                err["data"] = fail.data
+            return {"jsonrpc": "2.0", "id": ident, "error": err}
+        except Exception as exc:  # the server must answer, whatever the engine did
+            return {"jsonrpc": "2.0", "id": ident,
+                    "error": {"code": INTERNAL_ERROR, "message": f"{type(exc).__name__}: {exc}"}}
+        if isinstance(request, dict) and "id" not in request:
+            return None
+        return {"jsonrpc": "2.0", "id": ident, "result": result}
+
+    def handle_line(self, line: str) -> str | None:
+        """Return the response line to one request line (None when nothing is owed)."""
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError as exc:
+            return dumps({"jsonrpc": "2.0", "id": None,
+                          "error": {"code": PARSE_ERROR, "message": f"parse error: {exc.msg}"}})
+        if isinstance(msg, list):
+            if not msg:
+                return dumps({"jsonrpc": "2.0", "id": None,
+                              "error": {"code": INVALID_REQUEST, "message": "empty batch"}})
+            answers = [a for a in (self.answer(m) for m in msg) if a is not None]
+            return dumps(answers) if answers else None
+        answer = self.answer(msg)
+        return None if answer is None else dumps(answer)
+
+
+def serve(adapter: InProcessAdapter, stdin: IO[str] | None = None,
+          stdout: IO[str] | None = None) -> int:
+    """Answer requests from ``stdin`` until shutdown or end of input; return an exit status."""
+    inp = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else sys.stdout
+    server = Server(adapter)
+    for line in inp:
+        if not line.strip():
+            continue
+        reply = server.handle_line(line)
+        if reply is not None:
+            out.write(reply + "\n")
+            out.flush()
+        if not server.running:
+            break
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve the reference engines: ``python -m rulespec.conformance.server [GAME ...]``."""
+    from rulespec.reference.registry import engine_class
+    from rulespec.spec.registry import get_spec
+
+    games = list(sys.argv[1:] if argv is None else argv)
+    engines = {g: engine_class(get_spec(g)) for g in games} if games else None
+    return serve(InProcessAdapter(engines, name="rulespec-reference"))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,810 @@
+"""Dado de Ouro: the reference interpreter.
+
+Source: the Portuguese rulebook transcription ``004_967b0044772e61e3.txt`` (sections "Regras",
+"Sistema de pontuação", "Empate no final das dez rodadas"), encoded in
+``specs/dado-de-ouro.yaml``; clause ids (``DDO-...``) below refer to that spec.
+
+A match is a sequence of games; a game is an opening roll (who starts), a fixed number of
+rounds, and possibly an end-of-game tie-break. Every action is a chance roll of the one die by
+the player whose turn it is. Rolls are organised in *passes*: one roll by each player taking
+part, in clockwise order. When a pass ends it is resolved (opening winner, round scoring,
+tie-break winner or loser, draw winner, tie-break totals), which starts the next pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from rulespec.reference.core import (
+    CHANCE,
+    Action,
+    Actor,
+    Config,
+    ConfigError,
+    Engine,
+    IllegalAction,
+    Rejection,
+)
+from rulespec.spec.model import Spec
+
+# -- constants (names, not rulebook numbers) ------------------------------------------------------
+
+OPENING = "opening"
+ROUND = "round"
+MAX_TIEBREAK = "max_tiebreak"
+MIN_TIEBREAK = "min_tiebreak"
+FINAL_DRAW = "final_draw"
+FINAL_ROLLS = "final_rolls"
+OVER = "over"
+
+MAX = "max"
+MIN = "min"
+
+AMB_ALL_EQUAL = "DDO-AMB-02"
+AMB_TIE_ORDER = "DDO-AMB-03"
+AMB_ROUND_STARTER = "DDO-AMB-04"
+AMB_GAME_STARTER = "DDO-AMB-05"
+AMB_DRAW_TIE = "DDO-AMB-06"
+AMB_FINAL_COMPARE = "DDO-AMB-07"
+AMB_REROLL_WHO = "DDO-AMB-08"
+AMB_FINAL_REPEAT = "DDO-AMB-10"
+AMB_FIRST_ROLLER = "DDO-AMB-11"
+AMB_TIE_VALUE = "DDO-AMB-12"
+
+#: The clause a roll out of turn breaks, by phase.
+TURN_CLAUSE = {
+    OPENING: "DDO-SETUP-01",
+    ROUND: "DDO-ROUND-01",
+    MAX_TIEBREAK: "DDO-TIE-01",
+    MIN_TIEBREAK: "DDO-TIE-04",
+    FINAL_DRAW: "DDO-END-03",
+    FINAL_ROLLS: "DDO-END-01",
+}
+
+PHASE_TEXT = {
+    OPENING: "opening roll",
+    ROUND: "round",
+    MAX_TIEBREAK: "tie-break for the highest",
+    MIN_TIEBREAK: "tie-break for the lowest",
+    FINAL_DRAW: "draw for the first tie-break roller",
+    FINAL_ROLLS: "end-of-game tie-break",
+}
+
+Pass = tuple[int | None, ...]
+
+
+# -- value types ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The configuration resolved once into plain values the hot path can read cheaply."""
+
+    rounds_per_game: int
+    games_to_win: int
+    tiebreak_rolls: int
+    starting_score: int
+    score_floor: int | None
+    faces: tuple[int, ...]
+    all_equal: str
+    min_first: bool
+    round_starter: str
+    game_starter: str
+    draw_tie: str
+    final_rounds: bool
+    reroll_all: bool
+    final_new_draw: bool
+    first_from_starter: bool
+    reroll_value: bool
+
+    @classmethod
+    def from_config(cls, config: Config) -> Rules:
+        """Read every parameter and ruling the engine needs from ``config``."""
+        faces = tuple(int(f) for f in config.param("die_faces"))
+        floor = config.param("score_floor")
+        return cls(
+            rounds_per_game=int(config.param("rounds_per_game")),
+            games_to_win=int(config.param("games_to_win")),
+            tiebreak_rolls=int(config.param("tiebreak_rolls")),
+            starting_score=int(config.param("starting_score")),
+            score_floor=None if floor is None else int(floor),
+            faces=faces,
+            all_equal=config.ruling(AMB_ALL_EQUAL),
+            min_first=config.ruling(AMB_TIE_ORDER) == "min-first",
+            round_starter=config.ruling(AMB_ROUND_STARTER),
+            game_starter=config.ruling(AMB_GAME_STARTER),
+            draw_tie=config.ruling(AMB_DRAW_TIE),
+            final_rounds=config.ruling(AMB_FINAL_COMPARE) == "round-scoring",
+            reroll_all=config.ruling(AMB_REROLL_WHO) == "all-tied-again",
+            final_new_draw=config.ruling(AMB_FINAL_REPEAT) == "new-draw",
+            first_from_starter=config.ruling(AMB_FIRST_ROLLER) == "last-starter",
+            reroll_value=config.ruling(AMB_TIE_VALUE) == "reroll-value",
+        )
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """The record of one scored round, kept so the scoring can be checked from the state."""
+
+    game: int
+    round: int
+    tiebreak: bool
+    starter: int
+    faces: Pass
+    before: tuple[int | None, ...]
+    after: tuple[int | None, ...]
+    gainer: int | None
+    gain: int | None
+    loser: int | None
+    loss: int | None
+    max_passes: tuple[Pass, ...]
+    min_passes: tuple[Pass, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the canonical JSON form (``last_round`` of the state)."""
+        return {
+            "game": self.game,
+            "round": self.round,
+            "tiebreak": self.tiebreak,
+            "starter": self.starter,
+            "players": [{"seat": i, "face": f, "before": b, "after": a}
+                        for i, (f, b, a) in enumerate(zip(self.faces, self.before, self.after,
+                                                          strict=True))],
+            "gainer": self.gainer,
+            "gain": self.gain,
+            "loser": self.loser,
+            "loss": self.loss,
+            "max_passes": [list(p) for p in self.max_passes],
+            "min_passes": [list(p) for p in self.min_passes],
+        }
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """One finished game of the match."""
+
+    scores: tuple[int, ...]
+    winner: int
+    rounds: int
+    starter: int
+    leaders: tuple[int, ...] | None
+    repetitions: int
+    totals: tuple[int | None, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the canonical JSON form (an entry of ``history``)."""
+        tiebreak = None
+        if self.leaders is not None and self.totals is not None:
+            tiebreak = {"leaders": list(self.leaders), "repetitions": self.repetitions,
+                        "totals": list(self.totals)}
+        return {"scores": list(self.scores), "winner": self.winner, "rounds": self.rounds,
+                "starter": self.starter, "tiebreak": tiebreak}
+
+
+class Tie:
+    """A tie-break being played inside a round (mutable; copied by ``clone``)."""
+
+    __slots__ = ("kind", "passes", "players", "value")
+
+    def __init__(self, kind: str, value: int, players: list[int]) -> None:
+        self.kind = kind
+        self.value = value
+        self.players = players
+        self.passes: list[Pass] = []
+
+    def copy(self) -> Tie:
+        """Return an independent copy."""
+        other = Tie(self.kind, self.value, self.players)
+        other.passes = list(self.passes)
+        return other
+
+
+class Final:
+    """The end-of-game tie-break in progress (mutable; copied by ``clone``)."""
+
+    __slots__ = ("draw", "leaders", "passes_done", "players", "repetition", "rounds_done",
+                 "starter", "totals")
+
+    def __init__(self, leaders: list[int], players_count: int) -> None:
+        self.leaders = leaders
+        self.players = list(leaders)
+        self.draw: list[Pass] = []
+        self.starter: int | None = None
+        self.repetition = 1
+        self.passes_done = 0
+        self.rounds_done = 0
+        self.totals: list[int | None] = [None] * players_count
+
+    def copy(self) -> Final:
+        """Return an independent copy."""
+        other = Final(self.leaders, len(self.totals))
+        other.players = list(self.players)
+        other.draw = list(self.draw)
+        other.starter = self.starter
+        other.repetition = self.repetition
+        other.passes_done = self.passes_done
+        other.rounds_done = self.rounds_done
+        other.totals = list(self.totals)
+        return other
+
+
+# -- the engine ------------------------------------------------------------------------------------
+
+
+class DadoDeOuro(Engine):
+    """The Dado de Ouro match: opening rolls, rounds with both tie-breaks, games, match."""
+
+    RULINGS: ClassVar[dict[str, frozenset[str]]] = {
+        AMB_ALL_EQUAL: frozenset({"both-tiebreaks", "max-only", "void-round"}),
+        AMB_TIE_ORDER: frozenset({"max-first", "min-first"}),
+        AMB_ROUND_STARTER: frozenset({"game-starter", "rotate-clockwise", "previous-round-winner"}),
+        AMB_GAME_STARTER: frozenset({"new-opening-roll", "first-starter", "rotate-clockwise",
+                                     "previous-game-winner"}),
+        AMB_DRAW_TIE: frozenset({"reroll-tied", "reroll-all", "first-clockwise"}),
+        AMB_FINAL_COMPARE: frozenset({"sum-of-rolls", "round-scoring"}),
+        AMB_REROLL_WHO: frozenset({"still-tied-only", "all-tied-again"}),
+        AMB_FINAL_REPEAT: frozenset({"same-starter", "new-draw"}),
+        AMB_FIRST_ROLLER: frozenset({"seat-zero", "last-starter"}),
+        AMB_TIE_VALUE: frozenset({"original-value", "reroll-value"}),
+    }
+    VARIANTS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, spec: Spec, config: Config) -> None:
+        super().__init__(spec, config)
+        rules = Rules.from_config(config)
+        if len(set(rules.faces)) < 2:
+            raise ConfigError(f"die_faces {list(rules.faces)!r} needs at least two different faces")
+        self.rules = rules
+        n = self.players
+        probability = Fraction(1, len(rules.faces))
+        #: Precomputed roll actions and chance outcomes, per roller (cheap legal_actions).
+        self._actions: list[list[Action]] = [
+            [{"kind": "roll", "player": p, "face": f} for f in rules.faces] for p in range(n)
+        ]
+        self._outcomes: list[list[tuple[Action, Fraction]]] = [
+            [(a, probability) for a in self._actions[p]] for p in range(n)
+        ]
+        self._face_set = frozenset(rules.faces)
+        # Match.
+        self._phase = OPENING
+        self._game = 1
+        self._games_won = [0] * n
+        self._history: list[FinishedGame] = []
+        # Game.
+        self._scores = [rules.starting_score] * n
+        self._round = 0
+        self._rounds_played = 0
+        self._game_starter: int | None = None
+        self._round_starter: int | None = None
+        self._opening: list[Pass] = []
+        self._opening_order: list[int] = []
+        # Current pass.
+        self._order: list[int] = []
+        self._pos = 0
+        self._roller: int | None = None
+        self._rolls: list[int | None] = [None] * n
+        # Current round.
+        self._round_rolls: list[int | None] = [None] * n
+        self._tie: Tie | None = None
+        self._pending: list[tuple[str, list[int]]] = []
+        self._gainer: int | None = None
+        self._gain: int | None = None
+        self._loser: int | None = None
+        self._loss: int | None = None
+        self._max_passes: tuple[Pass, ...] = ()
+        self._min_passes: tuple[Pass, ...] = ()
+        self._last_round: ScoredRound | None = None
+        self._final: Final | None = None
+        # Narration: what the last pass resolution did, and at which action.
+        self._steps = 0
+        self._event_step = -1
+        self._events: list[str] = []
+        self._start_pass(OPENING, self._clockwise(range(n), 0))
+        self._opening_order = list(self._order)
+
+    # -- the engine interface ------------------------------------------------------------------
+
+    def current_player(self) -> Actor | None:
+        """Return CHANCE while the match goes on (every action is a roll), else None."""
+        return None if self._phase == OVER else CHANCE
+
+    def legal_actions(self) -> list[Action]:
+        """Return the rolls of the roller, one per face in die_faces order."""
+        if self._roller is None:
+            return []
+        return list(self._actions[self._roller])
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Return each face of the die with equal probability (DDO-AMB-01: a fair die)."""
+        if self._roller is None:
+            return []
+        return list(self._outcomes[self._roller])
+
+    def rejection(self, action: Any) -> Rejection:
+        """Say why ``action`` is not a legal roll now."""
+        bad = self.check_kind(action)
+        if bad is not None:
+            return bad
+        if self._roller is None:
+            return Rejection("the match is over; nobody rolls", ("DDO-MATCH-02",))
+        if set(action) != {"kind", "player", "face"}:
+            return Rejection(f"a roll has exactly the keys kind, player and face, not "
+                             f"{sorted(map(str, action))!r}", ("DDO-TURN-01",))
+        player, face = action["player"], action["face"]
+        clause = TURN_CLAUSE[self._phase]
+        if not isinstance(player, int) or isinstance(player, bool) or player != self._roller:
+            return Rejection(f"it is player {self._roller}'s turn to roll ({PHASE_TEXT[self._phase]}), "
+                             f"not player {player!r}", ("DDO-TURN-01", clause))
+        if not isinstance(face, int) or isinstance(face, bool) or face not in self._face_set:
+            return Rejection(f"face {face!r} is not on the die; its faces are "
+                             f"{list(self.rules.faces)!r}", ("DDO-DIE-01",))
+        return Rejection(f"roll {action!r} is not legal now", (clause,))
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if it is exactly a legal roll; otherwise raise IllegalAction.
+
+        Stricter than the base check (which would take ``True`` for face 1) and cheaper: the
+        sampled action is usually one of the precomputed dicts, found by identity.
+        """
+        roller = self._roller
+        if (roller is not None and type(action) is dict and type(action.get("face")) is int
+                and type(action.get("player")) is int and action in self._actions[roller]):
+            self._apply(action)
+            return
+        if self._roller is None:
+            raise IllegalAction(action, "the match is over; no action is legal", ("DDO-MATCH-02",))
+        why = self.rejection(action)
+        raise IllegalAction(action, why.reason, why.clauses)
+
+    def _apply(self, action: Action) -> None:
+        """Record the roll; at the end of a pass, resolve it."""
+        roller = self._roller
+        if roller is None:  # pragma: no cover - apply() checks legality first
+            raise ConfigError("no roll is expected")
+        self._steps += 1
+        self._rolls[roller] = action["face"]
+        self._pos += 1
+        if self._pos < len(self._order):
+            self._roller = self._order[self._pos]
+            return
+        self._event_step = self._steps
+        self._events = []
+        self._end_pass()
+
+    def state(self) -> dict[str, Any]:
+        """Return the canonical JSON state."""
+        tie = self._tie
+        final = self._final
+        return {
+            "to_move": None if self._phase == OVER else CHANCE,
+            "phase": self._phase,
+            "result": self.result(),
+            "game": self._game,
+            "games_won": list(self._games_won),
+            "history": [g.to_json() for g in self._history],
+            "scores": list(self._scores),
+            "round": self._round,
+            "rounds_played": self._rounds_played,
+            "game_starter": self._game_starter,
+            "round_starter": self._round_starter,
+            "roller": self._roller,
+            "order": list(self._order),
+            "rolls": list(self._rolls),
+            "opening": [list(p) for p in self._opening],
+            # During a round's main roll its faces are the current pass itself.
+            "round_rolls": list(self._rolls if self._phase == ROUND else self._round_rolls),
+            "tie": None if tie is None else {
+                "kind": tie.kind, "value": tie.value, "players": list(tie.players),
+                "passes": [list(p) for p in tie.passes]},
+            "pending": [kind for kind, _ in self._pending],
+            "gainer": self._gainer,
+            "gain": self._gain,
+            "loser": self._loser,
+            "loss": self._loss,
+            "last_round": None if self._last_round is None else self._last_round.to_json(),
+            "final": None if final is None else {
+                "mode": "rounds" if self.rules.final_rounds else "sum",
+                "leaders": list(final.leaders),
+                "players": list(final.players),
+                "draw": [list(p) for p in final.draw],
+                "starter": final.starter,
+                "repetition": final.repetition,
+                "passes_done": final.passes_done,
+                "rounds_done": final.rounds_done,
+                "totals": list(final.totals)},
+        }
+
+    def result(self) -> dict[str, Any] | None:
+        """Return games won as scores, the ranking by games won, and the match winner."""
+        if self._phase != OVER:
+            return None
+        won = self._games_won
+        levels = sorted(set(won), reverse=True)
+        return {
+            "scores": list(won),
+            "ranking": [[p for p in range(self.players) if won[p] == level] for level in levels],
+            "winners": [p for p in range(self.players) if won[p] == self.rules.games_to_win],
+            "game_winners": [g.winner for g in self._history],
+        }
+
+    def describe(self, action: Action, actor: Actor) -> str:
+        """Return one line: who rolled what, and what the roll settled, if anything."""
+        line = f"player {action.get('player')} rolls {action.get('face')}"
+        if self._event_step == self._steps and self._events:
+            line += "; " + "; ".join(self._events)
+        return line
+
+    def clone(self) -> DadoDeOuro:
+        """Return an independent copy (lists copied; frozen records shared)."""
+        other = object.__new__(DadoDeOuro)
+        other.__dict__.update(self.__dict__)
+        other._games_won = list(self._games_won)
+        other._history = list(self._history)
+        other._scores = list(self._scores)
+        other._opening = list(self._opening)
+        other._opening_order = list(self._opening_order)
+        other._order = list(self._order)
+        other._rolls = list(self._rolls)
+        other._round_rolls = list(self._round_rolls)
+        other._tie = None if self._tie is None else self._tie.copy()
+        other._pending = list(self._pending)
+        other._final = None if self._final is None else self._final.copy()
+        other._events = list(self._events)
+        return other
+
+    # -- passes ----------------------------------------------------------------------------------
+
+    def _clockwise(self, players: Sequence[int], first: int) -> list[int]:
+        """Return ``players`` in clockwise order starting from seat ``first`` (or the next one)."""
+        n = self.players
+        return sorted(players, key=lambda p: (p - first) % n)
+
+    def _start_pass(self, phase: str, order: list[int]) -> None:
+        """Begin a pass: ``order`` roll once each, in that order."""
+        self._phase = phase
+        self._order = order
+        self._pos = 0
+        self._roller = order[0]
+        self._rolls = [None] * self.players
+
+    def _end_pass(self) -> None:
+        """Resolve the pass that just ended."""
+        phase = self._phase
+        if phase == ROUND:
+            self._end_round_roll()
+        elif phase in (MAX_TIEBREAK, MIN_TIEBREAK):
+            self._end_tiebreak_pass()
+        elif phase == OPENING:
+            self._end_opening_pass()
+        elif phase == FINAL_DRAW:
+            self._end_draw_pass()
+        else:
+            self._end_final_pass()
+
+    def _highest(self) -> tuple[int, list[int]]:
+        """Return the highest face of the pass and who rolled it, in roll order."""
+        rolls = self._rolls
+        best = max(rolls[p] or 0 for p in self._order)
+        return best, [p for p in self._order if rolls[p] == best]
+
+    # -- opening roll and draw (DDO-SETUP-01/02, DDO-END-03, DDO-AMB-06) -------------------------
+
+    def _draw_winner(self, whole: list[int]) -> int | None:
+        """Return who won a draw pass, or None after starting the re-roll (DDO-AMB-06)."""
+        _, top = self._highest()
+        if len(top) == 1 or self.rules.draw_tie == "first-clockwise":
+            return top[0]
+        again = top if self.rules.draw_tie == "reroll-tied" else whole
+        self._start_pass(self._phase, list(again))
+        self._events.append(f"tie between players {top}: re-roll")
+        return None
+
+    def _end_opening_pass(self) -> None:
+        self._opening.append(tuple(self._rolls))
+        starter = self._draw_winner(self._opening_order)
+        if starter is not None:
+            self._events.append(f"player {starter} starts game {self._game}")
+            self._begin_game_rounds(starter)
+
+    def _end_draw_pass(self) -> None:
+        final = self._final
+        if final is None:  # pragma: no cover - the draw only happens in a final
+            raise ConfigError("draw without a tie-break")
+        final.draw.append(tuple(self._rolls))
+        starter = self._draw_winner(self._clockwise(final.players, self._draw_origin()))
+        if starter is not None:
+            final.starter = starter
+            self._events.append(f"player {starter} starts the tie-break")
+            self._begin_final_repetition()
+
+    def _draw_origin(self) -> int:
+        """Return the seat the opening roll or draw starts from (DDO-AMB-11)."""
+        if self.rules.first_from_starter and self._game_starter is not None:
+            return self._game_starter
+        return 0
+
+    # -- games and rounds ------------------------------------------------------------------------
+
+    def _begin_game_rounds(self, starter: int) -> None:
+        self._game_starter = starter
+        self._start_round(starter)
+
+    def _start_round(self, starter: int) -> None:
+        """Begin a round's main roll (a game round, or a tie-break round under round-scoring)."""
+        self._round_starter = starter
+        self._tie = None
+        self._pending = []
+        self._gainer = self._gain = self._loser = self._loss = None
+        self._max_passes = self._min_passes = ()
+        final = self._final
+        if final is None:
+            self._round = self._rounds_played + 1
+            players: Sequence[int] = range(self.players)
+        else:
+            players = final.players
+        self._start_pass(ROUND, self._clockwise(players, starter))
+
+    def _end_round_roll(self) -> None:
+        """Find the highest and lowest of the round; start tie-breaks or score (DDO-SCORE-02/04)."""
+        rolls = self._rolls
+        order = self._order
+        hi = max(rolls[p] or 0 for p in order)
+        lo = min(rolls[p] or 0 for p in order)
+        self._round_rolls = rolls
+        ties: list[tuple[str, list[int]]] = []
+        if hi == lo:
+            mode = self.rules.all_equal
+            if mode != "void-round":
+                ties.append((MAX, list(order)))
+                if mode == "both-tiebreaks":
+                    ties.append((MIN, list(order)))
+        else:
+            top = [p for p in order if rolls[p] == hi]
+            bottom = [p for p in order if rolls[p] == lo]
+            if len(top) == 1:
+                self._gainer, self._gain = top[0], hi
+            else:
+                ties.append((MAX, top))
+            if len(bottom) == 1:
+                self._loser, self._loss = bottom[0], lo
+            else:
+                ties.append((MIN, bottom))
+        if self.rules.min_first:
+            ties.reverse()
+        self._pending = ties
+        self._next_tie()
+
+    def _next_tie(self) -> None:
+        """Start the next pending tie-break of the round, or score the round."""
+        if not self._pending:
+            self._tie = None
+            self._score_round()
+            return
+        kind, players = self._pending.pop(0)
+        rolls = self._round_rolls
+        value = rolls[players[0]]
+        if value is None:  # pragma: no cover - tied players have rolled
+            raise ConfigError("tie-break for a player who did not roll")
+        self._tie = Tie(kind, value, players)
+        self._events.append(f"players {players} tied for the {'highest' if kind == MAX else 'lowest'} "
+                            f"({value}): re-roll")
+        self._start_pass(MAX_TIEBREAK if kind == MAX else MIN_TIEBREAK, list(players))
+
+    def _end_tiebreak_pass(self) -> None:
+        """Settle a tie-break pass: one clear winner (or loser), or another re-roll (DDO-TIE-03/06)."""
+        tie = self._tie
+        if tie is None:  # pragma: no cover - a tie-break phase always has a tie
+            raise ConfigError("tie-break without a tie")
+        rolls = self._rolls
+        tie.passes.append(tuple(rolls))
+        faces = [rolls[p] or 0 for p in self._order]
+        best = max(faces) if tie.kind == MAX else min(faces)
+        still = [p for p in self._order if rolls[p] == best]
+        if len(still) > 1:
+            again = tie.players if self.rules.reroll_all else still
+            self._events.append(f"tied again: players {again} re-roll")
+            self._start_pass(self._phase, again)
+            return
+        who = still[0]
+        value = best if self.rules.reroll_value else tie.value
+        if tie.kind == MAX:
+            self._gainer, self._gain = who, value
+            self._max_passes = tuple(tie.passes)
+        else:
+            self._loser, self._loss = who, value
+            self._min_passes = tuple(tie.passes)
+        self._next_tie()
+
+    def _score_round(self) -> None:
+        """Apply the round's gain and loss (DDO-SCORE-02/04, DDO-TIE-02/05) and move on."""
+        gainer, gain, loser, loss = self._gainer, self._gain, self._loser, self._loss
+        final = self._final
+        target: list[int | None]
+        if final is None:
+            before: tuple[int | None, ...] = tuple(self._scores)
+            scores = self._scores
+            if gainer is not None and gain is not None:
+                scores[gainer] += gain
+            if loser is not None and loss is not None:
+                scores[loser] -= loss
+            floor = self.rules.score_floor
+            if floor is not None:
+                for p in (gainer, loser):
+                    if p is not None and scores[p] < floor:
+                        scores[p] = floor
+            self._rounds_played += 1
+            number = self._rounds_played
+            after: tuple[int | None, ...] = tuple(scores)
+        else:
+            target = final.totals
+            before = tuple(target)
+            if gainer is not None and gain is not None:
+                target[gainer] = (target[gainer] or 0) + gain
+            if loser is not None and loss is not None:
+                target[loser] = (target[loser] or 0) - loss
+            final.rounds_done += 1
+            number = final.rounds_done
+            after = tuple(target)
+        starter = self._round_starter if self._round_starter is not None else 0
+        self._last_round = ScoredRound(
+            game=self._game, round=number, tiebreak=final is not None, starter=starter,
+            faces=tuple(self._round_rolls), before=before, after=after, gainer=gainer, gain=gain,
+            loser=loser, loss=loss, max_passes=self._max_passes, min_passes=self._min_passes)
+        self._events.append(self._round_text(number, final is not None))
+        if final is not None:
+            if final.rounds_done < self.rules.tiebreak_rolls:
+                self._start_round(starter)
+            else:
+                self._end_final_repetition()
+        elif self._rounds_played < self.rules.rounds_per_game:
+            self._start_round(self._next_round_starter())
+        else:
+            self._end_game()
+
+    def _round_text(self, number: int, tiebreak: bool) -> str:
+        parts = []
+        if self._gainer is not None:
+            parts.append(f"player {self._gainer} +{self._gain}")
+        if self._loser is not None:
+            parts.append(f"player {self._loser} -{self._loss}")
+        what = "tie-break round" if tiebreak else "round"
+        return f"{what} {number} scored: {', '.join(parts) or 'nobody scores'}"
+
+    def _next_round_starter(self) -> int:
+        """Return who starts the next round of the game (DDO-AMB-04)."""
+        current = self._round_starter if self._round_starter is not None else 0
+        mode = self.rules.round_starter
+        if mode == "rotate-clockwise":
+            return (current + 1) % self.players
+        if mode == "previous-round-winner" and self._gainer is not None:
+            return self._gainer
+        if mode == "game-starter" and self._game_starter is not None:
+            return self._game_starter
+        return current
+
+    def _end_game(self) -> None:
+        """Find the game winner after the last round, or start the tie-break (DDO-END-01)."""
+        scores = self._scores
+        best = max(scores)
+        leaders = [p for p in range(self.players) if scores[p] == best]
+        if len(leaders) == 1:
+            self._win_game(leaders[0])
+            return
+        self._final = Final(leaders, self.players)
+        self._events.append(f"players {leaders} tied on {best} points: end-of-game tie-break")
+        self._start_final_draw()
+
+    def _start_final_draw(self) -> None:
+        final = self._final
+        if final is None:  # pragma: no cover
+            raise ConfigError("draw without a tie-break")
+        final.draw = []
+        final.starter = None
+        self._start_pass(FINAL_DRAW, self._clockwise(final.players, self._draw_origin()))
+
+    # -- the end-of-game tie-break (DDO-END-01..04, DDO-AMB-07/10) --------------------------------
+
+    def _begin_final_repetition(self) -> None:
+        """Start one repetition of the tie-break: five rolls each, or five tie-break rounds."""
+        final = self._final
+        if final is None or final.starter is None:  # pragma: no cover
+            raise ConfigError("tie-break without a starter")
+        final.passes_done = 0
+        final.rounds_done = 0
+        final.totals = [0 if p in final.players else None for p in range(self.players)]
+        if self.rules.final_rounds:
+            self._start_round(final.starter)
+        else:
+            self._start_pass(FINAL_ROLLS, self._clockwise(final.players, final.starter))
+
+    def _end_final_pass(self) -> None:
+        """Add one pass of tie-break rolls to the totals (sum-of-rolls)."""
+        final = self._final
+        if final is None:  # pragma: no cover
+            raise ConfigError("tie-break roll without a tie-break")
+        totals = final.totals
+        rolls = self._rolls
+        for p in self._order:
+            totals[p] = (totals[p] or 0) + (rolls[p] or 0)
+        final.passes_done += 1
+        if final.passes_done < self.rules.tiebreak_rolls:
+            self._start_pass(FINAL_ROLLS, self._order)
+        else:
+            self._end_final_repetition()
+
+    def _end_final_repetition(self) -> None:
+        """Compare the tie-break results; the best alone wins the game, else repeat (DDO-END-04)."""
+        final = self._final
+        if final is None or final.starter is None:  # pragma: no cover
+            raise ConfigError("tie-break result without a tie-break")
+        totals = final.totals
+        best = max(totals[p] or 0 for p in final.players)
+        top = [p for p in final.players if totals[p] == best]
+        if len(top) == 1:
+            self._win_game(top[0])
+            return
+        self._events.append(f"players {top} tied again on {best}: the tie-break is repeated")
+        final.players = top
+        final.repetition += 1
+        if self.rules.final_new_draw:
+            self._start_final_draw()
+            return
+        if final.starter not in top:
+            final.starter = self._clockwise(top, final.starter)[0]
+        self._begin_final_repetition()
+
+    def _win_game(self, winner: int) -> None:
+        """Record the game; end the match at games_to_win wins, else start the next game."""
+        final = self._final
+        self._games_won[winner] += 1
+        starter = self._game_starter if self._game_starter is not None else 0
+        self._history.append(FinishedGame(
+            scores=tuple(self._scores), winner=winner, rounds=self._rounds_played,
+            starter=starter,
+            leaders=None if final is None else tuple(final.leaders),
+            repetitions=0 if final is None else final.repetition,
+            totals=None if final is None else tuple(final.totals)))
+        self._final = None
+        self._tie = None
+        self._pending = []
+        self._events.append(f"player {winner} wins game {self._game}")
+        if self._games_won[winner] >= self.rules.games_to_win:
+            self._phase = OVER
+            self._roller = None
+            self._order = []
+            self._rolls = [None] * self.players
+            self._events.append(f"player {winner} wins the match")
+            return
+        self._new_game(winner, starter)
+
+    def _new_game(self, last_winner: int, last_starter: int) -> None:
+        """Reset the scores (DDO-SCORE-01) and find the next game's starter (DDO-AMB-05)."""
+        n = self.players
+        self._game += 1
+        self._scores = [self.rules.starting_score] * n
+        self._round = 0
+        self._rounds_played = 0
+        self._round_starter = None
+        self._round_rolls = [None] * n
+        self._gainer = self._gain = self._loser = self._loss = None
+        self._opening = []
+        mode = self.rules.game_starter
+        if mode == "new-opening-roll":
+            self._game_starter = None
+            origin = last_starter if self.rules.first_from_starter else 0
+            self._start_pass(OPENING, self._clockwise(range(n), origin))
+            self._opening_order = list(self._order)
+            return
+        if mode == "first-starter":
+            starter = self._history[0].starter
+        elif mode == "rotate-clockwise":
+            starter = (last_starter + 1) % n
+        else:
+            starter = last_winner
+        self._begin_game_rounds(starter)
+
+
+ENGINE = DadoDeOuro

@@ -1,0 +1,671 @@
+"""Fool! (Tonto), Friedemann Friese, 2F-Spiele 2018: the reference interpreter.
+
+Source: ``specs/fool.yaml``, which encodes the Galician machine translation
+``001_10a0c40ad6cab35f.txt`` clause by clause. Every number of the rules (card values, hand
+sizes, Fools per trick, scores, end conditions) is a parameter of the spec; every open question
+is an ambiguity record (FOOL-AMB-01 .. FOOL-AMB-14) whose options this module implements.
+
+A round: chance deals the cards in play one at a time; tricks follow until a trick completes
+with a hand empty; then the round is scored. Each trick, the worst card(s) make the Fool(s),
+who hold a disc and sit out the next trick.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, ClassVar
+
+from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine, IllegalAction, Rejection
+from rulespec.spec.model import Spec
+
+#: The suit name of the wild cards in states and actions (the coloured suits come from the spec).
+WILD = "wild"
+
+#: Phases, in the order a game passes through them.
+CHOOSE_DEALER = "choose_dealer"
+DEAL = "deal"
+PLAY = "play"
+OVER = "over"
+
+#: Ambiguity ids this module switches on.
+AMB_SELECTION = "FOOL-AMB-02"
+AMB_WILD_VS_OFF = "FOOL-AMB-04"
+AMB_OFF_TIES = "FOOL-AMB-05"
+AMB_WILD_TIES = "FOOL-AMB-06"
+AMB_LED_WILD = "FOOL-AMB-07"
+AMB_NEXT_ROUND = "FOOL-AMB-08"
+AMB_WIN_TIES = "FOOL-AMB-09"
+AMB_DISCS = "FOOL-AMB-10"
+AMB_UNCOLOURED = "FOOL-AMB-11"
+AMB_FIRST_DEALER = "FOOL-AMB-12"
+AMB_WINNER_FOOL = "FOOL-AMB-14"
+
+#: The fields of a deal action.
+_DEAL_KEYS = frozenset({"kind", "player", "suit", "value"})
+
+#: Badness levels of a card in a trick (lower is worse): see _badness.
+_BELOW_ALL = 0
+_OFF_COLOUR = 1
+_LED_COLOUR = 2
+
+
+@cache
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    return Fraction(numerator, denominator)
+
+
+def _well_typed(action: Mapping[str, Any]) -> bool:
+    """Return True when the fields an action may carry have their JSON types (no bools as ints)."""
+    for key in ("player", "value"):
+        if key in action and type(action[key]) is not int:
+            return False
+    return all(type(action[key]) is str for key in ("kind", "suit", "declare") if key in action)
+
+
+def _card_text(action: Mapping[str, Any]) -> str:
+    suit, value = action.get("suit"), action.get("value")
+    return f"wild {value}" if suit == WILD else f"{suit} {value}"
+
+
+@dataclass(frozen=True)
+class CardType:
+    """One kind of card: a coloured value, or the wild 1 (of which there are several)."""
+
+    index: int
+    suit: str
+    value: int
+    colour: int | None  # index of the coloured suit; None for a wild card
+
+    @property
+    def wild(self) -> bool:
+        """Return True for a wild 1."""
+        return self.colour is None
+
+    def json(self) -> dict[str, Any]:
+        """Return the card as it appears in states."""
+        return {"suit": self.suit, "value": self.value}
+
+    def __str__(self) -> str:
+        return f"wild {self.value}" if self.wild else f"{self.suit} {self.value}"
+
+
+@dataclass(frozen=True)
+class TrickRecord:
+    """A completed trick, kept for the state and its invariants."""
+
+    round: int
+    number: int
+    cards: tuple[tuple[int, int], ...]  # (player, card type) in play order
+    lead_colour: str | None
+    winner: int
+    fools: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A scored round: per player the hand left, whether emptied, disc held, points."""
+
+    round: int
+    hands: tuple[tuple[int, ...], ...]
+    fools: tuple[int, ...]
+    points: tuple[int, ...]
+
+
+class FoolEngine(Engine):
+    """The reference interpreter of Fool!."""
+
+    RULINGS: ClassVar[Mapping[str, frozenset[str]]] = {
+        AMB_SELECTION: frozenset({"lowest-values", "random-subset", "whole-deck"}),
+        AMB_WILD_VS_OFF: frozenset({"off-colour-worse", "wild-worst"}),
+        AMB_OFF_TIES: frozenset({"last-played", "first-played"}),
+        AMB_WILD_TIES: frozenset({"last-played", "first-played"}),
+        AMB_LED_WILD: frozenset({"next-coloured-card", "leader-declares"}),
+        AMB_NEXT_ROUND: frozenset({"dealer-rotates", "last-winner-leads"}),
+        AMB_WIN_TIES: frozenset({"shared", "most-plus-tens"}),
+        AMB_DISCS: frozenset({"reset", "carry-over"}),
+        AMB_UNCOLOURED: frozenset({"first-one", "last-one"}),
+        AMB_FIRST_DEALER: frozenset({"last-seat", "random"}),
+        AMB_WINNER_FOOL: frozenset({"winner-exempt", "lead-passes-left"}),
+    }
+
+    def __init__(self, spec: Spec, config: Config) -> None:
+        super().__init__(spec, config)
+        n = self.players
+        suit_values: Mapping[str, Sequence[int]] = config.param("suit_values")
+        self.colours: tuple[str, ...] = tuple(suit_values)
+        types: list[CardType] = []
+        for ci, suit in enumerate(self.colours):
+            for value in sorted(suit_values[suit]):
+                types.append(CardType(len(types), suit, value, ci))
+        self.wild_type = CardType(len(types), WILD, int(config.param("wild_value")), None)
+        types.append(self.wild_type)
+        self.types: tuple[CardType, ...] = tuple(types)
+        self._by_card: dict[tuple[Any, Any], int] = {(t.suit, t.value): t.index for t in self.types}
+        self._colour_range = [
+            (min(t.index for t in self.types if t.colour == ci),
+             max(t.index for t in self.types if t.colour == ci) + 1)
+            for ci in range(len(self.colours))
+        ]
+        self.full_deck = [0 if t.wild else 1 for t in self.types]
+        self.full_deck[self.wild_type.index] = int(config.param("wild_count"))
+        self.cards_per_player = int(config.param("cards_per_player"))
+        self.fools_per_trick = int(config.param("fools_per_trick")[str(n)])
+        self.wild_penalty = int(config.param("wild_penalty"))
+        self.going_out_points = int(config.param("going_out_points"))
+        self.fool_going_out_points = int(config.param("fool_going_out_points"))
+        self.end_score = int(config.param("end_score"))
+        self.plus_ten_limit = int(config.param("plus_ten_limit"))
+        rows = [r for r in config.param("cards_in_play") if r["players"] == n]
+        self.in_play_row: Mapping[str, int] | None = rows[0] if rows else None
+        self.selection = config.ruling(AMB_SELECTION)
+        self.wild_worst = config.ruling(AMB_WILD_VS_OFF) == "wild-worst"
+        self.off_ties_last = config.ruling(AMB_OFF_TIES) == "last-played"
+        self.wild_ties_last = config.ruling(AMB_WILD_TIES) == "last-played"
+        self.leader_declares = config.ruling(AMB_LED_WILD) == "leader-declares"
+        self.rotate_dealer = config.ruling(AMB_NEXT_ROUND) == "dealer-rotates"
+        self.tie_by_plus_tens = config.ruling(AMB_WIN_TIES) == "most-plus-tens"
+        self.carry_discs = config.ruling(AMB_DISCS) == "carry-over"
+        self.uncoloured_first = config.ruling(AMB_UNCOLOURED) == "first-one"
+        self.winner_exempt = config.ruling(AMB_WINNER_FOOL) == "winner-exempt"
+        # Action objects are built once: legal_actions hands out these same dicts.
+        self._deal_actions = [[{"kind": "deal", "player": p, "suit": t.suit, "value": t.value}
+                               for t in self.types] for p in range(n)]
+        self._lead_actions = [[{"kind": "lead", "player": p, "suit": t.suit, "value": t.value}
+                               for t in self.types] for p in range(n)]
+        self._declare_actions = [[{"kind": "lead", "player": p, "suit": WILD,
+                                   "value": self.wild_type.value, "declare": c}
+                                  for c in self.colours] for p in range(n)]
+        self._follow_actions = [[{"kind": "follow", "player": p, "suit": t.suit, "value": t.value}
+                                 for t in self.types] for p in range(n)]
+        self._dealer_actions = [{"kind": "choose_dealer", "player": p} for p in range(n)]
+
+        self.round = 1
+        self.scores = [0] * n
+        self.plus_tens = [0] * n
+        self.fools: list[int] = []
+        self.last_trick: TrickRecord | None = None
+        self.last_round: RoundRecord | None = None
+        self._result: dict[str, Any] | None = None
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.deck = [0] * len(self.types)
+        self.deck_size = 0
+        self._in_deck: list[int] = []
+        self.aside = [0] * len(self.types)
+        self.played: list[int] = []
+        self.trick: list[tuple[int, int]] = []
+        self.lead_colour: int | None = None
+        self.order: list[int] = []
+        self.leader: int | None = None
+        self.trick_number = 0
+        self.to_deal = 0
+        self.next_deal = 0
+        if config.ruling(AMB_FIRST_DEALER) == "random":
+            self.phase = CHOOSE_DEALER
+            self.dealer: int | None = None
+            self.deck = list(self.full_deck)  # every card waits in the deck until the deal
+            self.deck_size = sum(self.deck)
+            self._in_deck = [t for t, k in enumerate(self.deck) if k]
+        else:
+            self.phase = DEAL
+            self.dealer = n - 1
+            self._start_round()
+
+    # -- whose move ---------------------------------------------------------------------------
+
+    def current_player(self) -> Actor | None:
+        """Return the player to play, CHANCE while choosing a dealer or dealing, None at the end."""
+        if self.phase == PLAY:
+            return self.order[len(self.trick)]
+        if self.phase == OVER:
+            return None
+        return CHANCE
+
+    def legal_actions(self) -> list[Action]:
+        """Return the legal actions in canonical order.
+
+        Dealing: one deal per distinct card in the deck, in card order. Play: the distinct
+        cards of the mover's hand that may be played, in card order (green, red, yellow, blue
+        ascending, then the 1; a led 1 under leader-declares once per colour, in suit order).
+        """
+        if self.phase == PLAY:
+            return self._card_actions()
+        if self.phase == DEAL:
+            row = self._deal_actions[self.next_deal]
+            return [row[t] for t in self._present()]
+        if self.phase == CHOOSE_DEALER:
+            return list(self._dealer_actions)
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Return the chance outcomes with exact probabilities."""
+        if self.phase == DEAL:
+            row = self._deal_actions[self.next_deal]
+            size = self.deck_size
+            one = _fraction(1, size)
+            deck = self.deck
+            return [(row[t], one if deck[t] == 1 else _fraction(deck[t], size))
+                    for t in self._present()]
+        if self.phase == CHOOSE_DEALER:
+            p = _fraction(1, self.players)
+            return [(a, p) for a in self._dealer_actions]
+        return super().chance_outcomes()
+
+    def _present(self) -> list[int]:
+        """Return the card types still in the deck, in card order (kept up to date by _deal)."""
+        return self._in_deck
+
+    def _card_actions(self) -> list[Action]:
+        player = self.order[len(self.trick)]
+        hand = self.hands[player]
+        wild = self.wild_type.index
+        if not self.trick:
+            row = self._lead_actions[player]
+            out: list[Action] = []
+            last = -1
+            for t in hand:
+                if t == last:
+                    continue
+                last = t
+                if t == wild and self.leader_declares:
+                    out.extend(self._declare_actions[player])
+                else:
+                    out.append(row[t])
+            return out
+        row = self._follow_actions[player]
+        if self.lead_colour is not None:
+            lo, hi = self._colour_range[self.lead_colour]
+            if any(lo <= t < hi for t in hand):
+                follow = [row[t] for t in hand if lo <= t < hi]
+                if hand[-1] == wild:
+                    follow.append(row[wild])
+                return follow
+        out = []
+        last = -1
+        for t in hand:
+            if t != last:
+                out.append(row[t])
+                last = t
+        return out
+
+    # -- rejections ---------------------------------------------------------------------------
+
+    def rejection(self, action: Any) -> Rejection:
+        """Say which rule ``action`` breaks."""
+        bad = self.check_kind(action)
+        if bad is not None:
+            return bad
+        kind = action["kind"]
+        if not _well_typed(action):
+            return Rejection("player and value must be integers and suit, declare strings, as "
+                             "in the action's JSON Schema", ("FOOL-LEAD-02",))
+        if self.phase == OVER:
+            return Rejection("the game is over; no action is legal",
+                             ("FOOL-END-01", "FOOL-END-02"))
+        if self.phase in (CHOOSE_DEALER, DEAL):
+            if kind != ("deal" if self.phase == DEAL else "choose_dealer"):
+                what = "cards are being dealt" if self.phase == DEAL else "the first dealer is drawn"
+                return Rejection(f"{what}: chance is to move, not a player",
+                                 ("FOOL-DEAL-01", "FOOL-LEAD-01"))
+            if kind == "deal":
+                if action.get("player") != self.next_deal:
+                    return Rejection(f"the next card goes to player {self.next_deal}, not "
+                                     f"{action.get('player')!r}: cards are dealt one at a time "
+                                     "clockwise from the dealer's left", ("FOOL-DEAL-01",))
+                return Rejection(f"card {_card_text(action)} is not in the deck being dealt",
+                                 ("FOOL-DEAL-01", "FOOL-COMP-03"))
+            return Rejection(f"there is no player {action.get('player')!r} to choose as dealer",
+                             ("FOOL-LEAD-01",))
+        if kind not in ("lead", "follow"):
+            return Rejection(f"{kind!r} is a chance action, but the cards are dealt and the "
+                             "players are playing a trick", ("FOOL-DEAL-01", "FOOL-LEAD-02"))
+        mover = self.order[len(self.trick)]
+        player = action.get("player")
+        if player in self.fools:
+            return Rejection(f"player {player} holds a Fool disc and sits out this trick; "
+                             f"player {mover} is to play", ("FOOL-FOOL-04", "FOOL-FOOL-02"))
+        if player != mover:
+            return Rejection(f"it is player {mover}'s turn, not {player!r}'s",
+                             ("FOOL-TRICK-02", "FOOL-FOLLOW-01"))
+        if kind == "lead" and self.trick:
+            return Rejection("the trick has been led already; play with kind 'follow'",
+                             ("FOOL-FOLLOW-01",))
+        if kind == "follow" and not self.trick:
+            return Rejection("nobody has led yet; start the trick with kind 'lead'",
+                             ("FOOL-LEAD-02", "FOOL-TRICK-02"))
+        t = self._by_card.get((action.get("suit"), action.get("value")))
+        if t is None:
+            return Rejection(f"{_card_text(action)} is not a card of this deck",
+                             ("FOOL-COMP-03", "FOOL-COMP-04"))
+        if t not in self.hands[mover]:
+            return Rejection(f"player {mover} does not hold {self.types[t]}",
+                             ("FOOL-LEAD-02", "FOOL-FOLLOW-02"))
+        if kind == "lead" and t == self.wild_type.index:
+            if self.leader_declares and action.get("declare") not in self.colours:
+                return Rejection("a led 1 must declare the colour to follow (declare: one of "
+                                 f"{', '.join(self.colours)})", ("FOOL-WILD-05",))
+            if not self.leader_declares and "declare" in action:
+                return Rejection("a led 1 declares no colour: the next coloured card sets it",
+                                 ("FOOL-WILD-05",))
+        if "declare" in action:
+            return Rejection("only a led 1 may declare a colour", ("FOOL-WILD-05",))
+        if kind == "follow" and self.lead_colour is not None:
+            colour = self.colours[self.lead_colour]
+            return Rejection(f"player {mover} holds {colour} and must follow {colour} (or play a "
+                             f"1), not play {self.types[t]}",
+                             ("FOOL-FOLLOW-01", "FOOL-WILD-02"))
+        return Rejection(f"{action!r} is not legal now", ("FOOL-FOLLOW-01",))
+
+    # -- applying actions ---------------------------------------------------------------------
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if it is exactly a legal action; otherwise raise IllegalAction.
+
+        Stricter than the base check (which would take ``True`` for the value 1) and cheaper
+        while dealing: a deal is checked against the deck directly instead of a list of dicts.
+        """
+        if type(action) is dict and _well_typed(action):
+            if self.phase == DEAL:
+                if (action.keys() == _DEAL_KEYS and action["kind"] == "deal"
+                        and action.get("player") == self.next_deal):
+                    t = self._by_card.get((action.get("suit"), action.get("value")), -1)
+                    if t >= 0 and self.deck[t] > 0:
+                        self._deal(t)
+                        return
+            elif action in self.legal_actions():
+                self._apply(action)
+                return
+        if self.phase == OVER:
+            raise IllegalAction(action, "the game is over; no action is legal",
+                                ("FOOL-END-01", "FOOL-END-02"))
+        why = self.rejection(action)
+        raise IllegalAction(action, why.reason, why.clauses)
+
+    def _apply(self, action: Action) -> None:
+        kind = action["kind"]
+        if kind == "deal":
+            self._deal(self._by_card[(action["suit"], action["value"])])
+        elif kind == "choose_dealer":
+            self.dealer = int(action["player"])
+            self.phase = DEAL
+            self._start_round()
+        else:
+            self._play(self._by_card[(action["suit"], action["value"])], action.get("declare"))
+
+    def _start_round(self) -> None:
+        """Choose the cards in play (FOOL-AMB-02) and start dealing."""
+        n = self.players
+        for hand in self.hands:
+            hand.clear()
+        self.played = []
+        self.trick = []
+        self.lead_colour = None
+        self.trick_number = 0
+        self.leader = None
+        if self.selection == "lowest-values" and self.in_play_row is not None:
+            pool = [0] * len(self.types)
+            for ci, colour in enumerate(self.colours):
+                lo, hi = self._colour_range[ci]
+                for t in range(lo, min(hi, lo + int(self.in_play_row[colour]))):
+                    pool[t] = 1
+            wild = self.wild_type.index
+            pool[wild] = min(self.full_deck[wild], int(self.in_play_row[WILD]))
+        else:
+            pool = list(self.full_deck)
+        self.deck = pool
+        self.deck_size = sum(pool)
+        self._in_deck = [t for t, k in enumerate(pool) if k]
+        self.aside = [full - used for full, used in zip(self.full_deck, pool, strict=True)]
+        if self.selection == "whole-deck":
+            self.to_deal = self.deck_size
+        else:
+            self.to_deal = min(self.deck_size, n * self.cards_per_player)
+        dealer = self.dealer if self.dealer is not None else n - 1
+        self.next_deal = (dealer + 1) % n
+        self.phase = DEAL
+        if self.to_deal == 0:
+            self._start_play()
+
+    def _deal(self, t: int) -> None:
+        self.deck[t] -= 1
+        self.deck_size -= 1
+        if not self.deck[t]:
+            self._in_deck.remove(t)
+        insort(self.hands[self.next_deal], t)
+        self.to_deal -= 1
+        self.next_deal = (self.next_deal + 1) % self.players
+        if self.to_deal == 0:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        """Set the undealt cards aside and let the player left of the dealer lead."""
+        for t, k in enumerate(self.deck):
+            self.aside[t] += k
+        self.deck = [0] * len(self.types)
+        self.deck_size = 0
+        self._in_deck = []
+        self.phase = PLAY
+        dealer = self.dealer if self.dealer is not None else self.players - 1
+        self._start_trick(self._next_free((dealer + 1) % self.players))
+
+    def _next_free(self, seat: int) -> int:
+        """Return ``seat`` or the first player clockwise from it without a disc."""
+        while seat in self.fools:
+            seat = (seat + 1) % self.players
+        return seat
+
+    def _start_trick(self, leader: int) -> None:
+        self.trick_number += 1
+        self.leader = leader
+        self.trick = []
+        self.lead_colour = None
+        n = self.players
+        self.order = [(leader + k) % n for k in range(n) if (leader + k) % n not in self.fools]
+
+    def _play(self, t: int, declare: str | None) -> None:
+        player = self.order[len(self.trick)]
+        self.hands[player].remove(t)
+        card = self.types[t]
+        if not self.trick:
+            if card.wild:
+                self.lead_colour = self.colours.index(declare) if declare is not None else None
+            else:
+                self.lead_colour = card.colour
+        elif self.lead_colour is None and not card.wild:
+            self.lead_colour = card.colour
+        self.trick.append((player, t))
+        if len(self.trick) == len(self.order):
+            self._finish_trick()
+
+    def _badness(self, position: int, t: int) -> tuple[int, int, int]:
+        """Return a sort key, worst first: off-colour below the led colour, 1s lowest in it."""
+        card = self.types[t]
+        if card.wild:
+            level = _BELOW_ALL if self.wild_worst else _LED_COLOUR
+            tie = -position if self.wild_ties_last else position
+        elif card.colour == self.lead_colour:
+            level, tie = _LED_COLOUR, 0
+        else:
+            level = _OFF_COLOUR
+            tie = -position if self.off_ties_last else position
+        return (level, card.value, tie)
+
+    def _winner(self) -> int:
+        """Return the position in the trick of the winning card (FOOL-TRICK-01, FOOL-AMB-11)."""
+        best = -1
+        best_value = -1
+        for i, (_, t) in enumerate(self.trick):
+            card = self.types[t]
+            if not card.wild and card.colour == self.lead_colour and card.value > best_value:
+                best, best_value = i, card.value
+        if best >= 0:
+            return best
+        wilds = [i for i, (_, t) in enumerate(self.trick) if self.types[t].wild]
+        return wilds[0] if self.uncoloured_first else wilds[-1]
+
+    def _finish_trick(self) -> None:
+        """Decide the winner and the Fools; pass the discs; end the round or lead again."""
+        win_pos = self._winner()
+        winner = self.trick[win_pos][0]
+        candidates = [(self._badness(i, t), p) for i, (p, t) in enumerate(self.trick)
+                      if not (self.winner_exempt and i == win_pos)]
+        candidates.sort()
+        self.fools = sorted(p for _, p in candidates[:self.fools_per_trick])
+        colour = None if self.lead_colour is None else self.colours[self.lead_colour]
+        self.last_trick = TrickRecord(self.round, self.trick_number, tuple(self.trick), colour,
+                                      winner, tuple(self.fools))
+        self.played.extend(t for _, t in self.trick)
+        self.trick = []
+        if any(not hand for hand in self.hands):
+            self._score_round(winner)
+        else:
+            self._start_trick(self._next_free(winner))
+
+    def _score_round(self, last_winner: int) -> None:
+        """Score the round (FOOL-SCORE-01..05), then end the game or deal again."""
+        points: list[int] = []
+        for p, hand in enumerate(self.hands):
+            if not hand:
+                gain = self.fool_going_out_points if p in self.fools else self.going_out_points
+                if p not in self.fools:
+                    self.plus_tens[p] += 1
+            else:
+                gain = -sum(self.wild_penalty if self.types[t].wild else self.types[t].value
+                            for t in hand)
+            points.append(gain)
+            self.scores[p] += gain
+        self.last_round = RoundRecord(self.round, tuple(tuple(h) for h in self.hands),
+                                      tuple(self.fools), tuple(points))
+        self.lead_colour = None
+        self.leader = None
+        if (any(s <= self.end_score for s in self.scores)
+                or any(k >= self.plus_ten_limit for k in self.plus_tens)):
+            self.phase = OVER
+            self._result = self._make_result()
+            return
+        self.round += 1
+        n = self.players
+        if self.rotate_dealer:
+            self.dealer = ((self.dealer if self.dealer is not None else n - 1) + 1) % n
+        else:
+            self.dealer = (last_winner - 1) % n
+        if not self.carry_discs:
+            self.fools = []
+        self._start_round()
+
+    def _make_result(self) -> dict[str, Any]:
+        if self.tie_by_plus_tens:
+            keys = [(s, k) for s, k in zip(self.scores, self.plus_tens, strict=True)]
+        else:
+            keys = [(s, 0) for s in self.scores]
+        ranking: list[list[int]] = []
+        for key in sorted(set(keys), reverse=True):
+            ranking.append([p for p in range(self.players) if keys[p] == key])
+        return {"scores": list(self.scores), "ranking": ranking, "winners": list(ranking[0]),
+                "plus_tens": list(self.plus_tens), "rounds": self.round}
+
+    # -- views --------------------------------------------------------------------------------
+
+    def _zone(self, cards: Sequence[int]) -> dict[str, Any]:
+        """Return a zone as the state shows it: ascending values per colour, then the 1s."""
+        zone: dict[str, Any] = {colour: [] for colour in self.colours}
+        wild = 0
+        for t in sorted(cards):
+            card = self.types[t]
+            if card.wild:
+                wild += 1
+            else:
+                zone[card.suit].append(card.value)
+        zone[WILD] = wild
+        return zone
+
+    def _counted(self, counts: Sequence[int]) -> list[int]:
+        return [t for t, k in enumerate(counts) for _ in range(k)]
+
+    def state(self) -> dict[str, Any]:
+        """Return the canonical JSON state (omniscient: hands and deck included)."""
+        types = self.types
+        last_trick = None
+        if self.last_trick is not None:
+            lt = self.last_trick
+            last_trick = {
+                "round": lt.round, "number": lt.number,
+                "cards": [{"player": p, "card": types[t].json()} for p, t in lt.cards],
+                "lead_colour": lt.lead_colour, "winner": lt.winner, "fools": list(lt.fools),
+            }
+        last_round = None
+        if self.last_round is not None:
+            lr = self.last_round
+            last_round = {"round": lr.round, "players": [
+                {"player": p, "hand": self._zone(hand), "emptied": not hand,
+                 "fool": p in lr.fools, "points": lr.points[p]}
+                for p, hand in enumerate(lr.hands)]}
+        to_move = self.current_player()
+        in_play = self.phase == PLAY
+        return {
+            "to_move": to_move,
+            "phase": self.phase,
+            "round": self.round,
+            "dealer": self.dealer,
+            "trick_number": self.trick_number,
+            "leader": self.leader if in_play else None,
+            "lead_colour": (self.colours[self.lead_colour]
+                            if in_play and self.lead_colour is not None else None),
+            "hands": [self._zone(hand) for hand in self.hands],
+            "deck": self._zone(self._counted(self.deck)),
+            "aside": self._zone(self._counted(self.aside)),
+            "trick": [{"player": p, "card": types[t].json()} for p, t in self.trick],
+            "played": self._zone(self.played),
+            "fools": list(self.fools),
+            "scores": list(self.scores),
+            "plus_tens": list(self.plus_tens),
+            "last_trick": last_trick,
+            "last_round": last_round,
+            "result": self.result(),
+        }
+
+    def result(self) -> dict[str, Any] | None:
+        """Return the result once the game is over, else None."""
+        if self._result is None:
+            return None
+        r = self._result
+        return {"scores": list(r["scores"]), "ranking": [list(g) for g in r["ranking"]],
+                "winners": list(r["winners"]), "plus_tens": list(r["plus_tens"]),
+                "rounds": r["rounds"]}
+
+    def describe(self, action: Action, actor: Actor) -> str:
+        """Return one line of narration."""
+        kind = action.get("kind")
+        if kind == "deal":
+            return f"chance deals {_card_text(action)} to player {action.get('player')}"
+        if kind == "choose_dealer":
+            return f"chance: player {action.get('player')} deals first"
+        verb = "leads" if kind == "lead" else "plays"
+        text = f"player {actor} {verb} {_card_text(action)}"
+        if "declare" in action:
+            text += f", naming {action['declare']}"
+        elif action.get("suit") == WILD and self.phase == PLAY and self.lead_colour is not None:
+            text += f" (counts as {self.colours[self.lead_colour]})"
+        return text
+
+    def clone(self) -> FoolEngine:
+        """Return an independent copy (shares only immutable tables)."""
+        other = object.__new__(FoolEngine)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.deck = list(self.deck)
+        other._in_deck = list(self._in_deck)
+        other.aside = list(self.aside)
+        other.played = list(self.played)
+        other.trick = list(self.trick)
+        other.order = list(self.order)
+        other.fools = list(self.fools)
+        other.scores = list(self.scores)
+        other.plus_tens = list(self.plus_tens)
+        return other
+
+
+ENGINE = FoolEngine

@@ -1,0 +1,1207 @@
+"""Ouro de Tolo: the reference interpreter.
+
+Source: the English transcription of the Ceilikan rulebook ``000_64c31462e76f9463.txt`` (full
+rules, quick guide and variants), encoded in ``specs/ouro-de-tolo.yaml``; clause ids
+(``OURO-...``) and ambiguity ids (``OURO-AMB-..``) below refer to that spec.
+
+A game is a sequence of workdays. Each day the players in the mine take turns (draw a stone,
+leave, or play a card) until one is left, the Caxias, who buys a card or draws alone. Then the
+day is settled and players above the desired amount may declare the end of the game.
+
+Every random event is a chance node drawing ONE item: a stone from the bag (``stone``), a card
+from the deck (``card``), a stone taken blind from a player (``stolen``), the first seat
+(``first_player``). Stones and cards are counted by type, so bag, deck and hands are multisets.
+A card aimed at a player who holds the matching response card opens a response window in which
+that player is to move (respond or ``decline``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, ClassVar
+
+from rulespec.reference.core import (
+    CHANCE,
+    Action,
+    Actor,
+    Config,
+    ConfigError,
+    Engine,
+    IllegalAction,
+    Rejection,
+)
+from rulespec.spec.model import Spec
+
+# -- constants (names, not rulebook numbers) ------------------------------------------------------
+
+# Card types, by their ids in the spec's card table.
+DYNAMITE = "dynamite"
+FAVOR = "favor"
+LIGHT_HAND = "light_hand"
+NOT_MINE = "not_mine"
+NOT_MINE_EITHER = "not_mine_either"
+VERY_LIGHT_HAND = "very_light_hand"
+TIRED = "tired"
+
+# Phases (the ``phase`` of the canonical state).
+DEAL = "deal"
+FIRST_PLAYER = "first_player"
+BONUS = "bonus"
+TURN = "turn"
+DRAW = "draw"
+RESPONSE = "response"
+FAVOR_CHOICE = "favor_choice"
+STEAL = "steal"
+CAXIAS = "caxias"
+BUY = "buy"
+GOLD_FEVER = "gold_fever"
+DECLARATION = "declaration"
+OVER = "over"
+
+# Player status.
+IN_MINE = "in_mine"
+LEFT = "left"
+ACCIDENT = "accident"
+
+# Pending effects (``pending.effect``).
+E_DEAL = "deal"
+E_DRAW = "draw"
+E_DYNAMITE = "dynamite"
+E_FAVOR = "favor"
+E_LIGHT_HAND = "light_hand"
+E_VERY_LIGHT_HAND = "very_light_hand"
+E_NOT_MINE = "not_mine"
+E_CAXIAS_DRAW = "caxias_draw"
+E_BUY = "buy"
+E_GOLD_FEVER = "gold_fever"
+E_DECLARATION = "declaration"
+
+AMB_VALUES = "OURO-AMB-01"
+AMB_TRADE = "OURO-AMB-02"
+AMB_CHOOSER = "OURO-AMB-03"
+AMB_STEAL_FG = "OURO-AMB-04"
+AMB_DECK = "OURO-AMB-05"
+AMB_ACCIDENT_STONES = "OURO-AMB-06"
+AMB_PRICE = "OURO-AMB-07"
+AMB_DECLARE_AT = "OURO-AMB-08"
+AMB_TIES = "OURO-AMB-09"
+AMB_DECLARE_ORDER = "OURO-AMB-10"
+AMB_NO_DECLARATION = "OURO-AMB-11"
+AMB_FAVOR_SELF = "OURO-AMB-12"
+AMB_REDIRECT_SENDER = "OURO-AMB-13"
+AMB_CAXIAS_STOP = "OURO-AMB-14"
+AMB_EMPTY_MINE = "OURO-AMB-15"
+AMB_FEVER_WHO = "OURO-AMB-16"
+AMB_STEAL_AFTER_ACCIDENT = "OURO-AMB-17"
+AMB_WEEK = "OURO-AMB-18"
+AMB_LIGHT_HAND_SHORT = "OURO-AMB-19"
+AMB_FIRST = "OURO-AMB-20"
+AMB_CHAIN = "OURO-AMB-21"
+AMB_FAVOR_FG = "OURO-AMB-22"
+
+V_SHORTER = "shorter-game"
+V_LONGER = "longer-game"
+V_HARD_WEEK = "hard-week"
+V_SAFE_MINE = "safe-mine"
+V_GOLD_FEVER = "gold-fever"
+
+#: Which response card answers which own-turn card (OURO-RESP-02..04).
+ANSWERS = {FAVOR: TIRED, LIGHT_HAND: VERY_LIGHT_HAND, NOT_MINE: NOT_MINE_EITHER}
+
+#: The clause an own-turn card's target rule rests on.
+TARGET_CLAUSE = {FAVOR: "OURO-CARD-06", LIGHT_HAND: "OURO-CARD-08", NOT_MINE: "OURO-CARD-09"}
+
+PLAY_KINDS = {"play_dynamite": DYNAMITE, "play_favor": FAVOR, "play_light_hand": LIGHT_HAND,
+              "play_not_mine": NOT_MINE}
+RESPOND_KINDS = {"respond_tired": TIRED, "respond_very_light_hand": VERY_LIGHT_HAND,
+                 "respond_not_mine_either": NOT_MINE_EITHER}
+TURN_KINDS = frozenset({"draw", "leave", *PLAY_KINDS})
+CAXIAS_KINDS = frozenset({"buy_card", "caxias_draw", "caxias_stop"})
+CHANCE_KINDS = frozenset({"stone", "card", "stolen", "first_player"})
+
+#: Human names for narration.
+CARD_NAMES = {DYNAMITE: "Dynamite", FAVOR: "Do Me a Favor", LIGHT_HAND: "Light Hand",
+              NOT_MINE: "Not Mine", NOT_MINE_EITHER: "Not Mine Either",
+              VERY_LIGHT_HAND: "Very Light Hand", TIRED: "I'm Tired"}
+
+
+
+
+@cache
+def _share(count: int, total: int) -> Fraction:
+    """Return count/total as an exact fraction (cached: the same few ratios recur)."""
+    return Fraction(count, total)
+
+
+# -- value types ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every number and ruling the engine reads, resolved once from the configuration."""
+
+    colours: tuple[str, ...]
+    fools_gold: int
+    stone_counts: tuple[int, ...]
+    values: tuple[int, ...]
+    cards: tuple[str, ...]
+    card_counts: tuple[int, ...]
+    deal: int
+    desired: int
+    accident_at: int
+    dynamite: int
+    favor_draws: int
+    favor_takes: int
+    light_hand: int
+    very_light_hand: int
+    not_mine: int
+    card_price: int
+    hard_week_days: int | None
+    max_days: int | None
+    safe_mine: bool
+    gold_fever: bool
+    trade: bool
+    chooser: str
+    steal_fools_gold: bool
+    reshuffle: bool
+    accident_stones_now: bool
+    declare_at_equal: bool
+    declarer_wins_ties: bool
+    declare_from_next: bool
+    favor_self: bool
+    redirect_to_sender: bool
+    caxias_stop_at_once: bool
+    empty_mine_card_player: bool
+    fever_everyone: bool
+    steal_stops: bool
+    light_hand_needs_enough: bool
+    random_first: bool
+    chain: bool
+    favor_take_fools_gold: bool
+
+    @classmethod
+    def from_config(cls, spec: Spec, config: Config) -> Rules:
+        """Read the parameters, rulings and variants; ConfigError on an unplayable set."""
+        p = config.param
+        counts: dict[str, int] = dict(p("stone_counts"))
+        colours = tuple(counts)
+        fg_flags: dict[str, bool] = dict(p("fools_gold"))
+        values: dict[str, int] = dict(p("stone_values"))
+        problems: list[str] = []
+        fools = [c for c in colours if fg_flags.get(c)]
+        if len(fools) != 1:
+            problems.append(f"exactly one stone colour must be Fool's Gold, not {fools!r}")
+        missing = [c for c in colours if c not in values]
+        if missing:
+            problems.append(f"stone_values has no value for {missing!r}")
+        card_counts: dict[str, int] = dict(p("card_counts"))
+        for card in (DYNAMITE, FAVOR, LIGHT_HAND, NOT_MINE, NOT_MINE_EITHER, VERY_LIGHT_HAND,
+                     TIRED):
+            if card not in card_counts:
+                problems.append(f"card_counts has no {card!r}")
+        variants = set(config.variants)
+        base = spec.default_parameters(config.players)["desired_amount"]
+        desired = int(p("desired_amount"))
+        if V_SHORTER in variants and not desired < base:
+            problems.append(f"the shorter-game variant needs a desired_amount below {base} "
+                            f"(OURO-VAR-01), not {desired}; pass it as a parameter")
+        if V_LONGER in variants and not desired > base:
+            problems.append(f"the longer-game variant needs a desired_amount above {base} "
+                            f"(OURO-VAR-01), not {desired}; pass it as a parameter")
+        if V_SHORTER in variants and V_LONGER in variants:
+            problems.append("choose the shorter-game or the longer-game variant, not both")
+        deal = int(p("cards_per_player"))
+        gold_fever = V_GOLD_FEVER in variants
+        if gold_fever:
+            divisor = int(p("gold_fever_divisor"))
+            deal = -(-deal // divisor)
+        if deal * config.players > sum(card_counts.values()):
+            problems.append(f"cannot deal {deal} cards to {config.players} players from a deck "
+                            f"of {sum(card_counts.values())}")
+        if problems:
+            raise ConfigError("bad ouro-de-tolo configuration: " + "; ".join(problems))
+        r = config.ruling
+        return cls(
+            colours=colours,
+            fools_gold=colours.index(fools[0]),
+            stone_counts=tuple(int(counts[c]) for c in colours),
+            values=tuple(0 if fg_flags.get(c) else int(values[c]) for c in colours),
+            cards=tuple(card_counts),
+            card_counts=tuple(int(v) for v in card_counts.values()),
+            deal=deal,
+            desired=desired,
+            accident_at=int(p("accident_fools_gold")),
+            dynamite=int(p("dynamite_stones")),
+            favor_draws=int(p("favor_stones")),
+            favor_takes=int(p("favor_take")),
+            light_hand=int(p("light_hand_stones")),
+            very_light_hand=int(p("very_light_hand_stones")),
+            not_mine=int(p("not_mine_stones")),
+            card_price=int(p("card_price")),
+            hard_week_days=int(p("hard_week_days")) if V_HARD_WEEK in variants else None,
+            max_days=int(p("max_days")) if r(AMB_NO_DECLARATION) == "day-limit" else None,
+            safe_mine=V_SAFE_MINE in variants,
+            gold_fever=gold_fever,
+            trade=r(AMB_TRADE) == "trade",
+            chooser=r(AMB_CHOOSER),
+            steal_fools_gold=r(AMB_STEAL_FG) == "any-stone",
+            reshuffle=r(AMB_DECK) == "reshuffle-discard",
+            accident_stones_now=r(AMB_ACCIDENT_STONES) == "immediately",
+            declare_at_equal=r(AMB_DECLARE_AT) == "reach",
+            declarer_wins_ties=r(AMB_TIES) == "declarer-wins-ties",
+            declare_from_next=r(AMB_DECLARE_ORDER) == "next-day-order",
+            favor_self=r(AMB_FAVOR_SELF) == "self-allowed",
+            redirect_to_sender=r(AMB_REDIRECT_SENDER) == "sender-allowed",
+            caxias_stop_at_once=r(AMB_CAXIAS_STOP) == "at-once",
+            empty_mine_card_player=r(AMB_EMPTY_MINE) == "card-player-starts",
+            fever_everyone=r(AMB_FEVER_WHO) == "everyone",
+            steal_stops=r(AMB_STEAL_AFTER_ACCIDENT) == "stop",
+            light_hand_needs_enough=r(AMB_LIGHT_HAND_SHORT) == "needs-enough",
+            random_first=r(AMB_FIRST) == "random",
+            chain=r(AMB_CHAIN) == "chain",
+            favor_take_fools_gold=r(AMB_FAVOR_FG) == "any-stone",
+        )
+
+
+# -- the engine -----------------------------------------------------------------------------------
+
+
+class OuroDeTolo(Engine):
+    """The reference interpreter of Ouro de Tolo for 3 to 6 players."""
+
+    RULINGS: ClassVar[dict[str, frozenset[str]]] = {
+        AMB_TRADE: frozenset({"trade", "no-trade"}),
+        AMB_CHOOSER: frozenset({"taker", "owner", "random"}),
+        AMB_STEAL_FG: frozenset({"any-stone", "valuable-only"}),
+        AMB_DECK: frozenset({"reshuffle-discard", "no-cards"}),
+        AMB_ACCIDENT_STONES: frozenset({"end-of-day", "immediately"}),
+        AMB_DECLARE_AT: frozenset({"exceed", "reach"}),
+        AMB_TIES: frozenset({"shared", "declarer-wins-ties"}),
+        AMB_DECLARE_ORDER: frozenset({"next-day-order", "seat-order"}),
+        AMB_NO_DECLARATION: frozenset({"day-limit", "unbounded"}),
+        AMB_FAVOR_SELF: frozenset({"others-only", "self-allowed"}),
+        AMB_REDIRECT_SENDER: frozenset({"sender-allowed", "not-sender"}),
+        AMB_CAXIAS_STOP: frozenset({"after-a-draw", "at-once"}),
+        AMB_EMPTY_MINE: frozenset({"card-player-starts", "next-player-starts"}),
+        AMB_FEVER_WHO: frozenset({"by-choice", "everyone"}),
+        AMB_STEAL_AFTER_ACCIDENT: frozenset({"stop", "complete"}),
+        AMB_LIGHT_HAND_SHORT: frozenset({"take-what-there-is", "needs-enough"}),
+        AMB_FIRST: frozenset({"seat-zero", "random"}),
+        AMB_CHAIN: frozenset({"no-chain", "chain"}),
+        AMB_FAVOR_FG: frozenset({"any-stone", "valuable-only"}),
+    }
+    VARIANTS: ClassVar[frozenset[str]] = frozenset(
+        {V_SHORTER, V_LONGER, V_HARD_WEEK, V_SAFE_MINE, V_GOLD_FEVER})
+
+    def __init__(self, spec: Spec, config: Config) -> None:
+        super().__init__(spec, config)
+        rules = Rules.from_config(spec, config)
+        self.rules = rules
+        n = self.players
+        ncol = len(rules.colours)
+        ncard = len(rules.cards)
+        self._card_index = {c: i for i, c in enumerate(rules.cards)}
+        self._colour_index = {c: i for i, c in enumerate(rules.colours)}
+        # Precomputed action objects: legal_actions() returns these (do not mutate them).
+        self._a_stone = [{"kind": "stone", "colour": c} for c in rules.colours]
+        self._a_stolen = [{"kind": "stolen", "colour": c} for c in rules.colours]
+        self._a_steal = [{"kind": "steal", "colour": c} for c in rules.colours]
+        self._a_take = [{"kind": "favor_take", "colour": c} for c in rules.colours]
+        self._a_card = [{"kind": "card", "card": c} for c in rules.cards]
+        self._a_first = [{"kind": "first_player", "player": i} for i in range(n)]
+        self._a_favor = [{"kind": "play_favor", "target": i} for i in range(n)]
+        self._a_light = [{"kind": "play_light_hand", "target": i} for i in range(n)]
+        self._a_notmine = [{"kind": "play_not_mine", "target": i} for i in range(n)]
+        self._a_redirect = [{"kind": "respond_not_mine_either", "target": i} for i in range(n)]
+        self._ci = {k: self._card_index[k] for k in
+                    (DYNAMITE, FAVOR, LIGHT_HAND, NOT_MINE, NOT_MINE_EITHER, VERY_LIGHT_HAND,
+                     TIRED)}
+        # The game state.
+        self.bag = list(rules.stone_counts)
+        self.drawn = [0] * ncol
+        self.deck = list(rules.card_counts)
+        self.discard = [0] * ncard
+        self.stones = [[0] * ncol for _ in range(n)]
+        self.hands = [[0] * ncard for _ in range(n)]
+        self.money = [0] * n
+        self.owed = [0] * n
+        self.status = [IN_MINE] * n
+        self.phase = DEAL
+        self.to_move: Actor | None = CHANCE
+        self.day = 0
+        self.settled_days = 0
+        self.first_player: int | None = None
+        self.turn_player = 0
+        self.caxias: int | None = None
+        self.caxias_drew = False
+        self.bonus: int | None = None
+        self.bonus_taken_by: int | None = None
+        self.declared_by: int | None = None
+        self.next_first = 0
+        # The effect being resolved.
+        self.effect: str | None = E_DEAL
+        self.by: int | None = None
+        self.target: int | None = None
+        self.left = 0
+        self.queue: list[int] = [seat for _ in range(rules.deal) for seat in range(n)]
+        self.thief = 0
+        self.victim = 0
+        self._result: dict[str, Any] | None = None
+        # What the last applied chance action was for (phase, receiving seat), for describe().
+        self._context: tuple[str, int | None] = (DEAL, None)
+        self._stone_names = {str(row["colour"]): str(row["name"])
+                             for row in spec.table("stones")["rows"]}
+        if not self.queue:
+            self._after_deal()
+        else:
+            self._need_card()
+
+    # -- the Engine interface -----------------------------------------------------------------
+
+    def current_player(self) -> Actor | None:
+        """Return who moves now: a seat, CHANCE, or None once the game is over."""
+        return self.to_move
+
+    def legal_actions(self) -> list[Action]:
+        """Return every legal action in canonical order.
+
+        Chance: outcomes in table order (colours, cards, seats). A turn: draw, leave,
+        play_dynamite, play_favor / play_light_hand / play_not_mine by ascending target. A
+        response window: the response (by ascending target), then decline. The favor choice:
+        favor_take by colour, then favor_leave. The Caxias: buy_card, caxias_draw, caxias_stop.
+        A declaration: declare, decline_declaration.
+        """
+        phase = self.phase
+        if self.to_move == CHANCE:
+            return self._chance_actions()
+        if phase == TURN:
+            return self._turn_actions()
+        if phase == RESPONSE:
+            return self._response_actions()
+        if phase == FAVOR_CHOICE:
+            r = self.rules
+            out = [self._a_take[c] for c, k in enumerate(self.drawn)
+                   if k and (r.favor_take_fools_gold or c != r.fools_gold)]
+            out.append({"kind": "favor_leave"})
+            return out
+        if phase == STEAL:
+            eligible = self._eligible(self.victim)
+            return [self._a_steal[c] for c, k in enumerate(eligible) if k]
+        if phase == CAXIAS:
+            out = []
+            if not self.caxias_drew and self._can_buy():
+                out.append({"kind": "buy_card"})
+            out.append({"kind": "caxias_draw"})
+            if self.caxias_drew or self.rules.caxias_stop_at_once:
+                out.append({"kind": "caxias_stop"})
+            return out
+        if phase == DECLARATION:
+            return [{"kind": "declare"}, {"kind": "decline_declaration"}]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Return the chance outcomes with exact probabilities."""
+        if self.to_move != CHANCE:
+            raise IllegalAction(None, "chance is not to move")
+        phase = self.phase
+        if phase == FIRST_PLAYER:
+            share = Fraction(1, self.players)
+            return [(a, share) for a in self._a_first]
+        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+            pile = self._card_source()
+            total = sum(pile)
+            return [(self._a_card[k], _share(c, total)) for k, c in enumerate(pile) if c]
+        if phase == STEAL:
+            eligible = self._eligible(self.victim)
+            total = sum(eligible)
+            return [(self._a_stolen[c], _share(k, total)) for c, k in enumerate(eligible) if k]
+        total = sum(self.bag)
+        return [(self._a_stone[c], _share(k, total)) for c, k in enumerate(self.bag) if k]
+
+    def _chance_actions(self) -> list[Action]:
+        """Return the chance outcomes without their probabilities (cheap, for legality)."""
+        phase = self.phase
+        if phase == FIRST_PLAYER:
+            return list(self._a_first)
+        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+            return [self._a_card[k] for k, c in enumerate(self._card_source()) if c]
+        if phase == STEAL:
+            return [self._a_stolen[c] for c, k in enumerate(self._eligible(self.victim)) if k]
+        return [self._a_stone[c] for c, k in enumerate(self.bag) if k]
+
+    def rejection(self, action: Any) -> Rejection:
+        """Say why ``action`` is not legal now, citing the clause it breaks."""
+        bad = self.check_kind(action)
+        if bad is not None:
+            return bad
+        kind = action["kind"]
+        phase = self.phase
+        if self.to_move == CHANCE:
+            if kind in CHANCE_KINDS:
+                return Rejection(f"{action!r} is not a possible chance outcome now (the bag, deck "
+                                 "or stones hold none of it)", ("OURO-DRAW-01",))
+            return Rejection(f"chance is to move ({phase}); only a {self._chance_kind()!r} "
+                             "outcome is legal", ("OURO-DRAW-01",))
+        if kind in CHANCE_KINDS:
+            return Rejection(f"{kind!r} is a chance outcome and chance is not to move",
+                             ("OURO-DRAW-01",))
+        if kind in RESPOND_KINDS:
+            return self._reject_response(action)
+        if phase == CAXIAS and (kind in TURN_KINDS):
+            return Rejection(f"player {self.caxias} is the Caxias, alone in the mine: no card can "
+                             "be played and the only choices are buying a card or drawing",
+                             ("OURO-CAX-03", "OURO-CAX-06"))
+        if kind in CAXIAS_KINDS:
+            if phase != CAXIAS:
+                return Rejection(f"{kind!r} is only for the Caxias, the last player in the mine",
+                                 ("OURO-CAX-01", "OURO-CAX-03"))
+            if kind == "buy_card":
+                if self.caxias_drew:
+                    return Rejection("the Caxias has drawn and can no longer buy a card",
+                                     ("OURO-CAX-07",))
+                return Rejection("no card can be bought: the deck is empty or the Caxias cannot "
+                                 "pay", ("OURO-CAX-04",))
+            return Rejection("the Caxias must buy a card or draw before ending the workday",
+                             ("OURO-CAX-03", "OURO-CAX-05"))
+        if kind in ("declare", "decline_declaration") and phase != DECLARATION:
+            return Rejection("declarations are made only at the end of a workday, after the "
+                             "trades, by a player above the desired amount",
+                             ("OURO-END-01", "OURO-END-02"))
+        if kind in ("favor_take", "favor_leave"):
+            if phase != FAVOR_CHOICE:
+                return Rejection("there are no Do Me a Favor stones to choose from",
+                                 ("OURO-CARD-06",))
+            return Rejection(f"no drawn stone {action.get('colour')!r} can be taken",
+                             ("OURO-CARD-06",))
+        if kind == "steal":
+            if phase != STEAL:
+                return Rejection("no stone is being stolen now", ("OURO-CARD-08",))
+            return Rejection(f"player {self.victim} has no {action.get('colour')!r} stone that "
+                             "can be taken", ("OURO-CARD-08", "OURO-RESP-03"))
+        if kind == "decline":
+            return Rejection("there is no response window open", ("OURO-RESP-01", "OURO-QG-10"))
+        if kind in TURN_KINDS:
+            if phase != TURN:
+                return Rejection(f"{kind!r} is a turn action and no player is taking a turn now "
+                                 f"({phase})", ("OURO-QG-10", "OURO-QG-07"))
+            return self._reject_turn(action)
+        return Rejection(f"{action!r} is not legal now ({phase})")
+
+    def _apply(self, action: Action) -> None:
+        kind = action["kind"]
+        if self.to_move == CHANCE:
+            self._context = (self.phase, self._receiver())
+            self._apply_chance(action)
+            return
+        handler = getattr(self, "_do_" + kind)
+        handler(action)
+
+    def state(self) -> dict[str, Any]:
+        """Return the canonical JSON state."""
+        colours = self.rules.colours
+        cards = self.rules.cards
+
+        def st(counts: Sequence[int]) -> dict[str, int]:
+            return dict(zip(colours, counts, strict=True))
+
+        def cd(counts: Sequence[int]) -> dict[str, int]:
+            return dict(zip(cards, counts, strict=True))
+
+        pending: dict[str, Any] | None = None
+        if self.effect is not None:
+            by, target = self.by, self.target
+            if self.effect in (E_LIGHT_HAND, E_VERY_LIGHT_HAND) and self.phase == STEAL:
+                by, target = self.thief, self.victim
+            pending = {"effect": self.effect, "by": by, "target": target, "left": self.left}
+            if self.queue:
+                pending["queue"] = list(self.queue)
+        return {
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "day": self.day,
+            "settled_days": self.settled_days,
+            "first_player": self.first_player,
+            "caxias": self.caxias,
+            "caxias_drew": self.caxias_drew,
+            "bag": st(self.bag),
+            "drawn": st(self.drawn),
+            "deck": cd(self.deck),
+            "discard": cd(self.discard),
+            "bonus": None if self.bonus is None else cards[self.bonus],
+            "bonus_taken_by": self.bonus_taken_by,
+            "pending": pending,
+            "declared_by": self.declared_by,
+            "players": [
+                {"seat": i, "status": self.status[i], "stones": st(self.stones[i]),
+                 "hand": cd(self.hands[i]), "money": self.money[i]}
+                for i in range(self.players)
+            ],
+            "result": self.result(),
+        }
+
+    def result(self) -> dict[str, Any] | None:
+        """Return scores (money), ranking, winners, the reason and the declarer once over."""
+        return None if self._result is None else dict(self._result)
+
+    def describe(self, action: Action, actor: Actor) -> str:
+        """Return one line of narration for ``action`` taken by ``actor``."""
+        kind = action.get("kind")
+        who = "chance" if actor == CHANCE else f"player {actor}"
+        target = action.get("target")
+        phase, receiver = self._context
+        if kind in ("stone", "stolen"):
+            stone = self._stone_names.get(str(action["colour"]), str(action["colour"]))
+            how = "is taken blind" if kind == "stolen" else "comes out of the bag"
+            return f"{who}: {stone} {how}" + (
+                f" for player {receiver}" if receiver is not None else "")
+        if kind == "card":
+            card = CARD_NAMES.get(str(action["card"]), str(action["card"]))
+            if phase == BONUS:
+                return f"{who}: {card} is turned up as the insurance bonus"
+            how = {DEAL: "is dealt", BUY: "buys", GOLD_FEVER: "buys (gold fever)"}.get(phase,
+                                                                                  "gets")
+            return f"{who}: player {receiver} {how} {card}"
+        if kind == "first_player":
+            return f"{who}: player {action['player']} starts"
+        if kind in PLAY_KINDS:
+            name = CARD_NAMES[PLAY_KINDS[kind]]
+            return f"{who} plays {name}" + (f" on player {target}" if target is not None else "")
+        if kind in RESPOND_KINDS:
+            name = CARD_NAMES[RESPOND_KINDS[kind]]
+            return f"{who} answers with {name}" + (
+                f", sending the Fool's Gold to player {target}" if target is not None else "")
+        text = {
+            "draw": "draws a stone", "leave": "leaves the mine for the day",
+            "decline": "lets the card take effect", "favor_leave": "leaves the stones to the "
+            "target", "buy_card": "buys a card and ends the workday", "caxias_draw":
+            "draws alone in the mine", "caxias_stop": "ends the workday", "declare":
+            "declares more money than the desired amount", "decline_declaration":
+            "does not declare",
+        }.get(str(kind))
+        if text is not None:
+            return f"{who} {text}"
+        if kind in ("favor_take", "steal"):
+            stone = self._stone_names.get(str(action["colour"]), str(action["colour"]))
+            return f"{who} picks {stone}"
+        return f"{who}: {action}"
+
+    def clone(self) -> OuroDeTolo:
+        """Return an independent copy (fast: lists copied, immutable parts shared)."""
+        new = object.__new__(OuroDeTolo)
+        new.__dict__.update(self.__dict__)
+        new.bag = self.bag[:]
+        new.drawn = self.drawn[:]
+        new.deck = self.deck[:]
+        new.discard = self.discard[:]
+        new.stones = [s[:] for s in self.stones]
+        new.hands = [h[:] for h in self.hands]
+        new.money = self.money[:]
+        new.owed = self.owed[:]
+        new.status = self.status[:]
+        new.queue = self.queue[:]
+        new._result = None if self._result is None else dict(self._result)
+        return new
+
+    # -- extra public API ---------------------------------------------------------------------
+
+    def apply_as(self, player: int, action: Any) -> None:
+        """Apply ``action`` on behalf of ``player``; reject it if that player is not to move."""
+        if player != self.to_move:
+            if isinstance(player, int) and 0 <= player < self.players and \
+                    self.status[player] != IN_MINE and self.phase not in (DECLARATION, OVER):
+                why = "has left the mine" if self.status[player] == LEFT else "had an accident"
+                raise IllegalAction(action, f"player {player} {why} and takes no part in the "
+                                    "rest of the workday", ("OURO-LEAVE-03", "OURO-QG-08"))
+            raise IllegalAction(action, f"it is not player {player!r}'s move; "
+                                f"{self.to_move!r} is to move", ("OURO-QG-10",))
+        self.apply(action)
+
+    # -- legality helpers ---------------------------------------------------------------------
+
+    def _receiver(self) -> int | None:
+        """Return the seat that the pending chance draw is for (narration only)."""
+        if self.phase in (DEAL, GOLD_FEVER):
+            return self.queue[0] if self.queue else None
+        if self.phase == BUY:
+            return self.caxias
+        if self.phase == STEAL:
+            return self.thief
+        if self.effect in (E_DYNAMITE, E_FAVOR):
+            return self.by if self.effect == E_DYNAMITE else self.target
+        return self.target
+
+    def _in_mine(self) -> list[int]:
+        return [i for i in range(self.players) if self.status[i] == IN_MINE]
+
+    def _eligible(self, player: int) -> list[int]:
+        counts = self.stones[player][:]
+        if not self.rules.steal_fools_gold:
+            counts[self.rules.fools_gold] = 0
+        return counts
+
+    def _cards_available(self) -> bool:
+        return sum(self.deck) > 0 or (self.rules.reshuffle and sum(self.discard) > 0)
+
+    def _can_buy(self) -> bool:
+        caxias = self.caxias
+        return caxias is not None and self._cards_available() and \
+            self.money[caxias] >= self.rules.card_price
+
+    def _turn_actions(self) -> list[Action]:
+        r = self.rules
+        p = self.turn_player
+        hand = self.hands[p]
+        ci = self._ci
+        out: list[Action] = []
+        if sum(self.bag):
+            out.append({"kind": "draw"})
+        out.append({"kind": "leave"})
+        if hand[ci[DYNAMITE]] and sum(self.bag) >= 1:
+            out.append({"kind": "play_dynamite"})
+        status = self.status
+        if hand[ci[FAVOR]]:
+            for t in range(self.players):
+                if status[t] == IN_MINE and (t != p or r.favor_self):
+                    out.append(self._a_favor[t])
+        if hand[ci[LIGHT_HAND]]:
+            for t in range(self.players):
+                if t != p and status[t] == IN_MINE and (
+                        not r.light_hand_needs_enough or sum(self._eligible(t)) >= r.light_hand):
+                    out.append(self._a_light[t])
+        if hand[ci[NOT_MINE]] and self.stones[p][r.fools_gold] >= r.not_mine:
+            for t in range(self.players):
+                if t != p and status[t] == IN_MINE:
+                    out.append(self._a_notmine[t])
+        return out
+
+    def _redirect_targets(self) -> list[int]:
+        responder = self.target
+        return [t for t in range(self.players)
+                if self.status[t] == IN_MINE and t != responder
+                and (self.rules.redirect_to_sender or t != self.by)]
+
+    def _response_actions(self) -> list[Action]:
+        out: list[Action] = []
+        if self.effect == E_FAVOR:
+            out.append({"kind": "respond_tired"})
+        elif self.effect == E_LIGHT_HAND:
+            out.append({"kind": "respond_very_light_hand"})
+        else:
+            out.extend(self._a_redirect[t] for t in self._redirect_targets())
+        out.append({"kind": "decline"})
+        return out
+
+    def _chance_kind(self) -> str:
+        if self.phase == FIRST_PLAYER:
+            return "first_player"
+        if self.phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+            return "card"
+        return "stolen" if self.phase == STEAL else "stone"
+
+    def _reject_response(self, action: Action) -> Rejection:
+        kind = action["kind"]
+        card = RESPOND_KINDS[kind]
+        clause = {TIRED: "OURO-RESP-02", VERY_LIGHT_HAND: "OURO-RESP-03",
+                  NOT_MINE_EITHER: "OURO-RESP-04"}[card]
+        wanted = {TIRED: E_FAVOR, VERY_LIGHT_HAND: E_LIGHT_HAND, NOT_MINE_EITHER: E_NOT_MINE}[card]
+        if self.phase != RESPONSE or self.effect != wanted:
+            return Rejection(f"{CARD_NAMES[card]} can only be played at the moment its holder is "
+                             f"chosen as the target of {CARD_NAMES[wanted]}; nobody is targeted "
+                             "by it now", ("OURO-RESP-01", "OURO-QG-10", clause))
+        target = action.get("target")
+        return Rejection(f"player {target!r} cannot receive the Fool's Gold: they must be another "
+                         "player still in the mine", (clause,))
+
+    def _reject_turn(self, action: Action) -> Rejection:
+        kind = action["kind"]
+        p = self.turn_player
+        if kind in PLAY_KINDS:
+            card = PLAY_KINDS[kind]
+            if not self.hands[p][self._ci[card]]:
+                return Rejection(f"player {p} holds no {CARD_NAMES[card]} card", ("OURO-CARD-01",))
+            if card == NOT_MINE and self.stones[p][self.rules.fools_gold] < self.rules.not_mine:
+                return Rejection(f"player {p} holds no Fool's Gold to pass", ("OURO-CARD-09",))
+            target = action.get("target")
+            clause = TARGET_CLAUSE.get(card, "OURO-CARD-01")
+            if not (isinstance(target, int) and not isinstance(target, bool)
+                    and 0 <= target < self.players):
+                return Rejection(f"target {target!r} is not a player of this game", (clause,))
+            if self.status[target] != IN_MINE:
+                return Rejection(f"player {target} is not in the mine; {CARD_NAMES[card]} targets "
+                                 "a player who is still in the mine", (clause,))
+            if target == p:
+                return Rejection(f"{CARD_NAMES[card]} must target another player", (clause,))
+            if card == LIGHT_HAND:
+                return Rejection(f"player {target} holds fewer than {self.rules.light_hand} "
+                                 "stones that can be stolen (OURO-AMB-19)", (clause,))
+        return Rejection(f"{action!r} is not legal on this turn", ("OURO-PLAY-05",))
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def _apply_chance(self, action: Action) -> None:
+        phase = self.phase
+        if phase == FIRST_PLAYER:
+            self.effect = None
+            self._start_day(int(action["player"]))
+            return
+        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+            k = self._card_index[action["card"]]
+            if not sum(self.deck):
+                for j, c in enumerate(self.discard):
+                    self.deck[j] += c
+                    self.discard[j] = 0
+            self.deck[k] -= 1
+            self._card_drawn(k)
+            return
+        c = self._colour_index[action["colour"]]
+        if phase == STEAL:
+            self._steal_one(c)
+            return
+        self.bag[c] -= 1
+        self._stone_drawn(c)
+
+    def _do_draw(self, action: Action) -> None:
+        self._begin(E_DRAW, self.turn_player, self.turn_player, 1)
+        self._to_chance(DRAW)
+
+    def _do_leave(self, action: Action) -> None:
+        p = self.turn_player
+        self.status[p] = LEFT
+        if self.bonus is not None:
+            self.hands[p][self.bonus] += 1
+            self.bonus = None
+            self.bonus_taken_by = p
+        self._end_turn()
+
+    def _discard(self, player: int, card: str) -> None:
+        k = self._ci[card]
+        self.hands[player][k] -= 1
+        self.discard[k] += 1
+
+    def _do_play_dynamite(self, action: Action) -> None:
+        p = self.turn_player
+        self._discard(p, DYNAMITE)
+        self._begin(E_DYNAMITE, p, p, self.rules.dynamite)
+        self._to_chance(DRAW)
+
+    def _do_play_favor(self, action: Action) -> None:
+        p, t = self.turn_player, int(action["target"])
+        self._discard(p, FAVOR)
+        self._begin(E_FAVOR, p, t, self.rules.favor_draws)
+        if t != p and self.hands[t][self._ci[TIRED]]:
+            self._respond_window(t)
+        else:
+            self._to_chance(DRAW)
+
+    def _do_play_light_hand(self, action: Action) -> None:
+        p, t = self.turn_player, int(action["target"])
+        self._discard(p, LIGHT_HAND)
+        self._begin(E_LIGHT_HAND, p, t, self.rules.light_hand)
+        if self.hands[t][self._ci[VERY_LIGHT_HAND]]:
+            self._respond_window(t)
+        else:
+            self._start_steal(E_LIGHT_HAND, p, t, self.rules.light_hand)
+
+    def _do_play_not_mine(self, action: Action) -> None:
+        p, t = self.turn_player, int(action["target"])
+        self._discard(p, NOT_MINE)
+        self._begin(E_NOT_MINE, p, t, self.rules.not_mine)
+        self._not_mine_target(t)
+
+    def _not_mine_target(self, t: int) -> None:
+        """Aim the pending Not Mine at ``t``: open a window if ``t`` can answer, else resolve."""
+        self.target = t
+        if self.hands[t][self._ci[NOT_MINE_EITHER]] and self._redirect_targets():
+            self._respond_window(t)
+        else:
+            self._resolve_not_mine()
+
+    def _resolve_not_mine(self) -> None:
+        r = self.rules
+        by, t = self.by, self.target
+        assert by is not None and t is not None  # set by _begin
+        for _ in range(r.not_mine):
+            self.stones[by][r.fools_gold] -= 1
+            self._receive(t, r.fools_gold)
+        self._end_turn()
+
+    def _do_respond_tired(self, action: Action) -> None:
+        t = self.target
+        assert t is not None
+        self._discard(t, TIRED)
+        self._end_turn()
+
+    def _do_respond_very_light_hand(self, action: Action) -> None:
+        t, by = self.target, self.by
+        assert t is not None and by is not None
+        self._discard(t, VERY_LIGHT_HAND)
+        self._start_steal(E_VERY_LIGHT_HAND, t, by, self.rules.very_light_hand)
+
+    def _do_respond_not_mine_either(self, action: Action) -> None:
+        t = self.target
+        assert t is not None
+        self._discard(t, NOT_MINE_EITHER)
+        new = int(action["target"])
+        if self.rules.chain:
+            self._not_mine_target(new)
+        else:
+            self.target = new
+            self._resolve_not_mine()
+
+    def _do_decline(self, action: Action) -> None:
+        by, t = self.by, self.target
+        assert by is not None and t is not None
+        if self.effect == E_FAVOR:
+            self._to_chance(DRAW)
+        elif self.effect == E_LIGHT_HAND:
+            self._start_steal(E_LIGHT_HAND, by, t, self.rules.light_hand)
+        else:
+            self._resolve_not_mine()
+
+    def _do_favor_take(self, action: Action) -> None:
+        by = self.by
+        assert by is not None
+        c = self._colour_index[action["colour"]]
+        self.drawn[c] -= 1
+        self._receive(by, c)
+        self.left -= 1
+        if self.left > 0 and sum(self.drawn) > 0 and self.status[by] == IN_MINE:
+            return
+        self._finish_favor()
+
+    def _do_favor_leave(self, action: Action) -> None:
+        self._finish_favor()
+
+    def _finish_favor(self) -> None:
+        t = self.target
+        assert t is not None
+        for c, k in enumerate(self.drawn):
+            for _ in range(k):
+                self._receive(t, c)
+            self.drawn[c] = 0
+        self._end_turn()
+
+    def _do_steal(self, action: Action) -> None:
+        self._steal_one(self._colour_index[action["colour"]])
+
+    def _do_buy_card(self, action: Action) -> None:
+        caxias = self.caxias
+        assert caxias is not None
+        self.owed[caxias] += self.rules.card_price
+        self._begin(E_BUY, caxias, caxias, 1)
+        self._need_card(BUY)
+
+    def _do_caxias_draw(self, action: Action) -> None:
+        caxias = self.caxias
+        assert caxias is not None
+        self.caxias_drew = True
+        self._begin(E_CAXIAS_DRAW, caxias, caxias, 1)
+        self._to_chance(DRAW)
+
+    def _do_caxias_stop(self, action: Action) -> None:
+        caxias = self.caxias
+        assert caxias is not None
+        self.status[caxias] = LEFT
+        self._mine_empty(caxias)
+
+    def _do_declare(self, action: Action) -> None:
+        p = self.to_move
+        assert isinstance(p, int)
+        self.declared_by = p
+        self._finish("declaration")
+
+    def _do_decline_declaration(self, action: Action) -> None:
+        self.queue.pop(0)
+        if self.queue:
+            self.to_move = self.queue[0]
+            self.left = len(self.queue)
+            return
+        self.effect = None
+        self._after_declarations()
+
+    # -- effects ------------------------------------------------------------------------------
+
+    def _begin(self, effect: str, by: int | None, target: int | None, left: int) -> None:
+        self.effect = effect
+        self.by = by
+        self.target = target
+        self.left = left
+
+    def _to_chance(self, phase: str) -> None:
+        self.phase = phase
+        self.to_move = CHANCE
+
+    def _respond_window(self, target: int) -> None:
+        self.phase = RESPONSE
+        self.to_move = target
+
+    def _stone_drawn(self, c: int) -> None:
+        """A stone of colour ``c`` came out of the bag for the pending effect."""
+        effect = self.effect
+        r = self.rules
+        if effect in (E_DRAW, E_CAXIAS_DRAW):
+            t = self.target
+            assert t is not None
+            self._receive(t, c)
+            if effect == E_DRAW:
+                self._end_turn()
+            elif self.status[t] == ACCIDENT:
+                self._mine_empty(t)
+            else:
+                self.effect = None
+                self.phase = CAXIAS
+                self.to_move = t
+            return
+        self.drawn[c] += 1
+        self.left -= 1
+        if self.left > 0 and sum(self.bag) > 0:
+            return
+        if effect == E_DYNAMITE:
+            by = self.by
+            assert by is not None
+            fg = r.fools_gold
+            self.bag[fg] += self.drawn[fg]
+            self.drawn[fg] = 0
+            for col, k in enumerate(self.drawn):
+                self.stones[by][col] += k
+                self.drawn[col] = 0
+            self._end_turn()
+            return
+        # Do Me a Favor: the card player chooses.
+        self.left = r.favor_takes
+        if self.left <= 0:
+            self._finish_favor()
+            return
+        self.phase = FAVOR_CHOICE
+        self.to_move = self.by
+
+    def _receive(self, player: int, c: int) -> None:
+        """Give ``player`` one stone of colour ``c``; a second Fool's Gold is an accident."""
+        r = self.rules
+        if c != r.fools_gold:
+            self.stones[player][c] += 1
+            return
+        held = self.stones[player]
+        if held[c] >= r.accident_at:
+            self.bag[c] += 1  # nobody can hold more (OURO-INV-FOOLS-GOLD-MAX)
+            return
+        held[c] += 1
+        if held[c] >= r.accident_at and self.status[player] != ACCIDENT:
+            self.status[player] = ACCIDENT
+            if r.accident_stones_now and not r.safe_mine:
+                for col, k in enumerate(held):
+                    self.bag[col] += k
+                    held[col] = 0
+
+    def _start_steal(self, effect: str, thief: int, victim: int, count: int) -> None:
+        self.effect = effect
+        self.thief = thief
+        self.victim = victim
+        self.left = min(count, sum(self._eligible(victim)))
+        self._next_steal()
+
+    def _next_steal(self) -> None:
+        if self.left <= 0 or not sum(self._eligible(self.victim)) or (
+                self.rules.steal_stops and self.status[self.thief] == ACCIDENT):
+            self._end_turn()
+            return
+        chooser = self.rules.chooser
+        self.phase = STEAL
+        if chooser == "random":
+            self.to_move = CHANCE
+        else:
+            self.to_move = self.thief if chooser == "taker" else self.victim
+
+    def _steal_one(self, c: int) -> None:
+        self.stones[self.victim][c] -= 1
+        self._receive(self.thief, c)
+        self.left -= 1
+        self._next_steal()
+
+    def _end_turn(self) -> None:
+        """The turn player's action is fully resolved: next turn, the Caxias, or an empty mine."""
+        self.effect = None
+        self.by = self.target = None
+        self.left = 0
+        in_mine = self._in_mine()
+        if not in_mine:
+            self._mine_empty(None)
+            return
+        if len(in_mine) == 1:
+            caxias = in_mine[0]
+            self.caxias = caxias
+            self.caxias_drew = False
+            if self.bonus is not None:
+                self.discard[self.bonus] += 1
+                self.bonus = None
+            self.phase = CAXIAS
+            self.to_move = caxias
+            return
+        n = self.players
+        p = self.turn_player
+        for step in range(1, n + 1):
+            q = (p + step) % n
+            if self.status[q] == IN_MINE:
+                self.turn_player = q
+                break
+        self.phase = TURN
+        self.to_move = self.turn_player
+
+    def _mine_empty(self, caxias: int | None) -> None:
+        """Nobody is left in the mine: gold-fever purchases, then the settlement."""
+        if caxias is not None:
+            self.next_first = caxias
+        else:
+            card_player = self.turn_player
+            self.next_first = card_player if self.rules.empty_mine_card_player else \
+                (card_player + 1) % self.players
+        self.effect = None
+        self.by = self.target = None
+        if self.rules.gold_fever:
+            first = self.first_player if self.first_player is not None else 0
+            order = [(first + k) % self.players for k in range(self.players)]
+            self.queue = [p for p in order
+                          if self.rules.fever_everyone or self.status[p] == LEFT]
+            self._next_fever()
+            return
+        self._settle()
+
+    def _next_fever(self) -> None:
+        if self.queue and self._cards_available():
+            self.effect = E_GOLD_FEVER
+            self.target = self.queue[0]
+            self.left = len(self.queue)
+            self._need_card(GOLD_FEVER)
+            return
+        self.queue = []
+        self.effect = None
+        self.target = None
+        self._settle()
+
+    def _need_card(self, phase: str = DEAL) -> None:
+        """Move to a card chance node (callers check a card is available)."""
+        self._to_chance(phase)
+
+    def _card_source(self) -> list[int]:
+        """Return the pile the next card comes from: the deck, or the discard pile that is
+        shuffled into an empty deck at the moment of the draw (OURO-AMB-05)."""
+        return self.deck if sum(self.deck) else self.discard
+
+    def _card_drawn(self, k: int) -> None:
+        phase = self.phase
+        if phase == DEAL:
+            p = self.queue.pop(0)
+            self.hands[p][k] += 1
+            if self.queue:
+                self._need_card(DEAL)
+            else:
+                self._after_deal()
+        elif phase == BONUS:
+            self.bonus = k
+            self.effect = None
+            self.phase = TURN
+            self.to_move = self.turn_player
+        elif phase == BUY:
+            caxias = self.caxias
+            assert caxias is not None
+            self.hands[caxias][k] += 1
+            self.status[caxias] = LEFT
+            self._mine_empty(caxias)
+        else:  # GOLD_FEVER
+            p = self.queue.pop(0)
+            self.hands[p][k] += 1
+            self._next_fever()
+
+    def _after_deal(self) -> None:
+        self.queue = []
+        if self.rules.random_first:
+            self.effect = None
+            self.phase = FIRST_PLAYER
+            self.to_move = CHANCE
+        else:
+            self.effect = None
+            self._start_day(0)
+
+    def _start_day(self, first: int) -> None:
+        self.day += 1
+        self.first_player = first
+        self.turn_player = first
+        self.caxias = None
+        self.caxias_drew = False
+        self.bonus_taken_by = None
+        self.effect = None
+        self.by = self.target = None
+        self.queue = []
+        self.status = [IN_MINE] * self.players
+        if self._cards_available():
+            self._need_card(BONUS)
+        else:
+            self.phase = TURN
+            self.to_move = first
+
+    def _settle(self) -> None:
+        """End of the workday: trades, stones back to the bag, then declarations (OURO-EOD)."""
+        r = self.rules
+        if self.bonus is not None:
+            self.discard[self.bonus] += 1
+            self.bonus = None
+        for p in range(self.players):
+            held = self.stones[p]
+            if r.trade and (self.status[p] != ACCIDENT or r.safe_mine):
+                self.money[p] += sum(k * v for k, v in zip(held, r.values, strict=True))
+            self.money[p] -= self.owed[p]
+            self.owed[p] = 0
+            for c, k in enumerate(held):
+                self.bag[c] += k
+                held[c] = 0
+        self.settled_days += 1
+        if r.hard_week_days is not None:
+            if self.settled_days >= r.hard_week_days:
+                self._finish("hard_week")
+            else:
+                self._start_day(self.next_first)
+            return
+        n = self.players
+        start = self.next_first if r.declare_from_next else 0
+        order = [(start + k) % n for k in range(n)]
+        eligible = [p for p in order if self.money[p] > r.desired
+                    or (r.declare_at_equal and self.money[p] >= r.desired)]
+        if eligible:
+            self.queue = eligible
+            self.effect = E_DECLARATION
+            self.left = len(eligible)
+            self.phase = DECLARATION
+            self.to_move = eligible[0]
+            return
+        self._after_declarations()
+
+    def _after_declarations(self) -> None:
+        self.queue = []
+        self.effect = None
+        self.left = 0
+        max_days = self.rules.max_days
+        if max_days is not None and self.settled_days >= max_days:
+            self._finish("day_limit")
+        else:
+            self._start_day(self.next_first)
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.to_move = None
+        self.effect = None
+        self.queue = []
+        self.left = 0
+        money = self.money
+        levels = sorted(set(money), reverse=True)
+        ranking = [[p for p in range(self.players) if money[p] == m] for m in levels]
+        winners = ranking[0]
+        if self.rules.declarer_wins_ties and self.declared_by in winners:
+            winners = [self.declared_by]
+        self._result = {"scores": list(money), "ranking": ranking, "winners": list(winners),
+                        "reason": reason, "declared_by": self.declared_by}
+
+
+ENGINE = OuroDeTolo

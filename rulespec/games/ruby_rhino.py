@@ -1,0 +1,585 @@
+"""The Curse of the Ruby Rhino (Ken Brunson, Gamewright): the reference interpreter.
+
+Source: "The Curse of the Ruby Rhino Rulebook", English rules sheet as transcribed in
+``003_adb8c9f3c7bb3214.txt``; the rules are encoded in ``specs/ruby-rhino.yaml``, whose clause
+ids (``RR-...``) the code cites. The dice faces and part of the dice table are not printed: the
+face lists and the missing rows are parameters, and every open question is an ambiguity record
+(RR-AMB-01 to RR-AMB-14) whose options are all implemented here.
+
+Seats: the player to the left of player ``i`` is player ``(i + 1) % n``; turns pass to the left.
+A turn is one chance action per die (die 0 first), then, under RR-AMB-04 option player-chooses,
+a ``choose_count`` decision for a chest row; then the legend row is carried out in its printed
+order (collect from the left, the chest step, take the Rhino).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from rulespec.reference.core import (
+    CHANCE,
+    Action,
+    Actor,
+    Config,
+    ConfigError,
+    Engine,
+    Rejection,
+)
+from rulespec.spec.model import Spec
+
+#: The face kinds, in the canonical order used to name a pair of faces ("coin1+rhino").
+FACES: tuple[str, ...] = ("coin1", "coin2", "open_chest", "closed_chest", "rhino")
+#: The chest steps a legend row may have.
+CHEST_STEPS: frozenset[str] = frozenset({"none", "collect", "put", "collect_all", "put_all"})
+#: The Rhino's place when no player holds it.
+IN_CHEST = -1
+
+# Phases of the canonical state.
+FIRST_PLAYER = "first_player"
+ROLL = "roll"
+CHOOSE = "choose"
+OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One row of the dice roll legend: what a pair of faces does, in the order done."""
+
+    pair: str
+    left: int
+    chest: str
+    chest_count: int
+    rhino: bool
+    again: bool
+    matching: bool
+
+    def text(self, count: int) -> str:
+        """Return what the row does, in words (``count`` coins for a chest step)."""
+        parts = []
+        if self.left:
+            parts.append(f"collect {self.left} coin(s) from the left")
+        if self.chest in ("collect", "put"):
+            where = "from" if self.chest == "collect" else "in"
+            parts.append(f"{self.chest} {count} coin(s) {where} the treasure chest")
+        elif self.chest == "collect_all":
+            parts.append("collect all coins from the treasure chest")
+        elif self.chest == "put_all":
+            parts.append("put all coins in the treasure chest")
+        if self.rhino:
+            parts.append("take the Ruby Rhino")
+        if self.again:
+            parts.append("roll again")
+        return ", ".join(parts) or "nothing happens"
+
+    @property
+    def choosable(self) -> bool:
+        """Return True when the row moves "1 or 2" coins to or from the chest (RR-AMB-04)."""
+        return self.chest in ("collect", "put")
+
+
+def _pair_name(a: str, b: str) -> str:
+    first, second = sorted((a, b), key=FACES.index)
+    return f"{first}+{second}"
+
+
+def _read_legend(config: Config, faces: list[list[str]]) -> dict[tuple[str, str], Effect]:
+    """Build the effect of every ordered pair of faces the dice can show."""
+    rows: dict[str, dict[str, Any]] = {str(r["pair"]): dict(r)
+                                       for r in config.param("dice_outcomes")}
+    rows[_pair_name("rhino", "open_chest")] = dict(config.param("rhino_open_chest"))
+    rows[_pair_name("rhino", "closed_chest")] = dict(config.param("rhino_closed_chest"))
+    rows[_pair_name("rhino", "rhino")] = dict(config.param("rhino_rhino"))
+    effects: dict[tuple[str, str], Effect] = {}
+    first, second = faces[0], faces[-1]
+    for a in dict.fromkeys(first):
+        for b in dict.fromkeys(second):
+            name = _pair_name(a, b)
+            row = rows.get(name)
+            if row is None:
+                raise ConfigError(f"the dice can show {name!r} but dice_outcomes has no row "
+                                  "for it; add the row or change dice_faces")
+            if row["chest"] not in CHEST_STEPS:
+                raise ConfigError(f"row {name!r} has an unknown chest step {row['chest']!r}")
+            effects[(a, b)] = Effect(name, int(row["left"]), str(row["chest"]),
+                                     int(row["chest_count"]), bool(row["rhino"]),
+                                     bool(row["again"]), a == b)
+    return effects
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What a configuration's dice and legend rows precompute (shared, read-only)."""
+
+    effects: dict[tuple[str, str], Effect]
+    die_outcomes: list[list[tuple[Action, Fraction]]]
+    die_actions: list[list[Action]]
+
+
+#: Parameters the precomputed tables depend on.
+_TABLE_PARAMS = ("dice_faces", "dice_outcomes", "rhino_open_chest", "rhino_closed_chest",
+                 "rhino_rhino")
+_TABLE_CACHE: dict[str, _Tables] = {}
+_TABLE_CACHE_SIZE = 64
+
+
+def _tables(config: Config, faces: list[list[str]]) -> _Tables:
+    """Return the legend effects and chance outcomes for this configuration (cached, since
+    playouts start many games with the same parameters)."""
+    key = json.dumps([config.param(name) for name in _TABLE_PARAMS], sort_keys=True)
+    cached = _TABLE_CACHE.get(key)
+    if cached is not None:
+        return cached
+    effects = _read_legend(config, faces)
+    die_outcomes: list[list[tuple[Action, Fraction]]] = []
+    for d, die in enumerate(faces):
+        # Outcomes in the order each face kind first appears on the die.
+        die_outcomes.append([({"kind": "roll", "die": d, "face": f},
+                              Fraction(die.count(f), len(die))) for f in dict.fromkeys(die)])
+    tables = _Tables(effects, die_outcomes, [[a for a, _ in o] for o in die_outcomes])
+    if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
+        _TABLE_CACHE.clear()
+    _TABLE_CACHE[key] = tables
+    return tables
+
+
+class RubyRhino(Engine):
+    """The Curse of the Ruby Rhino for 2 to 5 players, every ruling selectable."""
+
+    RULINGS: ClassVar[dict[str, frozenset[str]]] = {
+        "RR-AMB-04": frozenset({"coin-die-decides", "player-chooses"}),
+        "RR-AMB-05": frozenset({"spill-over", "skip-to-first-who-can"}),
+        "RR-AMB-06": frozenset({"void-and-pass", "partial-and-pass", "partial-keep-roll-again"}),
+        "RR-AMB-07": frozenset({"nothing-to-move-is-complete", "nothing-to-move-cannot-complete"}),
+        "RR-AMB-08": frozenset({"after-action", "each-step"}),
+        "RR-AMB-09": frozenset({"reward-coins", "others-coins"}),
+        "RR-AMB-10": frozenset({"player-zero", "random-first-player"}),
+        "RR-AMB-11": frozenset({"continue-order", "round-winner", "same-first-player",
+                                "next-starter"}),
+        "RR-AMB-12": frozenset({"back-to-chest", "winner-keeps"}),
+        "RR-AMB-13": frozenset({"legend-marks", "matching-only"}),
+        "RR-AMB-14": frozenset({"by-score", "all-second"}),
+    }
+    VARIANTS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, spec: Spec, config: Config) -> None:
+        super().__init__(spec, config)
+        n = config.players
+        self._n = n
+        self._total = int(config.param("total_coins"))
+        self._deal = int(config.param("coins_per_player"))
+        if self._deal * n > self._total:
+            raise ConfigError(f"coins_per_player {self._deal} for {n} players needs more than the "
+                              f"{self._total} coins of total_coins; lower one or raise the other")
+        self._target = int(config.param("target_score"))
+        self._names: dict[str, str] = dict(config.param("face_names"))
+        self._choice_counts: tuple[int, ...] = tuple(config.param("chest_choice_counts"))
+        faces: list[list[str]] = [list(d) for d in config.param("dice_faces")]
+        self._dice_count = len(faces)
+        # Rulings, read once.
+        self._choose = config.ruling("RR-AMB-04") == "player-chooses"
+        self._skip = config.ruling("RR-AMB-05") == "skip-to-first-who-can"
+        can_t = config.ruling("RR-AMB-06")
+        self._void = can_t == "void-and-pass"
+        self._keep_again = can_t == "partial-keep-roll-again"
+        self._empty_all_ok = config.ruling("RR-AMB-07") == "nothing-to-move-is-complete"
+        self._each_step = config.ruling("RR-AMB-08") == "each-step"
+        self._reward_scoring = config.ruling("RR-AMB-09") == "reward-coins"
+        self._random_first = config.ruling("RR-AMB-10") == "random-first-player"
+        self._next_round = config.ruling("RR-AMB-11")
+        self._winner_keeps = config.ruling("RR-AMB-12") == "winner-keeps"
+        self._matching_only = config.ruling("RR-AMB-13") == "matching-only"
+        self._by_score = config.ruling("RR-AMB-14") == "by-score"
+        tables = _tables(config, faces)
+        self._effects = tables.effects
+        self._die_outcomes = tables.die_outcomes
+        self._die_actions = tables.die_actions
+        self._check_can_end()
+        self._faces = faces
+        self._choose_actions: list[Action] = [{"kind": "choose_count", "count": c}
+                                              for c in self._choice_counts]
+        self._first_actions: list[Action] = [{"kind": "first_player", "player": p}
+                                             for p in range(n)]
+        self._first_outcomes = [(a, Fraction(1, n)) for a in self._first_actions]
+        # The game state.
+        self._round = 1
+        self._scores = [0] * n
+        self._history: list[dict[str, Any]] = []
+        self._result: dict[str, Any] | None = None
+        self._first = 0
+        self._starter = 0
+        self._turn = 0
+        self._dice: list[str | None] = [None] * self._dice_count
+        self._rolled = 0
+        self._coins: list[int] = []
+        self._chest = 0
+        self._rhino = IN_CHEST
+        self._deal_round(IN_CHEST)
+        # What the last action did, for describe() called after apply().
+        self._last_action: Action | None = None
+        self._last_roller = 0
+        self._last_effect: Effect | None = None
+        self._last_count = 0
+        self._last_complete = True
+        self._last_winner: int | None = None
+        if self._random_first:
+            self._phase = FIRST_PLAYER
+            self._to_move: Actor | None = CHANCE
+        else:
+            self._phase = ROLL
+            self._to_move = CHANCE
+
+    def _check_can_end(self) -> None:
+        """Refuse dice under which no round could end or no point be scored, so that every
+        accepted configuration ends with probability 1 in random play."""
+        effects = self._effects.values()
+        problems = []
+        if not any(e.rhino for e in effects):
+            problems.append("no roll takes the Ruby Rhino (RR-RHINO-01)")
+        if not any(e.left or e.chest in ("put", "put_all") for e in effects):
+            problems.append("no roll takes coins away from a player, so the Rhino's holder "
+                            "never runs out (RR-ROUND-01)")
+        if (self._reward_scoring and self._total == self._deal * self._n
+                and not any(e.chest in ("put", "put_all") for e in effects)):
+            problems.append("the chest starts empty and no roll puts coins in it, so no round "
+                            "scores under RR-AMB-09 reward-coins")
+        if problems:
+            raise ConfigError("these dice_faces and dice_outcomes cannot end the game: "
+                              + "; ".join(problems) + "; change the faces or the rows")
+
+    # -- set-up -----------------------------------------------------------------------------------
+
+    def _deal_round(self, keeper: int) -> None:
+        """Deal coins_per_player to everyone, the rest and the Rhino to the chest (RR-SETUP-02,
+        RR-SETUP-07, RR-ROUND-05); ``keeper`` keeps the Rhino under RR-AMB-12 winner-keeps."""
+        self._coins = [self._deal] * self._n
+        self._chest = self._total - self._deal * self._n
+        self._rhino = keeper if self._winner_keeps else IN_CHEST
+
+    # -- whose move, what is legal ------------------------------------------------------------------
+
+    def current_player(self) -> Actor | None:
+        """Return who moves now: CHANCE while dice are rolled, the roller when choosing."""
+        return self._to_move
+
+    def legal_actions(self) -> list[Action]:
+        """Return the legal actions: the next die's faces (in the die's order), the counts, or
+        the first-player draw."""
+        phase = self._phase
+        if phase == ROLL:
+            return list(self._die_actions[self._rolled])
+        if phase == CHOOSE:
+            return list(self._choose_actions)
+        if phase == FIRST_PLAYER:
+            return list(self._first_actions)
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Return the next die's faces with their exact probabilities."""
+        if self._phase == ROLL:
+            return list(self._die_outcomes[self._rolled])
+        if self._phase == FIRST_PLAYER:
+            return list(self._first_outcomes)
+        return super().chance_outcomes()
+
+    def rejection(self, action: Any) -> Rejection:
+        """Say why ``action`` is illegal now, citing the clause it breaks."""
+        bad = self.check_kind(action)
+        if bad is not None:
+            return bad
+        kind = action["kind"]
+        phase = self._phase
+        if kind == "first_player":
+            if phase != FIRST_PLAYER:
+                return Rejection("the first player is only drawn at the start of the game, under "
+                                 "RR-AMB-10 option random-first-player", ("RR-TURN-01",))
+            return Rejection(f"player must be a player index 0-{self._n - 1}, got "
+                             f"{action.get('player')!r} (and no other keys)", ("RR-TURN-01",))
+        if kind == "roll":
+            if phase == CHOOSE:
+                return Rejection(f"player {self._turn} must first choose how many coins to move",
+                                 ("RR-DICE-04", "RR-DICE-05"))
+            if phase != ROLL:
+                return Rejection("no die is rolled before the first player is drawn",
+                                 ("RR-TURN-01",))
+            die = action.get("die")
+            if die != self._rolled:
+                return Rejection(f"die {self._rolled} is rolled next, not die {die!r}",
+                                 ("RR-TURN-02",))
+            faces = sorted(set(self._faces[self._rolled]), key=FACES.index)
+            return Rejection(f"die {die} has no face {action.get('face')!r}; its faces: "
+                             f"{', '.join(faces)} (and an action has only kind, die and face)",
+                             ("RR-COMP-02", "RR-TURN-02"))
+        if phase != CHOOSE:
+            return Rejection("a count is only chosen after a chest face with a coin face, under "
+                             "RR-AMB-04 option player-chooses", ("RR-DICE-04", "RR-DICE-05"))
+        return Rejection(f"count must be one of {list(self._choice_counts)!r}, got "
+                         f"{action.get('count')!r}", ("RR-DICE-04", "RR-DICE-05"))
+
+    # -- playing -------------------------------------------------------------------------------------
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if legal; otherwise raise IllegalAction and change nothing."""
+        # The same check as the base class, with the common case (a roll) looked up directly.
+        if (self._phase == ROLL and type(action) is dict and len(action) == 3
+                and action.get("kind") == "roll" and action.get("die") == self._rolled
+                and type(action.get("face")) is str
+                and action["face"] in self._faces[self._rolled]):
+            self._apply(action)
+            return
+        super().apply(action)
+
+    def _apply(self, action: Action) -> None:
+        kind = action["kind"]
+        self._last_action = action
+        self._last_roller = self._turn
+        self._last_effect = None
+        if kind == "roll":
+            self._dice[self._rolled] = action["face"]
+            self._rolled += 1
+            if self._rolled < self._dice_count:
+                return
+            effect = self._effects[(self._dice[0], self._dice[-1])]  # type: ignore[index]
+            if self._choose and effect.choosable:
+                self._phase = CHOOSE
+                self._to_move = self._turn
+                return
+            self._resolve(effect, effect.chest_count)
+        elif kind == "choose_count":
+            effect = self._effects[(self._dice[0], self._dice[-1])]  # type: ignore[index]
+            self._resolve(effect, int(action["count"]))
+        else:
+            self._first = self._starter = self._turn = int(action["player"])
+            self._phase = ROLL
+
+    def _complete(self, effect: Effect, count: int) -> bool:
+        """Return True when every step of the row can be done in full (RR-NOTE-03)."""
+        me = self._turn
+        coins = self._coins
+        if effect.left:
+            if self._skip:
+                if not any(coins[p] >= effect.left for p in range(self._n) if p != me):
+                    return False
+            elif sum(coins) - coins[me] < effect.left:
+                return False
+        chest = effect.chest
+        if chest == "collect":
+            return self._chest >= count
+        if chest == "put":
+            return coins[me] >= count
+        if chest == "collect_all":
+            return self._empty_all_ok or self._chest > 0
+        if chest == "put_all":
+            return self._empty_all_ok or coins[me] > 0
+        return True
+
+    def _resolve(self, effect: Effect, count: int) -> None:
+        """Carry out a legend row for the roller, then end the round or pass the turn."""
+        me = self._turn
+        complete = self._complete(effect, count)
+        self._last_effect = effect
+        self._last_count = count
+        self._last_complete = complete
+        self._last_winner = None
+        if complete or not self._void:
+            winner = self._steps(effect, count, me)
+            if winner is None and self._rhino >= 0 and self._coins[self._rhino] == 0:
+                winner = self._rhino  # RR-ROUND-01, checked after the action (RR-AMB-08)
+            if winner is not None:
+                self._last_winner = winner
+                self._end_round(winner)
+                return
+        again = effect.again and (complete or self._keep_again)
+        if self._matching_only and not effect.matching:
+            again = False
+        for d in range(self._dice_count):
+            self._dice[d] = None
+        self._rolled = 0
+        self._phase = ROLL
+        self._to_move = CHANCE
+        if not again:
+            self._turn = (me + 1) % self._n
+
+    def _steps(self, effect: Effect, count: int, me: int) -> int | None:
+        """Do the row's steps as far as possible; return a round winner found mid-action under
+        RR-AMB-08 each-step, else None."""
+        coins = self._coins
+        each = self._each_step
+        if effect.left:
+            winner = self._collect_left(effect.left, me)
+            if winner is not None:
+                return winner
+        chest = effect.chest
+        if chest in ("collect", "collect_all"):
+            take = self._chest if chest == "collect_all" else min(count, self._chest)
+            self._chest -= take
+            coins[me] += take
+        elif chest in ("put", "put_all"):
+            give = coins[me] if chest == "put_all" else min(count, coins[me])
+            coins[me] -= give
+            self._chest += give
+            if each and self._rhino == me and coins[me] == 0:
+                return me
+        if effect.rhino:
+            self._rhino = me  # RR-RHINO-01: from wherever it stands
+            if each and coins[me] == 0:
+                return me
+        return None
+
+    def _collect_left(self, amount: int, me: int) -> int | None:
+        """Collect ``amount`` coins from the players to the left (RR-LEFT-01, RR-LEFT-02,
+        RR-AMB-05); return the holder emptied mid-action under RR-AMB-08 each-step."""
+        coins = self._coins
+        n = self._n
+        if self._skip:
+            best = -1
+            for step in range(1, n):
+                p = (me + step) % n
+                if coins[p] >= amount:
+                    best = p
+                    break
+                if coins[p] > 0 and (best < 0 or coins[p] > coins[best]):
+                    best = p
+            if best < 0:
+                return None
+            take = min(amount, coins[best])
+            coins[best] -= take
+            coins[me] += take
+            if self._each_step and best == self._rhino and coins[best] == 0:
+                return best
+            return None
+        need = amount
+        for step in range(1, n):
+            if not need:
+                break
+            p = (me + step) % n
+            take = min(need, coins[p])
+            if take:
+                coins[p] -= take
+                coins[me] += take
+                need -= take
+                if self._each_step and p == self._rhino and coins[p] == 0:
+                    return p
+        return None
+
+    def _end_round(self, winner: int) -> None:
+        """Give the chest to the round winner, score, and end the game or deal a new round
+        (RR-ROUND-03, RR-ROUND-04, RR-ROUND-05, RR-END-01)."""
+        coins = self._coins
+        at_end = list(coins)
+        reward = self._chest
+        coins[winner] += reward
+        self._chest = 0
+        points = coins[winner] if self._reward_scoring else sum(coins) - coins[winner]
+        self._scores[winner] += points
+        self._history.append({"round": self._round, "winner": winner, "coins_at_end": at_end,
+                              "reward": reward, "points": points})
+        for d in range(self._dice_count):
+            self._dice[d] = None
+        self._rolled = 0
+        if self._scores[winner] >= self._target:
+            self._phase = OVER
+            self._to_move = None
+            self._result = self._make_result(winner)
+            return
+        rule = self._next_round
+        if rule == "continue-order":
+            start = (self._turn + 1) % self._n
+        elif rule == "round-winner":
+            start = winner
+        elif rule == "same-first-player":
+            start = self._first
+        else:
+            start = (self._starter + 1) % self._n
+        self._round += 1
+        self._deal_round(winner)
+        self._starter = self._turn = start
+        self._phase = ROLL
+        self._to_move = CHANCE
+
+    def _make_result(self, winner: int) -> dict[str, Any]:
+        others = [p for p in range(self._n) if p != winner]
+        ranking: list[list[int]] = [[winner]]
+        if self._by_score:
+            for score in sorted({self._scores[p] for p in others}, reverse=True):
+                ranking.append([p for p in others if self._scores[p] == score])
+        elif others:
+            ranking.append(others)
+        return {"scores": list(self._scores), "ranking": ranking, "winners": [winner],
+                "rounds": self._round}
+
+    # -- reporting -----------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """Return the canonical JSON state."""
+        return {
+            "to_move": self._to_move,
+            "phase": self._phase,
+            "round": self._round,
+            "turn": self._turn,
+            "starter": self._starter,
+            "dice": list(self._dice),
+            "coins": list(self._coins),
+            "chest": self._chest,
+            "rhino": "chest" if self._rhino < 0 else self._rhino,
+            "scores": list(self._scores),
+            "history": [dict(h, coins_at_end=list(h["coins_at_end"])) for h in self._history],
+            "result": self.result(),
+        }
+
+    def result(self) -> dict[str, Any] | None:
+        """Return scores, ranking and the winner once a player reaches the target score."""
+        if self._result is None:
+            return None
+        return {"scores": list(self._result["scores"]),
+                "ranking": [list(g) for g in self._result["ranking"]],
+                "winners": list(self._result["winners"]), "rounds": self._result["rounds"]}
+
+    def describe(self, action: Action, actor: Actor) -> str:
+        """Return one line of narration for ``action`` (with its outcome once it is applied)."""
+        kind = action.get("kind")
+        applied = action is self._last_action or action == self._last_action
+        note = f" - {self._outcome_text()}" if applied and self._last_effect else ""
+        if kind == "roll":
+            face = str(action.get("face"))
+            roller = self._last_roller if applied else self._turn
+            return (f"player {roller} rolls die {int(action.get('die', 0)) + 1}: "
+                    f"{self._names.get(face, face)}{note}")
+        if kind == "choose_count":
+            return f"player {actor} chooses to move {action.get('count')} coin(s){note}"
+        if kind == "first_player":
+            return f"chance: player {action.get('player')} goes first"
+        return super().describe(action, actor)
+
+    def _outcome_text(self) -> str:
+        """Say what the last legend row did, and whether it ended the round or the game."""
+        effect = self._last_effect
+        if effect is None:
+            return ""
+        text = effect.text(self._last_count)
+        if not self._last_complete:
+            text = f"cannot {text} in full: " + ("passes the dice" if self._void
+                                                   else "does what can be done")
+        winner = self._last_winner
+        if winner is not None:
+            text += (f"; player {winner} holds only the Ruby Rhino and breaks the curse, "
+                     f"scoring {self._history[-1]['points']}")
+            if self._result is not None:
+                text += "; game over"
+        return text
+
+    def clone(self) -> RubyRhino:
+        """Return an independent copy (the precomputed tables are shared, read-only)."""
+        other = object.__new__(RubyRhino)
+        other.__dict__.update(self.__dict__)
+        other._scores = list(self._scores)
+        other._coins = list(self._coins)
+        other._dice = list(self._dice)
+        other._history = [dict(h, coins_at_end=list(h["coins_at_end"])) for h in self._history]
+        other._result = None if self._result is None else dict(self._result)
+        return other
+
+
+ENGINE = RubyRhino

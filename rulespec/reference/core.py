@@ -1,0 +1,256 @@
+"""The engine core: configuration, actions, the engine base class and its errors.
+
+An engine is a deterministic state machine. Randomness is explicit: when chance is to move,
+the legal actions are the chance outcomes, each with an exact probability, and whoever drives
+the game picks one. Actions are JSON objects with a ``kind`` (an action id of the spec).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Literal
+
+import jsonschema
+
+from rulespec.spec.errors import RulespecError
+from rulespec.spec.model import Spec
+
+#: An action: a JSON object whose ``kind`` names an action of the spec.
+Action = dict[str, Any]
+#: Who moves: a player index (0-based) or chance.
+Actor = int | Literal["chance"]
+CHANCE: Literal["chance"] = "chance"
+
+
+class ConfigError(RulespecError):
+    """A game configuration that cannot be played (unknown ruling, bad player count, ...)."""
+
+
+class IllegalAction(RulespecError):
+    """An action the rules do not allow now; the state is unchanged."""
+
+    def __init__(self, action: Any, reason: str, clauses: Sequence[str] = ()) -> None:
+        self.action = action
+        self.reason = reason
+        self.clauses = tuple(clauses)
+        cite = f" (clause {', '.join(self.clauses)})" if self.clauses else ""
+        super().__init__(f"illegal action {action!r}: {reason}{cite}")
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why an action is not legal: a sentence and the clauses it breaks."""
+
+    reason: str
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Config:
+    """A fully resolved game configuration."""
+
+    game: str
+    players: int
+    rulings: Mapping[str, str]
+    variants: tuple[str, ...] = ()
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+    def ruling(self, ambiguity: str) -> str:
+        """Return the option chosen for ``ambiguity``."""
+        return self.rulings[ambiguity]
+
+    def param(self, name: str) -> Any:
+        """Return the value of parameter ``name``."""
+        return self.parameters[name]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the configuration as it is written in trace headers and sent to engines."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "rulings": dict(sorted(self.rulings.items())),
+            "variants": list(self.variants),
+            "parameters": dict(sorted(self.overrides.items())),
+        }
+
+
+def make_config(
+    spec: Spec,
+    *,
+    players: int | None = None,
+    rulings: Mapping[str, str] | None = None,
+    variants: Sequence[str] = (),
+    parameters: Mapping[str, Any] | None = None,
+) -> Config:
+    """Resolve a configuration against ``spec``; ConfigError lists every problem at once.
+
+    Parameter values are layered: table or default, then the chosen ruling options, then the
+    variants in order, then the explicit ``parameters``.
+    """
+    problems: list[str] = []
+    game = spec.game_id
+    n = spec.min_players if players is None else players
+    if not isinstance(n, int) or isinstance(n, bool) or not spec.min_players <= n <= spec.max_players:
+        problems.append(f"{game} is for {spec.min_players} to {spec.max_players} players, not "
+                        f"{n!r}; choose a count in that range")
+        n = spec.min_players
+    ambiguities = spec.ambiguities
+    chosen = spec.default_rulings()
+    for amb, option in (rulings or {}).items():
+        if amb not in ambiguities:
+            problems.append(f"unknown ambiguity {amb!r} for {game}; known: "
+                            f"{', '.join(sorted(ambiguities))}")
+            continue
+        options = [str(o["id"]) for o in ambiguities[amb]["options"]]
+        if option not in options:
+            problems.append(f"ambiguity {amb!r} has no option {option!r}; options: "
+                            f"{', '.join(options)}")
+            continue
+        chosen[amb] = option
+    known_variants = spec.variants
+    seen: list[str] = []
+    for v in variants:
+        if v not in known_variants:
+            problems.append(f"unknown variant {v!r} for {game}; known: "
+                            f"{', '.join(sorted(known_variants)) or 'none'}")
+        elif v in seen:
+            problems.append(f"variant {v!r} is given twice")
+        else:
+            seen.append(v)
+    values = spec.default_parameters(n)
+    for amb, option in sorted(chosen.items()):
+        for opt in ambiguities[amb]["options"]:
+            if opt["id"] == option:
+                values.update(opt.get("parameters", {}))
+    for v in seen:
+        values.update(known_variants[v].get("parameters", {}))
+    declared = spec.parameters
+    overrides = dict(parameters or {})
+    for name, value in overrides.items():
+        if name not in declared:
+            problems.append(f"unknown parameter {name!r} for {game}; known: "
+                            f"{', '.join(sorted(declared))}")
+            continue
+        try:
+            jsonschema.Draft202012Validator(declared[name]["schema"]).validate(value)
+        except jsonschema.ValidationError as exc:
+            problems.append(f"parameter {name!r} = {value!r} is invalid: {exc.message}")
+            continue
+        values[name] = value
+    if problems:
+        raise ConfigError("bad configuration: " + "; ".join(problems))
+    return Config(game=game, players=n, rulings=chosen, variants=tuple(seen),
+                  parameters=values, overrides=overrides)
+
+
+def config_from_json(spec: Spec, data: Any) -> Config:
+    """Rebuild a configuration from its JSON form (trace header, protocol request)."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"a configuration must be a JSON object, not {data!r}")
+    unknown = set(data) - {"game", "players", "rulings", "variants", "parameters"}
+    if unknown:
+        raise ConfigError(f"unknown configuration keys {sorted(unknown)!r}; allowed: game, "
+                          "players, rulings, variants, parameters")
+    if data.get("game", spec.game_id) != spec.game_id:
+        raise ConfigError(f"configuration is for game {data.get('game')!r}, not {spec.game_id!r}")
+    rulings = data.get("rulings", {})
+    variants = data.get("variants", [])
+    parameters = data.get("parameters", {})
+    if not isinstance(rulings, dict) or not all(isinstance(v, str) for v in rulings.values()):
+        raise ConfigError("rulings must map ambiguity ids to option ids")
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise ConfigError("variants must be a list of variant ids")
+    if not isinstance(parameters, dict):
+        raise ConfigError("parameters must be an object of parameter values")
+    return make_config(spec, players=data.get("players"), rulings=rulings, variants=variants,
+                       parameters=parameters)
+
+
+class Engine(ABC):
+    """A game's reference interpreter. Subclasses fill in the rules; the base does the checks.
+
+    Subclasses declare which ambiguity options and variants they implement as behaviour (the
+    validator checks these against the spec both ways), and implement the abstract methods.
+    """
+
+    #: Ambiguity id -> the option ids implemented as behaviour (not as parameter overrides).
+    RULINGS: ClassVar[Mapping[str, frozenset[str]]] = {}
+    #: Variant ids implemented as behaviour.
+    VARIANTS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, spec: Spec, config: Config) -> None:
+        if config.game != spec.game_id:
+            raise ConfigError(f"configuration for {config.game!r} given to the "
+                              f"{spec.game_id!r} engine")
+        self.spec = spec
+        self.config = config
+        self.players = config.players
+
+    # -- what a game implements --------------------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> Actor | None:
+        """Return who moves now: a player index, CHANCE, or None once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Return every legal action in canonical order (the chance outcomes at chance nodes)."""
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Return the chance outcomes with exact probabilities (only when chance moves)."""
+        raise IllegalAction(None, "chance is not to move")
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply a legal action (legality has been checked)."""
+
+    @abstractmethod
+    def state(self) -> dict[str, Any]:
+        """Return the canonical JSON state."""
+
+    @abstractmethod
+    def result(self) -> dict[str, Any] | None:
+        """Return the result (scores, ranking, winners) once terminal, else None."""
+
+    @abstractmethod
+    def rejection(self, action: Any) -> Rejection:
+        """Say why ``action`` is not legal now, citing the clause it breaks."""
+
+    def describe(self, action: Action, actor: Actor) -> str:
+        """Return one line of narration for ``action`` taken by ``actor``."""
+        who = "chance" if actor == CHANCE else f"player {actor}"
+        return f"{who}: {action}"
+
+    def clone(self) -> Engine:
+        """Return an independent copy."""
+        return copy.deepcopy(self)
+
+    # -- what the base provides --------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        """Return True once the game is over."""
+        return self.current_player() is None
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if legal; otherwise raise IllegalAction and change nothing."""
+        if not isinstance(action, dict) or action not in self.legal_actions():
+            if self.is_terminal():
+                raise IllegalAction(action, "the game is over; no action is legal")
+            why = self.rejection(action)
+            raise IllegalAction(action, why.reason, why.clauses)
+        self._apply(action)
+
+    def check_kind(self, action: Any) -> Rejection | None:
+        """Return a rejection if ``action`` is not an object with a known kind, else None."""
+        if not isinstance(action, dict):
+            return Rejection(f"an action must be a JSON object with a 'kind', not {action!r}")
+        kinds = {str(a["id"]) for a in self.spec.section("actions")}
+        kind = action.get("kind")
+        if kind not in kinds:
+            return Rejection(f"unknown action kind {kind!r}; kinds: {', '.join(sorted(kinds))}")
+        return None

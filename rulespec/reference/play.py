@@ -1,0 +1,95 @@
+"""Drive an engine: pick chance outcomes by their exact probabilities, players at random."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+from rulespec.reference.core import CHANCE, Action, Actor, Engine
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a game: who moved, what they did."""
+
+    actor: Actor
+    action: Action
+
+
+# Engines usually hand out the same precomputed outcome list again and again; remembering its
+# integer weights keeps sampling cheap. The list itself is kept so its id cannot be reused.
+_WEIGHTS: dict[int, tuple[list[tuple[Action, Fraction]], list[int], int]] = {}
+_WEIGHTS_MAX = 256
+
+
+def _weights(outcomes: list[tuple[Action, Fraction]]) -> tuple[list[int], int]:
+    cached = _WEIGHTS.get(id(outcomes))
+    if cached is not None and cached[0] is outcomes and len(cached[1]) == len(outcomes):
+        return cached[1], cached[2]
+    denominator = lcm(*(p.denominator for _, p in outcomes))
+    weights = [p.numerator * (denominator // p.denominator) for _, p in outcomes]
+    total = sum(weights)
+    if len(_WEIGHTS) >= _WEIGHTS_MAX:
+        _WEIGHTS.clear()
+    _WEIGHTS[id(outcomes)] = (outcomes, weights, total)
+    return weights, total
+
+
+def sample_chance(engine: Engine, rng: random.Random) -> Action:
+    """Draw a chance outcome with exactly the engine's probabilities."""
+    outcomes = engine.chance_outcomes()
+    if len(outcomes) == 1:
+        return outcomes[0][0]
+    weights, total = _weights(outcomes)
+    pick = rng.randrange(total)
+    for (action, _), weight in zip(outcomes, weights, strict=True):
+        if pick < weight:
+            return action
+        pick -= weight
+    raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
+
+
+def random_policy(engine: Engine, rng: random.Random) -> Action:
+    """Pick a uniformly random legal action (for players) or a chance draw."""
+    if engine.current_player() == CHANCE:
+        return sample_chance(engine, rng)
+    return rng.choice(engine.legal_actions())
+
+
+Policy = Callable[[Engine, random.Random], Action]
+
+
+def playout(
+    engine: Engine,
+    rng: random.Random,
+    *,
+    policy: Policy = random_policy,
+    max_steps: int = 1_000_000,
+) -> Iterator[Step]:
+    """Play ``engine`` to the end, yielding each step after it is applied."""
+    for _ in range(max_steps):
+        actor = engine.current_player()
+        if actor is None:
+            return
+        action = policy(engine, rng)
+        engine.apply(action)
+        yield Step(actor, action)
+    raise RuntimeError(f"game did not end within {max_steps} steps; a rule must loop forever")
+
+
+def check_probabilities(outcomes: list[tuple[Action, Fraction]]) -> bool:
+    """Return True when the outcome probabilities are positive and add up to exactly one."""
+    return all(p > 0 for _, p in outcomes) and sum((p for _, p in outcomes), Fraction(0)) == 1
+
+
+def summary(result: dict[str, Any] | None) -> str:
+    """Return a one-line text of a result."""
+    if result is None:
+        return "no result"
+    winners = result.get("winners", [])
+    scores = result.get("scores", [])
+    return f"winners {winners}, scores {scores}"

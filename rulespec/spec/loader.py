@@ -1,0 +1,205 @@
+"""Load a spec: safe YAML with node marks kept, duplicate keys and alias bombs rejected."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from rulespec.spec.errors import Problem, SpecError
+
+#: A JSON path as a tuple of keys and indexes.
+JsonPath = tuple[str | int, ...]
+
+#: The most nodes an alias may expand a document to; protects against "billion laughs".
+MAX_EXPANDED_NODES = 200_000
+
+
+def format_path(path: JsonPath) -> str:
+    """Return the JSONPath text of ``path`` (``$.tables[0].rows``)."""
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.replace("_", "").replace("-", "").isalnum():
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part)}]"
+    return out
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe loader that leaves dates as strings: a spec is JSON data."""
+
+
+# Timestamps would come back as datetime objects, which are not JSON; keep them as text.
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class Marks:
+    """Where each JSON path of a loaded document starts in its file (1-based)."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self._marks: dict[JsonPath, tuple[int, int]] = {}
+
+    def record(self, path: JsonPath, node: Node) -> None:
+        """Remember the position of ``node`` for ``path``."""
+        self._marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def at(self, path: JsonPath) -> tuple[int, int]:
+        """Return the line and column of ``path``, or of its nearest recorded ancestor."""
+        probe = tuple(path)
+        while probe:
+            if probe in self._marks:
+                return self._marks[probe]
+            probe = probe[:-1]
+        return self._marks.get((), (1, 1))
+
+    def problem(self, path: JsonPath, message: str) -> Problem:
+        """Make a problem located at ``path``."""
+        line, column = self.at(path)
+        return Problem(self.file, line, column, format_path(path), message)
+
+
+class _Builder:
+    def __init__(self, loader: _Loader, marks: Marks) -> None:
+        self.loader = loader
+        self.marks = marks
+        self.problems: list[Problem] = []
+        self.expanded = 0
+
+    def build(self, node: Node, path: JsonPath) -> Any:
+        self.expanded += 1
+        if self.expanded > MAX_EXPANDED_NODES:
+            raise _TooBig(path, node)
+        self.marks.record(path, node)
+        if isinstance(node, ScalarNode):
+            return self.loader.construct_object(node, deep=True)
+        if isinstance(node, SequenceNode):
+            return [self.build(child, (*path, i)) for i, child in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            result: dict[str, Any] = {}
+            seen: dict[str, Node] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    self.problems.append(
+                        self.marks.problem(path, "merge keys ('<<') are not allowed; write the keys out")
+                    )
+                    continue
+                key = self.loader.construct_object(key_node, deep=True)
+                if not isinstance(key, str):
+                    key = str(key)
+                if key in seen:
+                    first = seen[key].start_mark.line + 1
+                    line = key_node.start_mark.line + 1
+                    col = key_node.start_mark.column + 1
+                    self.problems.append(
+                        Problem(
+                            self.marks.file,
+                            line,
+                            col,
+                            format_path((*path, key)),
+                            f"duplicate key {key!r} (first defined on line {first}); "
+                            "remove one of them",
+                        )
+                    )
+                    continue
+                seen[key] = key_node
+                result[key] = self.build(value_node, (*path, key))
+            return result
+        raise SpecError([self.marks.problem(path, f"unsupported YAML node {node.tag!r}")])
+
+
+class _TooBig(Exception):
+    def __init__(self, path: JsonPath, node: Node) -> None:
+        self.path = path
+        self.node = node
+
+
+def load_yaml(text: str, file: str) -> tuple[Any, Marks]:
+    """Parse one YAML document into JSON data and its marks; raise SpecError on any problem."""
+    marks = Marks(file)
+    loader = _Loader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line = mark.line + 1 if mark else 1
+            col = mark.column + 1 if mark else 1
+            what = exc.problem or str(exc)
+            raise SpecError(
+                [Problem(file, line, col, "$", f"YAML syntax error: {what}; fix the YAML there")]
+            ) from None
+        except yaml.YAMLError as exc:
+            raise SpecError([Problem(file, 1, 1, "$", f"YAML error: {exc}")]) from None
+        if node is None:
+            raise SpecError([Problem(file, 1, 1, "$", "the file is empty; write a spec mapping")])
+        builder = _Builder(loader, marks)
+        try:
+            data = builder.build(node, ())
+        except RecursionError:
+            raise SpecError(
+                [Problem(file, 1, 1, "$", "aliases nest too deeply (a recursive alias?); "
+                         "write the data out instead")]
+            ) from None
+        except _TooBig as big:
+            line = big.node.start_mark.line + 1
+            col = big.node.start_mark.column + 1
+            raise SpecError(
+                [
+                    Problem(
+                        file,
+                        line,
+                        col,
+                        format_path(big.path),
+                        f"aliases expand the document beyond {MAX_EXPANDED_NODES} nodes "
+                        "(an alias bomb?); write the data out instead of nesting aliases",
+                    )
+                ]
+            ) from None
+        except yaml.constructor.ConstructorError as exc:
+            mark = exc.problem_mark
+            line = mark.line + 1 if mark else 1
+            col = mark.column + 1 if mark else 1
+            raise SpecError(
+                [Problem(file, line, col, "$", f"unsupported YAML value: {exc.problem}")]
+            ) from None
+        if builder.problems:
+            raise SpecError(builder.problems)
+        return data, marks
+    finally:
+        loader.dispose()
+
+
+def iter_nodes(data: Any, path: JsonPath = ()) -> Iterator[tuple[JsonPath, Any]]:
+    """Yield every (path, value) of a JSON document, depth first."""
+    yield path, data
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from iter_nodes(value, (*path, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from iter_nodes(value, (*path, i))
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 file or raise SpecError saying why it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError([Problem(str(path), 0, 0, "$", "no such file; check the path")]) from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            [Problem(str(path), 0, 0, "$", f"not UTF-8 text ({exc.reason}); save it as UTF-8")]
+        ) from None
+    except OSError as exc:
+        raise SpecError([Problem(str(path), 0, 0, "$", f"cannot read: {exc.strerror}")]) from None

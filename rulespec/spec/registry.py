@@ -1,0 +1,155 @@
+"""The game registry: every game is contributed through the ``rulespec.games`` entry points.
+
+Built-in and plugin games register the same way. A distribution declares, in its
+``pyproject.toml``::
+
+    [project.entry-points."rulespec.games"]
+    pig = "rulespec_pig:GAME"
+
+where ``GAME`` is a :class:`GamePackage` naming the spec file (and optionally the folder of
+its golden traces and of the rulebook texts it cites). The entry point's name is the game id.
+Nothing is registered by import side effect; the reference module is the one the spec names in
+``game.reference`` and is imported only when a game is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+
+from rulespec.spec.errors import RulespecError
+from rulespec.spec.model import Spec
+from rulespec.spec.validate import load_spec
+
+#: The entry-point group through which distributions contribute games.
+ENTRY_POINT_GROUP = "rulespec.games"
+
+
+class UnknownGame(RulespecError):
+    """A game id that no installed distribution registers."""
+
+
+class BrokenGame(RulespecError):
+    """A registered game whose entry point cannot be loaded or is inconsistent."""
+
+
+@dataclass(frozen=True)
+class GamePackage:
+    """What a distribution contributes for one game.
+
+    ``spec`` is the YAML spec file; ``traces`` the folder holding its golden traces
+    (``<game>.<label>.jsonl``); ``rulebooks`` the folder holding the rulebook texts its
+    sources name (used by ``rulespec validate --sources`` when no folder is given).
+    """
+
+    spec: Path
+    traces: Path | None = None
+    rulebooks: Path | None = None
+
+
+@dataclass(frozen=True)
+class RegisteredGame:
+    """One game of the registry: its id, its files, and who contributed it."""
+
+    id: str
+    package: GamePackage
+    distribution: str
+
+    @property
+    def spec_path(self) -> Path:
+        """Return the path of the game's spec file."""
+        return self.package.spec
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Every registered game, and the problems of the entry points that could not be used."""
+
+    games: dict[str, RegisteredGame]
+    problems: dict[str, str]
+
+
+def _describe(ep: EntryPoint) -> str:
+    dist = ep.dist.name if ep.dist is not None else "an unknown distribution"
+    return f"entry point {ep.name!r} ({ep.value}) of {dist}"
+
+
+def build_registry(found: Iterable[EntryPoint]) -> Registry:
+    """Load the given entry points into a registry; a broken one becomes a problem, not a crash."""
+    games: dict[str, RegisteredGame] = {}
+    problems: dict[str, str] = {}
+    for ep in sorted(found, key=lambda e: (e.name, e.value)):
+        where = _describe(ep)
+        try:
+            package = ep.load()
+        except Exception as exc:  # a plugin's import error must not take rulespec down
+            problems[ep.name] = (f"{where} cannot be loaded: {type(exc).__name__}: {exc}; "
+                                 "fix or uninstall that distribution")
+            continue
+        if not isinstance(package, GamePackage):
+            problems[ep.name] = (f"{where} is a {type(package).__name__}, not a "
+                                 "rulespec.spec.registry.GamePackage")
+            continue
+        if ep.name in games:
+            other = games.pop(ep.name)
+            problems[ep.name] = (f"game id {ep.name!r} is registered twice: by {where} and by "
+                                 f"{other.distribution}; uninstall one of them")
+            continue
+        if ep.name in problems:
+            continue
+        dist = ep.dist.name if ep.dist is not None else "unknown"
+        games[ep.name] = RegisteredGame(ep.name, package, dist)
+    return Registry(games, problems)
+
+
+@cache
+def registry() -> Registry:
+    """Return the registry of the installed distributions (built once per process)."""
+    return build_registry(entry_points(group=ENTRY_POINT_GROUP))
+
+
+def game_ids() -> list[str]:
+    """Return the id of every registered game, sorted (no spec is loaded)."""
+    return sorted(registry().games)
+
+
+def registered(game_id: str) -> RegisteredGame:
+    """Return the registry entry of ``game_id``; UnknownGame or BrokenGame says why not."""
+    reg = registry()
+    if game_id in reg.problems:
+        raise BrokenGame(reg.problems[game_id])
+    if game_id not in reg.games:
+        known = ", ".join(game_ids()) or "none (is rulespec installed?)"
+        raise UnknownGame(f"unknown game {game_id!r}; known games: {known}")
+    return reg.games[game_id]
+
+
+def spec_paths() -> list[Path]:
+    """Return the spec file of every registered game, sorted by game id."""
+    return [registered(g).spec_path for g in game_ids()]
+
+
+@cache
+def _load(path: Path) -> Spec:
+    return load_spec(path)
+
+
+def get_spec(game_id: str, *, load: Callable[[Path], Spec] = _load) -> Spec:
+    """Return the spec of ``game_id``; the spec must declare the id it is registered under."""
+    entry = registered(game_id)
+    if not entry.spec_path.is_file():
+        raise BrokenGame(f"game {game_id!r} of {entry.distribution}: its spec file "
+                         f"{entry.spec_path} does not exist; reinstall that distribution")
+    spec = load(entry.spec_path)
+    if spec.game_id != game_id:
+        raise BrokenGame(f"{entry.spec_path}: declares game id {spec.game_id!r} but "
+                         f"{entry.distribution} registers it as {game_id!r}; make them agree")
+    return spec
+
+
+def all_specs() -> list[Spec]:
+    """Load every registered spec (cached); raise SpecError if one is invalid."""
+    return [get_spec(g) for g in game_ids()]

@@ -1,0 +1,381 @@
+"""Validate a spec: JSON Schema with file positions, then semantic checks, then sources."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+from rulespec.data import specs_dir
+from rulespec.spec.errors import Problem, SpecError
+from rulespec.spec.loader import JsonPath, Marks, iter_nodes, load_yaml, read_text
+from rulespec.spec.model import Spec
+
+SCHEMA_PATH = specs_dir() / "schema" / "spec.schema.json"
+
+#: Variables an invariant may use, by scope.
+INVARIANT_VARIABLES: Mapping[str, frozenset[str]] = {
+    "state": frozenset({"state", "params", "config"}),
+    "terminal": frozenset({"state", "params", "config"}),
+    "transition": frozenset({"state", "prev", "action", "params", "config"}),
+}
+
+
+@cache
+def spec_schema() -> dict[str, Any]:
+    """Return the spec JSON Schema."""
+    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return schema
+
+
+def _schema_problems(data: Any, marks: Marks) -> list[Problem]:
+    validator = jsonschema.Draft202012Validator(spec_schema())
+    problems: list[Problem] = []
+    for error in validator.iter_errors(data):
+        # oneOf/anyOf failures hide the useful sub-error; pick the most relevant one.
+        err = best_match([error]) if error.context else error
+        path: JsonPath = tuple(err.absolute_path)
+        problems.append(marks.problem(path, _explain(err)))
+    return problems
+
+
+def _explain(err: jsonschema.ValidationError) -> str:
+    """Turn a schema error into a sentence that says what to fix."""
+    validator = err.validator
+    if validator == "required":
+        wanted = err.validator_value if isinstance(err.validator_value, list) else []
+        missing = [m for m in wanted if isinstance(err.instance, dict) and m not in err.instance]
+        return f"missing required key {missing[0]!r}; add it" if missing else err.message
+    if validator == "additionalProperties":
+        return f"{err.message}; remove it or fix its spelling"
+    if validator == "type":
+        return f"{err.instance!r} is not of type {err.validator_value!r}; change the value"
+    if validator == "enum":
+        return f"{err.instance!r} is not one of {err.validator_value!r}"
+    if validator == "pattern":
+        return f"{err.instance!r} does not match the id pattern {err.validator_value!r}"
+    if validator == "const":
+        return f"{err.instance!r} must be {err.validator_value!r}"
+    return err.message
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+class _Checker:
+    """Semantic checks that JSON Schema cannot express."""
+
+    def __init__(self, data: Mapping[str, Any], marks: Marks) -> None:
+        self.data = data
+        self.marks = marks
+        self.problems: list[Problem] = []
+
+    def add(self, path: JsonPath, message: str) -> None:
+        self.problems.append(self.marks.problem(path, message))
+
+    def items(self, section: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
+        value = self.data.get(section, [])
+        return enumerate(value) if isinstance(value, list) else iter(())
+
+    def run(self) -> list[Problem]:
+        checks = (self.check_ids, self.check_prefix, self.check_players, self.check_clause_refs,
+                  self.check_citations, self.check_components, self.check_tables,
+                  self.check_parameters, self.check_schemas, self.check_invariants,
+                  self.check_variants, self.check_ambiguities)
+        for check in checks:
+            try:
+                check()
+            except (KeyError, TypeError, AttributeError, IndexError):
+                # The schema already reported the malformed part this check needs; the other
+                # checks still run so that every problem is reported at once.
+                continue
+        return self.problems
+
+    # -- ids ----------------------------------------------------------------------------------
+
+    def check_ids(self) -> None:
+        seen: dict[str, JsonPath] = {}
+        for section in ("clauses", "invariants", "ambiguities", "tables", "components", "zones",
+                        "variants", "actions", "sources"):
+            for i, item in self.items(section):
+                ident = item.get("id")
+                if not isinstance(ident, str):
+                    continue
+                if ident in seen:
+                    first = self.marks.at(seen[ident])[0]
+                    self.add((section, i, "id"), f"id {ident!r} is already used (line {first}); "
+                             "ids are permanent and unique: pick a new one")
+                else:
+                    seen[ident] = (section, i, "id")
+        for section in ("parameters",):
+            ids: set[str] = set()
+            for i, item in self.items(section):
+                ident = item.get("id")
+                if ident in ids:
+                    self.add((section, i, "id"), f"parameter {ident!r} is declared twice")
+                ids.add(str(ident))
+
+    def check_prefix(self) -> None:
+        prefix = self.data["game"]["clause_prefix"]
+        for section in ("clauses", "invariants", "ambiguities"):
+            for i, item in self.items(section):
+                if not str(item.get("id", "")).startswith(prefix + "-"):
+                    self.add((section, i, "id"), f"{item.get('id')!r} must start with the "
+                             f"game's clause prefix {prefix + '-'!r}")
+
+    def check_players(self) -> None:
+        players = self.data["game"]["players"]
+        if players["min"] > players["max"]:
+            self.add(("game", "players"), f"min {players['min']} is above max {players['max']}")
+
+    # -- references ---------------------------------------------------------------------------
+
+    def clause_ids(self) -> set[str]:
+        return {str(c.get("id")) for _, c in self.items("clauses")}
+
+    def check_clause_refs(self) -> None:
+        known = self.clause_ids()
+        for path, value in iter_nodes(self.data):
+            if path and path[-1] == "clauses" and path != ("clauses",) and isinstance(value, list):
+                for j, ref in enumerate(value):
+                    if ref not in known:
+                        hint = _closest(str(ref), known)
+                        self.add((*path, j), f"unknown clause {ref!r}{hint}; declare it under "
+                                 "clauses or fix the id")
+
+    def check_citations(self) -> None:
+        sources = {s["id"]: {sec["id"] for sec in s.get("sections", [])}
+                   for _, s in self.items("sources")}
+        for path, value in iter_nodes(self.data):
+            if isinstance(value, dict) and {"source", "section", "quote"} <= value.keys():
+                src = value["source"]
+                if src not in sources:
+                    self.add((*path, "source"), f"unknown source {src!r}; declare it under sources")
+                elif value["section"] not in sources[src]:
+                    self.add((*path, "section"), f"source {src!r} has no section "
+                             f"{value['section']!r}; add it to that source's sections")
+
+    def check_components(self) -> None:
+        def walk(comp: Mapping[str, Any], path: JsonPath) -> None:
+            parts = comp.get("parts")
+            if isinstance(parts, list) and parts:
+                counts = [p.get("count") for p in parts]
+                if comp.get("count") is not None and all(isinstance(c, int) for c in counts):
+                    total = sum(c for c in counts if isinstance(c, int))
+                    if total != comp["count"]:
+                        self.add((*path, "count"), f"component {comp.get('id')!r} counts "
+                                 f"{comp['count']} but its parts add up to {total}; fix one of them")
+                for k, part in enumerate(parts):
+                    walk(part, (*path, "parts", k))
+        for i, comp in self.items("components"):
+            walk(comp, ("components", i))
+
+    def check_tables(self) -> None:
+        players = self.data["game"]["players"]
+        for i, table in self.items("tables"):
+            columns = [c["id"] for c in table.get("columns", [])]
+            key = table.get("key")
+            if key not in columns:
+                self.add(("tables", i, "key"), f"key {key!r} is not one of the columns {columns!r}")
+                continue
+            keys: list[Any] = []
+            for r, row in enumerate(table.get("rows", [])):
+                for col in row:
+                    if col not in columns:
+                        self.add(("tables", i, "rows", r, str(col)), f"column {col!r} is not declared "
+                                 f"in the table's columns {columns!r}")
+                for col in columns:
+                    if col not in row:
+                        self.add(("tables", i, "rows", r), f"row has no value for column {col!r}")
+                typed = {c["id"]: c.get("type") for c in table.get("columns", [])}
+                for col, val in row.items():
+                    want = typed.get(col)
+                    if want and not _is_type(val, want):
+                        self.add(("tables", i, "rows", r, col), f"{val!r} is not of type {want!r}; "
+                                 "change the value or the column type")
+                if row.get(key) in keys:
+                    self.add(("tables", i, "rows", r, str(key)), f"key {row.get(key)!r} appears twice")
+                keys.append(row.get(key))
+            if key == "players":
+                missing = [n for n in range(players["min"], players["max"] + 1) if n not in keys]
+                if missing:
+                    self.add(("tables", i, "rows"), f"table {table['id']!r} has no row for "
+                             f"{missing!r} players; every player count "
+                             f"{players['min']}-{players['max']} needs one")
+
+    def check_parameters(self) -> None:
+        tables = {t["id"]: t for _, t in self.items("tables")}
+        for i, param in self.items("parameters"):
+            ref = param.get("from_table")
+            if isinstance(ref, dict):
+                table = tables.get(ref.get("table"))
+                if table is None:
+                    self.add(("parameters", i, "from_table", "table"), f"unknown table "
+                             f"{ref.get('table')!r}")
+                    continue
+                cols = {c["id"] for c in table.get("columns", [])}
+                for k in ("column", "key_column", "value_column"):
+                    if k in ref and ref[k] not in cols:
+                        self.add(("parameters", i, "from_table", k), f"table {table['id']!r} "
+                                 f"has no column {ref[k]!r}")
+                if "column" in ref and table.get("key") != "players":
+                    self.add(("parameters", i, "from_table"), f"table {table['id']!r} is keyed by "
+                             f"{table.get('key')!r}, not players; use key_column and value_column")
+            elif "default" in param:
+                self.check_value(("parameters", i, "default"), param, param["default"])
+
+    def params(self) -> dict[str, Mapping[str, Any]]:
+        return {str(p["id"]): p for _, p in self.items("parameters")}
+
+    def check_value(self, path: JsonPath, param: Mapping[str, Any], value: Any) -> None:
+        try:
+            jsonschema.Draft202012Validator(param.get("schema", {})).validate(value)
+        except jsonschema.ValidationError as exc:
+            self.add(path, f"value {value!r} for parameter {param['id']!r} is invalid: "
+                     f"{exc.message}")
+        except jsonschema.SchemaError:
+            pass  # reported by check_schemas
+
+    def check_overrides(self, path: JsonPath, overrides: Any) -> None:
+        params = self.params()
+        if not isinstance(overrides, dict):
+            return
+        for name, value in overrides.items():
+            if name not in params:
+                hint = _closest(name, set(params))
+                self.add((*path, name), f"unknown parameter {name!r}{hint}; declare it under "
+                         "parameters")
+            else:
+                self.check_value((*path, name), params[name], value)
+
+    def check_schemas(self) -> None:
+        pairs: list[tuple[JsonPath, Any]] = [(("state", "schema"), self.data["state"]["schema"])]
+        pairs += [(("parameters", i, "schema"), p.get("schema")) for i, p in self.items("parameters")]
+        pairs += [(("actions", i, "params"), a.get("params")) for i, a in self.items("actions")]
+        for path, schema in pairs:
+            try:
+                jsonschema.Draft202012Validator.check_schema(schema)
+            except jsonschema.SchemaError as exc:
+                self.add(path, f"not a valid JSON Schema: {exc.message}")
+
+    def check_invariants(self) -> None:
+        from rulespec.spec.expressions import ExpressionError, compile_expression
+
+        for i, inv in self.items("invariants"):
+            try:
+                compile_expression(str(inv["expression"]), INVARIANT_VARIABLES[inv["scope"]])
+            except ExpressionError as exc:
+                self.add(("invariants", i, "expression"), str(exc))
+
+    def check_variants(self) -> None:
+        for i, variant in self.items("variants"):
+            self.check_overrides(("variants", i, "parameters"), variant.get("parameters"))
+            params = self.params()
+            for j, name in enumerate(variant.get("settable", [])):
+                if name not in params:
+                    self.add(("variants", i, "settable", j), f"unknown parameter {name!r}")
+
+    def check_ambiguities(self) -> None:
+        ids = {str(a.get("id")) for _, a in self.items("ambiguities")}
+        elements: set[str] = set()
+        for section in ("tables", "parameters", "actions", "invariants", "components", "zones",
+                        "variants", "clauses"):
+            elements |= {str(x.get("id")) for _, x in self.items(section)}
+        for i, amb in self.items("ambiguities"):
+            options = [o.get("id") for o in amb.get("options", [])]
+            if len(set(options)) != len(options):
+                self.add(("ambiguities", i, "options"), "option ids must be unique")
+            default = amb.get("default", {}).get("option")
+            if default not in options:
+                self.add(("ambiguities", i, "default", "option"), f"default option {default!r} "
+                         f"is not one of the options {options!r}")
+            for j, opt in enumerate(amb.get("options", [])):
+                self.check_overrides(("ambiguities", i, "options", j, "parameters"),
+                                     opt.get("parameters"))
+            for j, pair in enumerate(amb.get("conflicts", [])):
+                for k, idx in enumerate(pair):
+                    if idx >= len(amb.get("sources", [])):
+                        self.add(("ambiguities", i, "conflicts", j, k), f"source index {idx} is "
+                                 f"out of range: this record has {len(amb.get('sources', []))} sources")
+            for j, name in enumerate(amb.get("touches", [])):
+                if name not in elements:
+                    self.add(("ambiguities", i, "touches", j), f"unknown spec element {name!r}")
+            dup = amb.get("duplicate_of")
+            if dup is not None and dup not in ids:
+                self.add(("ambiguities", i, "duplicate_of"), f"unknown ambiguity {dup!r}")
+            if amb.get("status") == "duplicate" and dup is None:
+                self.add(("ambiguities", i), "a duplicate needs duplicate_of")
+
+
+def _is_type(value: Any, want: str) -> bool:
+    if want == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if want == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if want == "string":
+        return isinstance(value, str)
+    return isinstance(value, bool)
+
+
+def _closest(word: str, known: Iterable[str]) -> str:
+    import difflib
+
+    match = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def check_sources(data: Mapping[str, Any], marks: Marks, sources_dir: Path) -> list[Problem]:
+    """Check every quote is verbatim in its source and every source file's sha256."""
+    problems: list[Problem] = []
+    texts: dict[str, str] = {}
+    for i, src in enumerate(data.get("sources", [])):
+        file = sources_dir / str(src["file"])
+        try:
+            raw = file.read_bytes()
+        except OSError:
+            problems.append(marks.problem(("sources", i, "file"), f"source file {str(file)!r} not "
+                                          "found; pass the rulebooks folder with --sources"))
+            continue
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest != src["sha256"]:
+            problems.append(marks.problem(("sources", i, "sha256"), f"sha256 of {str(file)!r} is "
+                                          f"{digest}, not {src['sha256']}; the text changed: "
+                                          "re-check the quotes, then update the digest"))
+        texts[src["id"]] = _norm(raw.decode("utf-8", errors="replace"))
+    for path, value in iter_nodes(data):
+        if isinstance(value, dict) and {"source", "section", "quote"} <= value.keys():
+            text = texts.get(value["source"])
+            if text is not None and _norm(str(value["quote"])) not in text:
+                problems.append(marks.problem((*path, "quote"), "quote not found verbatim in "
+                                              f"source {value['source']!r}: "
+                                              f"{_short(str(value['quote']))!r}; copy it exactly "
+                                              "from the rulebook"))
+    return problems
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def load_spec(path: Path | str, *, sources: Path | None = None) -> Spec:
+    """Load and validate a spec file; raise SpecError listing every problem found."""
+    path = Path(path)
+    text = read_text(path)
+    data, marks = load_yaml(text, str(path))
+    if not isinstance(data, dict):
+        raise SpecError([marks.problem((), "a spec must be a mapping at the top level")])
+    problems = _schema_problems(data, marks)
+    problems += _Checker(data, marks).run()
+    if sources is not None:
+        problems += check_sources(data, marks, sources)
+    if problems:
+        raise SpecError(problems)
+    return Spec(path=path, data=data, marks=marks)

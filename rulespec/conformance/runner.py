@@ -8,69 +8,39 @@ check stops it, Hypothesis shrinks the game, and the minimal game is written as 
 from __future__ import annotations
 
 import gc
-import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from fractions import Fraction
-from pathlib import Path
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
+from rulespec.conformance.options import Options, supported_configs
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
-from rulespec.conformance.validation import StateValidator
-from rulespec.reference.core import (
-    CHANCE,
-    Action,
-    Actor,
-    Config,
-    ConfigError,
-    Engine,
-    config_from_json,
+from rulespec.conformance.replay import load_golden, replay_golden
+from rulespec.conformance.tracefile import write_failure_trace
+from rulespec.conformance.verdicts import (
+    Finding,
+    Verdicts,
+    fast_key,
+    legal_of,
+    state_diff,
+    unique,
 )
+from rulespec.reference.core import Action, Actor, Config, ConfigError, Engine, config_from_json
 from rulespec.reference.registry import engine_class
-from rulespec.reference.trace import Trace, TraceStep, read_trace
-from rulespec.spec.invariants import Invariants
+from rulespec.reference.trace import Trace, read_trace
 from rulespec.spec.model import Spec
 from rulespec.spec.registry import get_spec
+
+__all__ = ["Conformance", "Options", "check_engine", "load_golden", "supported_configs"]
 
 #: Steps of a determinism replay sent before their answers are read (bounded so the requests
 #: never fill the pipe while the engine waits for its answers to be read).
 _REPLAY_CHUNK = 16
 #: An action kind no spec declares: the first illegal action every engine must refuse.
 BOGUS_KIND = "__not_an_action__"
-
-
-@dataclass(frozen=True)
-class Options:
-    """How hard the kit looks."""
-
-    #: Hypothesis examples (games) per configuration.
-    examples: int = 40
-    #: Longest game played, in actions (longer games stop there; their checks still count).
-    max_steps: int = 3000
-    #: Probe an illegal action every this many steps (0: never).
-    probe_every: int = 3
-    #: Replay every this-many-th game in a fresh game to check determinism (0: never).
-    determinism_every: int = 4
-    #: Fixed Hypothesis seed for reproducible runs (None: derandomized per configuration).
-    seed: int | None = None
-    #: Where minimal failing traces are written (None: not written).
-    trace_dir: Path | None = None
-    #: Replay the committed golden traces too.
-    golden: bool = True
-    #: Shrink failures to a minimal game (turn off only to save time).
-    shrink: bool = True
-    #: Check the schema and every invariant on every state. Otherwise they are checked on
-    #: every state that differs from the reference's, on every terminal state, and on one
-    #: state in ``sample_every`` (a state equal to the reference's gets the reference's
-    #: verdict, which the reference's own tests check at every step).
-    full: bool = False
-    sample_every: int = 32
-    #: Seconds Hypothesis may spend shrinking a failure (the smallest game so far is kept).
-    shrink_seconds: float = 15.0
 
 
 class _Found(Exception):
@@ -89,15 +59,6 @@ class _Abort(BaseException):
         self.failure = failure
 
 
-def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,
-                      rulings: Mapping[str, str] | None = None,
-                      variants: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """Return the configurations to check: one per player count, under the given rulings."""
-    counts = list(players) if players else list(range(spec.min_players, spec.max_players + 1))
-    return [{"game": spec.game_id, "players": n, "rulings": dict(rulings or {}),
-             "variants": list(variants), "parameters": {}} for n in counts]
-
-
 class Conformance:
     """Check one engine (through an adapter) against the spec and reference of one game."""
 
@@ -109,16 +70,7 @@ class Conformance:
         self.options = options or Options()
         self.engine_name = engine_name or "engine"
         self.reference = reference or engine_class(self.spec)
-        self.invariants = Invariants(self.spec)
-        self.validator = StateValidator(self.spec.state_schema)
-        self.action_clauses = {str(a["id"]): tuple(str(c) for c in a["clauses"])
-                               for a in self.spec.section("actions")}
-        objective = self.spec.data["game"].get("objective", {})
-        terminal = [c for inv in self.spec.section("invariants") if inv["scope"] == "terminal"
-                    for c in inv["clauses"]]
-        setup = self.spec.data.get("structure", {}).get("setup", [])
-        self.setup_clauses = tuple(_unique(c for step in setup for c in step.get("clauses", [])))
-        self.end_clauses = tuple(_unique([*objective.get("clauses", []), *terminal]))
+        self.verdicts = Verdicts(self.spec)
         self.steps_checked = 0
         #: States that got the schema and invariant checks (all of them with ``full``).
         self.full_checks = 0
@@ -186,7 +138,7 @@ class Conformance:
             config = config_from_json(self.spec, trace.config)
             if hello.supports(self.spec.game_id, config.rulings, config.variants):
                 continue
-            out.append((path.name, self._replay_golden(path.name, trace)))
+            out.append((path.name, self.replay(path.name, trace)))
         return out
 
     def run_golden_trace(self, name: str) -> tuple[Failure | None, str | None]:
@@ -204,7 +156,11 @@ class Conformance:
         unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants)
         if unsupported:
             return None, "; ".join(unsupported)
-        return self._replay_golden(name, trace), None
+        return self.replay(name, trace), None
+
+    def replay(self, name: str, trace: Trace) -> Failure | None:
+        """Replay one golden trace (called ``name`` in messages); return its failure or None."""
+        return replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure)
 
     # -- play --------------------------------------------------------------------------------
 
@@ -276,7 +232,8 @@ class Conformance:
             raise _Abort(self._protocol_failure(cfg, exc)) from None
         game.states.append(state)
         self._check_state(game, state, ref.state(), None, None)
-        ref_legal = self._check_legal(game, legal, _legal_of(ref))
+        ref_legal = legal_of(ref)
+        self._check(game, self.verdicts.legal(legal, ref_legal, None))
         pool: dict[Any, Action] = {}
         # Checks of steps (and probes) sent but not yet checked, oldest first. The next action is
         # chosen from the reference alone, so the engine can work on step n + 1 while the kit
@@ -294,7 +251,7 @@ class Conformance:
             count = len(ref_legal.actions)
             action = ref_legal.actions[(choose(count) + _offset(n)) % count]
             if len(pool) < 256:
-                pool.setdefault(_fast_key(action), action)
+                pool.setdefault(fast_key(action), action)
             try:
                 collect = self.adapter.send_step(action)
             except (EngineFailure, EngineError) as exc:
@@ -304,7 +261,7 @@ class Conformance:
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
             ref.apply(action)
             expected = ref.state()
-            ref_legal = _legal_of(ref)
+            ref_legal = legal_of(ref)
             inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
             while len(inflight) > 1:
                 inflight.pop(0)()
@@ -328,109 +285,34 @@ class Conformance:
             game.steps.append((actor, action))
             game.states.append(new_state)
             if rejection is not None:
-                self._fail(game, "DIFF-LEGAL", self._clauses(action) + rejection.clauses,
-                           f"the engine refused {action!r}, which the reference allows; it "
-                           f"said: {rejection.reason}")
+                self._check(game, self.verdicts.refused(action, rejection))
             self.steps_checked += 1
             self._check_state(game, new_state, expected, prev, action)
-            self._check_legal(game, legal, expected_legal)
+            self._check(game, self.verdicts.legal(legal, expected_legal, action))
 
         return check
 
     def _check_state(self, game: _Game, state: dict[str, Any], expected: dict[str, Any],
                      prev: dict[str, Any] | None, action: Action | None) -> None:
+        """Check a state: schema and invariants when sampled or different, then the diff."""
         differs = state != expected  # compared once: the states can be long
         full = (differs or self.options.full or state.get("result") is not None
                 or game.since_full >= self.options.sample_every)
         if full:
             game.since_full = 0
-            self._check_schema_and_invariants(game, state, prev, action)
+            self.full_checks += 1
+            self._check(game, self.verdicts.schema_and_invariants(state, prev, action,
+                                                                  game.params, game.cfg))
         else:
             game.since_full += 1
         if differs:
-            clauses = self._clauses(action) if action is not None else self.setup_clauses
-            ended = (state.get("result") is not None, expected.get("result") is not None)
-            if ended != (False, False) and state.get("result") != expected.get("result"):
-                self._fail(game, "DIFF-RESULT", self.end_clauses + clauses,
-                           f"result {state.get('result')!r} but the reference gives "
-                           f"{expected.get('result')!r}")
-            self._fail(game, "DIFF-STATE", clauses, _state_diff(state, expected))
-
-    def _check_schema_and_invariants(self, game: _Game, state: dict[str, Any],
-                                     prev: dict[str, Any] | None, action: Action | None) -> None:
-        self.full_checks += 1
-        if not self.validator.is_valid(state):
-            errors = self.validator.errors(state)
-            err = min(errors, key=lambda e: len(list(e.absolute_path)))
-            where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-            self._fail(game, "STATE-SCHEMA", self._clauses(action),
-                       f"the state does not match the spec's state schema at {where}: "
-                       f"{err.message[:300]}")
-        violations = self.invariants.check(state, prev=prev, action=action,
-                                           params=game.params, config=game.cfg)
-        if violations:
-            v = violations[0]
-            self._fail(game, "INVARIANT", v.clauses, str(v), subject=v.invariant,
-                       also=tuple(x.invariant for x in violations[1:]))
-
-    def _check_legal(self, game: _Game, legal: Legal, expected: Legal) -> Legal:
-        actor = expected.actor
-        if legal.actor != expected.actor:
-            if legal.actor is None or expected.actor is None:
-                self._fail(game, "DIFF-RESULT", self.end_clauses + self._last_clauses(game),
-                           f"the engine says {_who(legal.actor)} is to move but the reference "
-                           f"says {_who(expected.actor)}")
-            self._fail(game, "DIFF-LEGAL", self._last_clauses(game),
-                       f"the engine says {_who(legal.actor)} is to move but the reference says "
-                       f"{_who(expected.actor)}")
-        if actor == CHANCE:
-            self._check_chance(game, legal, expected)
-        if legal.actions != expected.actions:
-            mine = {_key(a) for a in legal.actions}
-            theirs = {_key(a) for a in expected.actions}
-            extra = [a for a in legal.actions if _key(a) not in theirs]
-            missing = [a for a in expected.actions if _key(a) not in mine]
-            kinds = _unique(str(a.get("kind")) for a in extra + missing)
-            clauses = _unique(c for k in kinds for c in self.action_clauses.get(k, ()))
-            if extra or missing:
-                msg = (f"legal actions differ from the reference: the engine also allows "
-                       f"{extra[:5]!r} and lacks {missing[:5]!r}")
-            else:
-                msg = ("legal actions are the reference's but not in canonical order: the engine "
-                       f"lists {legal.actions[:8]!r}, the reference {expected.actions[:8]!r}")
-                clauses = _unique(c for a in expected.actions
-                                  for c in self.action_clauses.get(str(a.get("kind")), ()))
-            self._fail(game, "DIFF-LEGAL", tuple(clauses) or self._last_clauses(game), msg)
-        return expected
-
-    def _check_chance(self, game: _Game, legal: Legal, expected: Legal) -> None:
-        if legal.actions == expected.actions and legal.probabilities == expected.probabilities:
-            return  # the reference's outcomes, which its own tests show sum to exactly 1
-        clauses = _unique(c for a in expected.actions
-                          for c in self.action_clauses.get(str(a.get("kind")), ()))
-        if legal.probabilities is None:
-            self._fail(game, "CHANCE-DIST", clauses, "chance is to move but the engine gives no "
-                       "probabilities; list one exact fraction per outcome")
-        got = {_key(a): p for a, p in zip(legal.actions, legal.probabilities, strict=True)}
-        want = {_key(a): p for a, p in zip(expected.actions, expected.probabilities or [],
-                                           strict=True)}
-        total = sum(legal.probabilities, Fraction(0))
-        if got.keys() != want.keys():
-            extra = sorted(got.keys() - want.keys())[:5]
-            missing = sorted(want.keys() - got.keys())[:5]
-            self._fail(game, "CHANCE-DIST", clauses, f"chance outcome set differs from the "
-                       f"reference: extra {extra}, missing {missing}")
-        wrong = [(k, got[k], want[k]) for k in want if got[k] != want[k]]
-        if wrong or total != 1:
-            shown = ", ".join(f"{k}: {g} instead of {w}" for k, g, w in wrong[:4])
-            self._fail(game, "CHANCE-DIST", clauses, f"chance probabilities differ from the "
-                       f"reference ({shown or 'none differ'}); they sum to {total}")
+            self._check(game, self.verdicts.state(state, expected, action))
 
     def _send_probe(self, game: _Game, ref: Engine, ref_legal: Legal,
                     pool: Mapping[Any, Action], actor: Actor,
                     choose: Callable[[int], int]) -> Callable[[], None]:
         """Send an illegal action; return the function that checks how the engine took it."""
-        legal_keys = {_fast_key(a) for a in ref_legal.actions}
+        legal_keys = {fast_key(a) for a in ref_legal.actions}
         candidates = [a for k, a in pool.items() if k not in legal_keys]
         candidates.append({"kind": BOGUS_KIND})
         bad = candidates[choose(len(candidates))]
@@ -449,15 +331,11 @@ class Conformance:
             except (EngineFailure, EngineError) as exc:
                 game.steps.append((actor, bad))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
+            found = self.verdicts.probe(bad, why, rejection, state, after)
             if rejection is None:
                 game.steps.append((actor, bad))
                 game.states.append(None)
-                self._fail(game, "ILLEGAL-REJECTED", why.clauses,
-                           f"the engine accepted {bad!r}, which is illegal now: {why.reason}")
-            if after != state:
-                self._fail(game, "ILLEGAL-REJECTED", why.clauses,
-                           f"the engine refused {bad!r} but its state changed: "
-                           + _state_diff(after or {}, state or {}))
+            self._check(game, found)
 
         return check
 
@@ -467,7 +345,7 @@ class Conformance:
             first = self.adapter.state()
             if first != game.states[0]:
                 self._fail(game, "DETERMINISM", (), "a fresh game starts in a different state: "
-                           + _state_diff(first, game.states[0] or {}))
+                           + state_diff(first, game.states[0] or {}))
             steps = list(enumerate(game.steps, 1))
             for start in range(0, len(steps), _REPLAY_CHUNK):
                 chunk = steps[start:start + _REPLAY_CHUNK]
@@ -476,8 +354,8 @@ class Conformance:
                     rejection, state, _ = collect()
                     if rejection is not None or state != game.states[i]:
                         what = (f"refused it ({rejection.reason})" if rejection is not None
-                                else _state_diff(state, game.states[i] or {}))
-                        self._fail(game, "DETERMINISM", self._clauses(action),
+                                else state_diff(state, game.states[i] or {}))
+                        self._fail(game, "DETERMINISM", self.verdicts.clauses(action),
                                    f"replaying the same actions, step {i} ({action!r}) differs: "
                                    f"{what}", step=i)
         except (EngineFailure, EngineError) as exc:
@@ -485,19 +363,17 @@ class Conformance:
 
     # -- failures ----------------------------------------------------------------------------
 
-    def _clauses(self, action: Mapping[str, Any] | None) -> tuple[str, ...]:
-        if action is None:
-            return ()
-        return self.action_clauses.get(str(action.get("kind")), ())
-
-    def _last_clauses(self, game: _Game) -> tuple[str, ...]:
-        return self._clauses(game.steps[-1][1]) if game.steps else ()
+    def _check(self, game: _Game, found: Finding | None) -> None:
+        """Turn a check's finding into the failure of this game (nothing when it passed)."""
+        if found is not None:
+            self._fail(game, found.check, found.clauses, found.message, subject=found.subject,
+                       also=found.also)
 
     def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
               subject: str | None = None, also: tuple[str, ...] = (),
               step: int | None = None) -> NoReturn:
         at = len(game.steps) if step is None else step
-        failure = Failure(check, tuple(_unique(clauses)), message, game.cfg, step=at,
+        failure = Failure(check, tuple(unique(clauses)), message, game.cfg, step=at,
                           actions=tuple(game.steps[:at]), also=also, subject=subject)
         game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
@@ -518,48 +394,7 @@ class Conformance:
 
     def _write_trace(self, failure: Failure) -> Failure:
         """Write the failing game as a trace ``rulespec replay`` runs; return it with the path."""
-        directory = self.options.trace_dir
-        if directory is None:
-            return failure
-        directory.mkdir(parents=True, exist_ok=True)
-        states = self._last_states
-        steps = [TraceStep(i, actor, dict(action),
-                           states[i] if i < len(states) and isinstance(states[i], dict) else None)
-                 for i, (actor, action) in enumerate(failure.actions, 1)]
-        last = states[len(steps)] if len(states) > len(steps) else None
-        result = last.get("result") if isinstance(last, dict) else None
-        trace = Trace(self.spec.game_id, self.spec.version, dict(failure.config), steps,
-                      result if isinstance(result, dict) else None)
-        n = len(list(directory.glob(f"{self.spec.game_id}-{failure.check}-*.jsonl"))) + 1
-        path = directory / f"{self.spec.game_id}-{failure.check}-{n}.jsonl"
-        trace.write(path)
-        return replace(failure, trace=str(path))
-
-    def _replay_golden(self, name: str, trace: Trace) -> Failure | None:
-        cfg = dict(trace.config)
-        steps: list[tuple[Any, Mapping[str, Any]]] = []
-        try:
-            self.adapter.start(cfg)
-            for step in trace.steps:
-                steps.append((step.actor, step.action))
-                rejection, state, _ = self.adapter.step(step.action)
-                if rejection is not None:
-                    return Failure("GOLDEN", self._clauses(step.action),
-                                   f"{name} step {step.n}: the engine refused {step.action!r}: "
-                                   f"{rejection.reason}", cfg, step.n, tuple(steps),
-                                   subject=name)
-                if step.state is not None and state != step.state:
-                    return Failure("GOLDEN", self._clauses(step.action),
-                                   f"{name} step {step.n}: " + _state_diff(state, step.state),
-                                   cfg, step.n, tuple(steps), subject=name)
-            final = self.adapter.state()
-        except (EngineFailure, EngineError, ConfigError) as exc:
-            return replace(self._protocol_failure(cfg, exc), check="GOLDEN", subject=name)
-        if final.get("result") != trace.result:
-            return Failure("GOLDEN", self.end_clauses, f"{name}: result {final.get('result')!r} "
-                           f"but the trace records {trace.result!r}", cfg, len(steps),
-                           tuple(steps), subject=name)
-        return None
+        return write_failure_trace(self.spec, failure, self._last_states, self.options.trace_dir)
 
 
 class _Game:
@@ -579,63 +414,6 @@ def _offset(n: int) -> int:
     return ((n * 2654435761) & 0xFFFFFFFF) >> 8
 
 
-def _legal_of(ref: Engine) -> Legal:
-    """Return who moves in the reference and its legal actions (outcomes at chance nodes)."""
-    actor = ref.current_player()
-    if actor == CHANCE:
-        outcomes = ref.chance_outcomes()
-        return Legal(actor, [a for a, _ in outcomes], [p for _, p in outcomes])
-    if actor is None:
-        return Legal(None, [])
-    return Legal(actor, ref.legal_actions())
-
-
-def _key(action: Any) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
-
-
-def _fast_key(action: Mapping[str, Any]) -> Any:
-    """Return a hashable key of an action (a tuple of its items when they are hashable)."""
-    try:
-        key = tuple(sorted(action.items()))
-        hash(key)
-        return key
-    except TypeError:
-        return _key(action)
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))
-
-
-def _who(actor: Actor | None) -> str:
-    if actor is None:
-        return "nobody (the game is over)"
-    return "chance" if actor == CHANCE else f"player {actor}"
-
-
-def _state_diff(got: Mapping[str, Any], want: Mapping[str, Any], path: str = "") -> str:
-    """Describe the first difference between two canonical states."""
-    for key in sorted(set(got) | set(want)):
-        where = f"{path}/{key}"
-        if key not in got:
-            return f"state lacks {where} (the reference has {want[key]!r:.120})"
-        if key not in want:
-            return f"state has {where} = {got[key]!r:.120}, which the reference does not"
-        a, b = got[key], want[key]
-        if a != b:
-            if isinstance(a, dict) and isinstance(b, dict):
-                return _state_diff(a, b, where)
-            if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-                for i, (x, y) in enumerate(zip(a, b, strict=True)):
-                    if x != y:
-                        if isinstance(x, dict) and isinstance(y, dict):
-                            return _state_diff(x, y, f"{where}/{i}")
-                        return f"{where}/{i} is {x!r:.120} but the reference has {y!r:.120}"
-            return f"{where} is {a!r:.160} but the reference has {b!r:.160}"
-    return "states differ"
-
-
 def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None = None,
                  rulings: Mapping[str, str] | None = None, variants: Sequence[str] = (),
                  options: Options | None = None, engine_name: str | None = None) -> Report:
@@ -643,8 +421,3 @@ def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None =
     kit = Conformance(adapter, game, options=options, engine_name=engine_name)
     configs = supported_configs(kit.spec, players=players, rulings=rulings, variants=variants)
     return kit.run(configs)
-
-
-def load_golden(game: str) -> list[tuple[Path, Trace]]:
-    """Return the golden traces of ``game`` with their paths."""
-    return [(p, read_trace(p)) for p in golden_paths(game)]

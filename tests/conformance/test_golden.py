@@ -55,7 +55,7 @@ def test_a_tampered_golden_trace_fails_with_golden() -> None:
     steps = list(trace.steps)
     steps[index] = replace(step, state=tampered_state)
     kit = Conformance(InProcessAdapter(), game)
-    failure = kit._replay_golden(path.name, replace(trace, steps=steps))
+    failure = kit.replay(path.name, replace(trace, steps=steps))
     assert failure is not None and failure.check == "GOLDEN"
     assert failure.step == step.n, failure.message
     assert "/phase" in failure.message

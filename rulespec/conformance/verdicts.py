@@ -1,0 +1,220 @@
+"""The step checks of the kit as pure functions: what the engine said against the reference.
+
+Each check returns a :class:`Finding` (or ``None`` when it passes) and has no side effect; the
+driver (``rulespec.conformance.runner``) decides when to call them, records the game, and turns
+a finding into a :class:`~rulespec.conformance.checks.Failure`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulespec.conformance.protocol import Legal
+from rulespec.conformance.validation import StateValidator
+from rulespec.reference.core import CHANCE, Action, Actor, Engine, Rejection
+from rulespec.spec.invariants import Invariants
+from rulespec.spec.model import Spec
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A check that did not pass: which, the clauses it concerns, and a sentence."""
+
+    check: str
+    clauses: tuple[str, ...]
+    message: str
+    subject: str | None = None
+    also: tuple[str, ...] = ()
+
+
+class Verdicts:
+    """The checks of one game, with what they need from its spec computed once."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.invariants = Invariants(spec)
+        self.validator = StateValidator(spec.state_schema)
+        self.action_clauses = {str(a["id"]): tuple(str(c) for c in a["clauses"])
+                               for a in spec.section("actions")}
+        objective = spec.data["game"].get("objective", {})
+        terminal = [c for inv in spec.section("invariants") if inv["scope"] == "terminal"
+                    for c in inv["clauses"]]
+        setup = spec.data.get("structure", {}).get("setup", [])
+        self.setup_clauses = tuple(unique(c for step in setup for c in step.get("clauses", [])))
+        self.end_clauses = tuple(unique([*objective.get("clauses", []), *terminal]))
+
+    def clauses(self, action: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """Return the clauses of an action's kind (none for no action)."""
+        if action is None:
+            return ()
+        return self.action_clauses.get(str(action.get("kind")), ())
+
+    def _kind_clauses(self, actions: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+        return tuple(unique(c for a in actions for c in self.clauses(a)))
+
+    def schema_and_invariants(self, state: dict[str, Any], prev: dict[str, Any] | None,
+                              action: Action | None, params: Mapping[str, Any],
+                              cfg: Mapping[str, Any]) -> Finding | None:
+        """Check the state against the state schema, then every invariant."""
+        if not self.validator.is_valid(state):
+            errors = self.validator.errors(state)
+            err = min(errors, key=lambda e: len(list(e.absolute_path)))
+            where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+            return Finding("STATE-SCHEMA", self.clauses(action),
+                           f"the state does not match the spec's state schema at {where}: "
+                           f"{err.message[:300]}")
+        violations = self.invariants.check(state, prev=prev, action=action, params=params,
+                                           config=cfg)
+        if violations:
+            v = violations[0]
+            return Finding("INVARIANT", v.clauses, str(v), subject=v.invariant,
+                           also=tuple(x.invariant for x in violations[1:]))
+        return None
+
+    def state(self, state: Mapping[str, Any], expected: Mapping[str, Any],
+              action: Action | None) -> Finding | None:
+        """Compare a state with the reference's (the caller knows they differ)."""
+        clauses = self.clauses(action) if action is not None else self.setup_clauses
+        ended = (state.get("result") is not None, expected.get("result") is not None)
+        if ended != (False, False) and state.get("result") != expected.get("result"):
+            return Finding("DIFF-RESULT", self.end_clauses + clauses,
+                           f"result {state.get('result')!r} but the reference gives "
+                           f"{expected.get('result')!r}")
+        return Finding("DIFF-STATE", clauses, state_diff(state, expected))
+
+    def refused(self, action: Action, rejection: Rejection) -> Finding:
+        """The engine refused an action the reference allows."""
+        return Finding("DIFF-LEGAL", self.clauses(action) + rejection.clauses,
+                       f"the engine refused {action!r}, which the reference allows; it said: "
+                       f"{rejection.reason}")
+
+    def legal(self, legal: Legal, expected: Legal, last: Action | None) -> Finding | None:
+        """Compare who moves and the legal actions (and chance outcomes) with the reference's."""
+        last_clauses = self.clauses(last)
+        if legal.actor != expected.actor:
+            said = (f"the engine says {who(legal.actor)} is to move but the reference says "
+                    f"{who(expected.actor)}")
+            if legal.actor is None or expected.actor is None:
+                return Finding("DIFF-RESULT", self.end_clauses + last_clauses, said)
+            return Finding("DIFF-LEGAL", last_clauses, said)
+        if expected.actor == CHANCE:
+            found = self.chance(legal, expected)
+            if found is not None:
+                return found
+        if legal.actions == expected.actions:
+            return None
+        mine = {key(a) for a in legal.actions}
+        theirs = {key(a) for a in expected.actions}
+        extra = [a for a in legal.actions if key(a) not in theirs]
+        missing = [a for a in expected.actions if key(a) not in mine]
+        if extra or missing:
+            clauses = self._kind_clauses(extra + missing)
+            msg = (f"legal actions differ from the reference: the engine also allows "
+                   f"{extra[:5]!r} and lacks {missing[:5]!r}")
+        else:
+            clauses = self._kind_clauses(expected.actions)
+            msg = ("legal actions are the reference's but not in canonical order: the engine "
+                   f"lists {legal.actions[:8]!r}, the reference {expected.actions[:8]!r}")
+        return Finding("DIFF-LEGAL", clauses or last_clauses, msg)
+
+    def chance(self, legal: Legal, expected: Legal) -> Finding | None:
+        """Compare the chance outcomes and their exact probabilities with the reference's."""
+        if legal.actions == expected.actions and legal.probabilities == expected.probabilities:
+            return None  # the reference's outcomes, which its own tests show sum to exactly 1
+        clauses = self._kind_clauses(expected.actions)
+        if legal.probabilities is None:
+            return Finding("CHANCE-DIST", clauses, "chance is to move but the engine gives no "
+                           "probabilities; list one exact fraction per outcome")
+        got = {key(a): p for a, p in zip(legal.actions, legal.probabilities, strict=True)}
+        want = {key(a): p for a, p in zip(expected.actions, expected.probabilities or [],
+                                          strict=True)}
+        total = sum(legal.probabilities, Fraction(0))
+        if got.keys() != want.keys():
+            extra = sorted(got.keys() - want.keys())[:5]
+            missing = sorted(want.keys() - got.keys())[:5]
+            return Finding("CHANCE-DIST", clauses, f"chance outcome set differs from the "
+                           f"reference: extra {extra}, missing {missing}")
+        wrong = [(k, got[k], want[k]) for k in want if got[k] != want[k]]
+        if wrong or total != 1:
+            shown = ", ".join(f"{k}: {g} instead of {w}" for k, g, w in wrong[:4])
+            return Finding("CHANCE-DIST", clauses, f"chance probabilities differ from the "
+                           f"reference ({shown or 'none differ'}); they sum to {total}")
+        return None
+
+    @staticmethod
+    def probe(bad: Action, why: Rejection, rejection: Rejection | None,
+              before: Mapping[str, Any] | None,
+              after: Mapping[str, Any] | None) -> Finding | None:
+        """Check how the engine took an illegal action: refused, and its state unchanged."""
+        if rejection is None:
+            return Finding("ILLEGAL-REJECTED", why.clauses,
+                           f"the engine accepted {bad!r}, which is illegal now: {why.reason}")
+        if after != before:
+            return Finding("ILLEGAL-REJECTED", why.clauses,
+                           f"the engine refused {bad!r} but its state changed: "
+                           + state_diff(after or {}, before or {}))
+        return None
+
+
+def legal_of(ref: Engine) -> Legal:
+    """Return who moves in the reference and its legal actions (outcomes at chance nodes)."""
+    actor = ref.current_player()
+    if actor == CHANCE:
+        outcomes = ref.chance_outcomes()
+        return Legal(actor, [a for a, _ in outcomes], [p for _, p in outcomes])
+    if actor is None:
+        return Legal(None, [])
+    return Legal(actor, ref.legal_actions())
+
+
+def key(action: Any) -> str:
+    """Return a canonical JSON key of an action (or any JSON value)."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def fast_key(action: Mapping[str, Any]) -> Any:
+    """Return a hashable key of an action (a tuple of its items when they are hashable)."""
+    try:
+        k = tuple(sorted(action.items()))
+        hash(k)
+        return k
+    except TypeError:
+        return key(action)
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    """Return the items without repeats, in first-seen order."""
+    return list(dict.fromkeys(items))
+
+
+def who(actor: Actor | None) -> str:
+    """Name whoever is to move, in words."""
+    if actor is None:
+        return "nobody (the game is over)"
+    return "chance" if actor == CHANCE else f"player {actor}"
+
+
+def state_diff(got: Mapping[str, Any], want: Mapping[str, Any], path: str = "") -> str:
+    """Describe the first difference between two canonical states."""
+    for name in sorted(set(got) | set(want)):
+        where = f"{path}/{name}"
+        if name not in got:
+            return f"state lacks {where} (the reference has {want[name]!r:.120})"
+        if name not in want:
+            return f"state has {where} = {got[name]!r:.120}, which the reference does not"
+        a, b = got[name], want[name]
+        if a != b:
+            if isinstance(a, dict) and isinstance(b, dict):
+                return state_diff(a, b, where)
+            if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+                for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                    if x != y:
+                        if isinstance(x, dict) and isinstance(y, dict):
+                            return state_diff(x, y, f"{where}/{i}")
+                        return f"{where}/{i} is {x!r:.120} but the reference has {y!r:.120}"
+            return f"{where} is {a!r:.160} but the reference has {b!r:.160}"
+    return "states differ"

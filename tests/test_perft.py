@@ -1,0 +1,70 @@
+"""Perft: exact tree counts of the reference engines, and their internal consistency."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rulespec.reference.core import CHANCE
+from rulespec.reference.perft import MAX_DEPTH, children, divide, perft
+from rulespec.reference.registry import new_game
+from rulespec.spec.registry import game_ids
+
+GAMES = game_ids()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shallower_tables_are_prefixes_and_the_engine_is_untouched(game: str) -> None:
+    """A depth-d table starts with the depth-(d-1) table; counting never changes the engine."""
+    engine = new_game(game)
+    before = engine.state()
+    deep = perft(engine, 3).rows
+    shallow = perft(engine, 2).rows
+    assert [(r.nodes, r.weighted) for r in deep[:2]] == [(r.nodes, r.weighted) for r in shallow]
+    assert deep[2].terminal is None and shallow[1].terminal is None
+    assert engine.state() == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_divide_adds_up_to_perft(game: str) -> None:
+    """The subtree counts under each first move add up to the whole tree's count."""
+    engine = new_game(game)
+    whole = perft(engine, 3).rows
+    parts = list(divide(engine, 3))
+    assert sum(r.rows[-1].nodes for _, _, r in parts) == whole[-1].nodes
+    assert sum((p * r.rows[-1].weighted for _, p, r in parts), Fraction(0)) == whole[-1].weighted
+
+
+def test_dado_de_ouro_opening_rolls_count_the_die_faces() -> None:
+    """DDO-DIE-01, DDO-TURN-01: the first plies are rolls of the die, one outcome per face.
+
+    The counts are powers of the number of faces the configuration's die has, and each
+    depth's weighted count is exactly 1 while only chance moves.
+    """
+    for option in ("d6", "d8"):
+        engine = new_game("dado-de-ouro", rulings={"DDO-AMB-01": option})
+        faces = len(engine.config.param("die_faces"))
+        rows = perft(engine, 3).rows
+        assert [r.nodes for r in rows] == [faces, faces ** 2, faces ** 3], option
+        assert all(r.weighted == 1 for r in rows), option
+
+
+def test_weighted_count_sums_probabilities_at_chance_and_counts_at_players() -> None:
+    """Player moves weigh one each, chance outcomes their exact probability."""
+    engine = new_game("ruby-rhino")
+    assert engine.current_player() == CHANCE
+    chance = perft(engine, 1).rows[0]
+    assert chance.nodes == len(engine.chance_outcomes()) and chance.weighted == 1
+    while engine.current_player() == CHANCE:
+        engine.apply(children(engine)[0][0])
+    assert engine.current_player() is not None
+    rows = perft(engine, 1).rows
+    assert rows[0].nodes == len(engine.legal_actions())
+    assert rows[0].weighted == len(engine.legal_actions())
+
+
+def test_depth_is_bounded() -> None:
+    """A depth beyond the limit is refused with the limit in the message."""
+    with pytest.raises(ValueError, match=str(MAX_DEPTH)):
+        perft(new_game("fool"), MAX_DEPTH + 1)

@@ -54,7 +54,7 @@ def test_dado_de_ouro_opening_rolls_count_the_die_faces() -> None:
 
 def test_weighted_count_sums_probabilities_at_chance_and_counts_at_players() -> None:
     """Player moves weigh one each, chance outcomes their exact probability."""
-    engine = new_game("ruby-rhino")
+    engine = new_game("fool")  # the deal is chance, then players choose cards
     assert engine.current_player() == CHANCE
     chance = perft(engine, 1).rows[0]
     assert chance.nodes == len(engine.chance_outcomes()) and chance.weighted == 1

@@ -71,3 +71,11 @@ def test_depth_is_bounded() -> None:
     """A depth beyond the limit is refused with the limit in the message."""
     with pytest.raises(ValueError, match=str(MAX_DEPTH)):
         perft(new_game("fool"), MAX_DEPTH + 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_committed_perft_tables_match_a_fresh_count(game: str) -> None:
+    """The published perft tables are regenerated from the reference and must not drift."""
+    from rulespec.conformance import perft_tables
+
+    assert perft_tables.differences([game]) == []

@@ -82,13 +82,13 @@ def test_golden_traces_are_up_to_date() -> None:
 
 
 @pytest.mark.parametrize("rulings", EVERY_RULING, ids=lambda r: "-".join(r.values()))
-@pytest.mark.parametrize("players", [2, 6])
+@pytest.mark.parametrize("players", [2, 5])
 def test_every_invariant_holds_in_random_games(rulings: dict[str, str], players: int) -> None:
     """PIG-INV-*: the state schema and every invariant hold at every step of random games."""
     spec = get_spec(GAME_ID)
     invariants = Invariants(spec)
     validator = jsonschema.Draft202012Validator(spec.state_schema)
-    for seed in range(3):
+    for seed in range(2):
         engine = new_game(GAME_ID, players=players, rulings=rulings)
         config, params = engine.config.to_json(), dict(engine.config.parameters)
         prev = engine.state()

@@ -1,4 +1,4 @@
-"""The ``rulespec`` command: games, validate, play, replay, ambiguities, bench.
+"""The ``rulespec`` command: games, validate, golden, play, replay, ambiguities, bench.
 
 Exit codes: 0 ok, 1 a check failed, 2 a usage error (unknown game, bad option, missing file).
 """
@@ -91,14 +91,16 @@ def games(fmt: str) -> None:
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--sources", type=click.Path(path_type=Path, file_okay=False),
-              help="Folder of rulebook texts: check every quote is verbatim in its source.")
+              help="Folder of rulebook texts: check every quote is verbatim in its source "
+                   "(default: the folder the game's package registers, if any).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
     """Validate spec files or folders of them (default: every spec in the registry).
 
     Checks the JSON Schema, then ids, references, tables, component counts, expressions and
-    that the reference implements every ambiguity option; with --sources, every quote.
+    that the reference implements every ambiguity option; then every quote and the sha256 of
+    every source, against --sources or else the rulebook folder the game registers.
     """
     from rulespec.reference.registry import check_implementation
     from rulespec.spec.registry import spec_paths
@@ -118,16 +120,19 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
     targets = targets or spec_paths()
     if not targets:
         raise UsageError("no spec files to validate")
+    registered_rulebooks = _registered_rulebooks() if sources is None else {}
     report: list[dict[str, Any]] = []
     for path in targets:
+        folder = sources or registered_rulebooks.get(_key(path))
         problems: list[Any] = []
         try:
-            spec = load_spec(path, sources=sources)
+            spec = load_spec(path, sources=folder)
             if spec.data["game"]["reference"]:
                 problems += check_implementation(spec)
         except SpecError as exc:
             problems += list(exc.problems)
         report.append({"file": str(path), "ok": not problems,
+                       "sources": None if folder is None else str(folder),
                        "problems": [p.to_json() for p in problems],
                        "text": [str(p) for p in problems]})
     failed = any(not r["ok"] for r in report)
@@ -136,13 +141,65 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
                               indent=2, ensure_ascii=False))
     else:
         for r in report:
-            if r["ok"]:
-                click.echo(f"{r['file']}: ok")
+            where = (f"quotes checked against {r['sources']}" if r["sources"] else
+                     "quotes not checked: no rulebook folder registered, pass --sources DIR")
+            status = "ok" if r["ok"] else f"{len(r['problems'])} problem(s)"
+            click.echo(f"{r['file']}: {status} ({where})")
             for line in r["text"]:
                 click.echo(line)
         bad = sum(len(r["problems"]) for r in report)
         click.echo(f"{len(report)} spec(s) checked, {bad} problem(s)")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _key(path: Path) -> str:
+    """Return a spelling of ``path`` that two names of one file share."""
+    return str(path.resolve())
+
+
+def _registered_rulebooks() -> dict[str, Path]:
+    """Return spec file -> the rulebook folder its game's package registers (games with one)."""
+    from rulespec.spec.registry import registry
+
+    return {_key(g.spec_path): g.package.rulebooks for g in registry().games.values()
+            if g.package.rulebooks is not None}
+
+
+# -- golden -----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--check", is_flag=True,
+              help="Write nothing: compare the committed traces with fresh playouts; exit 1 "
+                   "on any difference.")
+def golden(games: tuple[str, ...], check: bool) -> None:
+    """Write (or --check) the golden traces of GAMEs into the folder each game registers.
+
+    Default: every registered game that registers a trace folder. The traces are reference
+    games chosen from the spec (player counts, ruling options, variants) with fixed seeds, so
+    writing twice gives the same files; commit them, and run --check in CI.
+    """
+    from rulespec.conformance import golden as traces
+    from rulespec.reference.core import ConfigError
+    from rulespec.spec.registry import UnknownGame, game_ids, registered
+
+    try:
+        chosen = list(games) or [g for g in game_ids() if registered(g).package.traces]
+        for game in chosen:
+            traces.trace_dir(game)
+    except (UnknownGame, ConfigError) as exc:
+        raise UsageError(str(exc)) from None
+    if check:
+        problems = traces.differences(games=chosen)
+        for problem in problems:
+            click.echo(problem)
+        click.echo(f"{len(chosen)} game(s) checked, {len(problems)} difference(s)")
+        sys.exit(EXIT_FAILED if problems else EXIT_OK)
+    for path in traces.write(games=chosen):
+        click.echo(f"wrote {path}")
+    for note in traces.skipped(chosen):
+        click.echo(f"skipped {note}")
 
 
 # -- play -------------------------------------------------------------------------------------

@@ -175,11 +175,10 @@ def differences(directory: Path | None = None, games: list[str] | None = None) -
         for name, text in sorted(texts.items()):
             path = folder / name
             if not path.is_file():
-                problems.append(f"{name}: missing; run rulespec golden {game} --write")
+                problems.append(f"{name}: missing; run rulespec golden {game}")
             elif path.read_text(encoding="utf-8") != text:
                 problems.append(f"{name}: differs from a fresh reference playout; if the "
-                                f"change is intended, regenerate with rulespec golden {game} "
-                                "--write")
+                                f"change is intended, regenerate with rulespec golden {game}")
         for path in golden_paths(game, folder):
             if path.name not in texts:
                 problems.append(f"{path.name}: stale (no case generates it); delete it")

@@ -98,6 +98,9 @@ def compile_expression(source: str, allowed: Iterable[str]) -> Expression:
             continue
         if name in _CEL_BUILTINS:
             continue
+        if name in _INSTEAD:
+            raise ExpressionError(f"function {name!r} in {source!r} is not available in this "
+                                  f"CEL; use {_INSTEAD[name]} instead")
         raise ExpressionError(f"unknown function {name!r} in {source!r}; CEL builtins and "
                               f"{sorted(FUNCTIONS)!r} are available")
     return Expression(source, program)
@@ -105,8 +108,10 @@ def compile_expression(source: str, allowed: Iterable[str]) -> Expression:
 
 _CEL_BUILTINS = frozenset({"size", "has", "all", "exists", "exists_one", "map", "filter", "int",
                            "uint", "double", "string", "bool", "bytes", "type", "dyn", "matches",
-                           "contains", "startsWith", "endsWith", "duration", "timestamp", "max",
-                           "min", "@in", "in", "@not_strictly_false", "!_", "-_"})
+                           "contains", "startsWith", "endsWith", "duration", "timestamp",
+                           "@in", "in", "@not_strictly_false", "!_", "-_"})
+#: Functions people reach for that this CEL lacks (they fail only when evaluated), and ours.
+_INSTEAD = {"max": "max_of(list)", "min": "min_of(list)"}
 
 
 def _comprehension_vars(source: str) -> set[str]:

@@ -24,6 +24,10 @@ CHECKS: tuple[Check, ...] = (
     Check("PROTOCOL", "the engine speaks the protocol",
           "every call is answered in time with a valid JSON-RPC 2.0 response; no crash, hang, "
           "garbage, wrong id or oversized line"),
+    Check("PERFT", "the first plies have the reference's game tree",
+          "every position of the first plies (as deep as a small time budget allows) has the "
+          "reference's player to move, legal actions in order and chance outcomes with their "
+          "exact probabilities; run first, it names the first position where the trees part"),
     Check("STATE-SCHEMA", "the state matches the spec's state schema",
           "every canonical state the engine reports validates against state.schema"),
     Check("INVARIANT", "every spec invariant holds at every step",
@@ -90,6 +94,9 @@ class RunResult:
     seconds: float = 0.0
     failures: list[Failure] = field(default_factory=list)
     skipped: str | None = None
+    #: The engine's node count at each ply that the PERFT check visited (equal to the
+    #: reference's unless PERFT failed).
+    perft: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -100,7 +107,8 @@ class RunResult:
         """Return the run as JSON."""
         return {"config": dict(self.config), "ok": self.ok, "examples": self.examples,
                 "steps": self.steps, "seconds": round(self.seconds, 3),
-                "skipped": self.skipped, "failures": [f.to_json() for f in self.failures]}
+                "skipped": self.skipped, "perft": list(self.perft),
+                "failures": [f.to_json() for f in self.failures]}
 
 
 @dataclass

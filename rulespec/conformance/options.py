@@ -38,6 +38,10 @@ class Options:
     sample_every: int = 32
     #: Seconds Hypothesis may spend shrinking a failure (the smallest game so far is kept).
     shrink_seconds: float = 15.0
+    #: Seconds the PERFT check may spend per configuration before it stops going deeper
+    #: (0: no PERFT check), and the most positions of one ply it visits.
+    perft_seconds: float = 1.0
+    perft_nodes: int = 400
 
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,

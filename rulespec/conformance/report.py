@@ -59,6 +59,9 @@ def render_text(report: Report) -> str:
         status = "ok" if run.ok else "FAILED"
         out.append(f"  {status}: {run.examples} games, {run.steps} steps checked in "
                    f"{run.seconds:.2f} s")
+        if run.perft:
+            out.append(f"  perft to ply {len(run.perft)}: "
+                       + ", ".join(f"{n:,}" for n in run.perft) + " nodes")
         for f in run.failures:
             out.extend("  " + line for line in _failure_text(f))
     if report.golden:

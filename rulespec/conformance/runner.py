@@ -17,6 +17,7 @@ from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.options import Options, supported_configs
+from rulespec.conformance.perft_check import perft_check
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.tracefile import write_failure_trace
@@ -105,6 +106,12 @@ class Conformance:
         if unsupported:
             result.skipped = "; ".join(unsupported)
             return result
+        if self.options.perft_seconds > 0:
+            try:
+                self._perft(config, result)
+            except (EngineFailure, EngineError, ConfigError) as exc:
+                result.failures.append(self._protocol_failure(cfg, exc))
+                return result
         self._examples = 0
         self._last = None
         self._found_at = None
@@ -161,6 +168,16 @@ class Conformance:
     def replay(self, name: str, trace: Trace) -> Failure | None:
         """Replay one golden trace (called ``name`` in messages); return its failure or None."""
         return replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure)
+
+    def _perft(self, config: Config, result: RunResult) -> None:
+        """Run the PERFT check first: deterministic, cheap, and the most precise failure."""
+        found = perft_check(self.adapter, self.verdicts, config, self.reference,
+                            seconds=self.options.perft_seconds,
+                            max_nodes=self.options.perft_nodes)
+        result.perft = found.nodes
+        if found.failure is not None:
+            self._last_states = []
+            result.failures.append(self._write_trace(found.failure))
 
     # -- play --------------------------------------------------------------------------------
 

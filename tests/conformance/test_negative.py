@@ -23,8 +23,9 @@ RECORDED_IN_STATES = {"STATE-SCHEMA", "INVARIANT", "DIFF-STATE", "DIFF-RESULT",
 def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
     """Each bad engine fails the kit with the expected check, and its minimal trace replays."""
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
+    # PERFT is off: it would catch the bugs of the first plies before the check under test.
     options = Options(examples=25, trace_dir=tmp_path, golden=False, shrink_seconds=4,
-                      determinism_every=1 if bad.check == "DETERMINISM" else 0)
+                      determinism_every=1 if bad.check == "DETERMINISM" else 0, perft_seconds=0)
     players = bad.players or get_spec(bad.game).min_players
     report = check_engine(adapter, bad.game, players=[players], rulings=bad.rulings,
                           options=options)
@@ -59,3 +60,21 @@ def test_every_game_has_five_known_bad_engines() -> None:
 def test_specific_bad_engines_are_for_registered_games() -> None:
     """Every game-specific bad engine is for a game that exists."""
     assert set(SPECIFIC) <= set(game_ids())
+
+
+#: Bad engines whose bug shows in the first plies of every game: PERFT, run first, names it.
+EARLY = [b for b in CORPUS if b.name in {"biased-chance", "one-dynamite-short"}]
+
+
+@pytest.mark.parametrize("bad", EARLY, ids=str)
+def test_perft_names_bugs_of_the_first_plies_first(bad: BadEngine, tmp_path: Path) -> None:
+    """PERFT: a chance distribution wrong from the start is caught before any game is played."""
+    adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
+    options = Options(examples=1, trace_dir=tmp_path, golden=False, shrink=False)
+    players = bad.players or get_spec(bad.game).min_players
+    report = check_engine(adapter, bad.game, players=[players], rulings=bad.rulings,
+                          options=options)
+    first = report.failures[0]
+    assert first.check == "PERFT" and first.subject == "CHANCE-DIST", first
+    assert "probabilities differ" in first.message and first.clauses, first.message
+    assert first.trace is not None and replay(read_trace(first.trace)).ok

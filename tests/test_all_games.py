@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
 
 from rulespec.cli import main
 from rulespec.reference.core import CHANCE, IllegalAction
-from rulespec.reference.play import check_probabilities, random_policy
+from rulespec.reference.play import check_probabilities, playout, random_policy
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.reference.trace import Recorder, Trace, read_trace, replay
 from rulespec.spec.registry import game_ids, get_spec, registered
@@ -86,6 +88,64 @@ def test_illegal_action_leaves_state_unchanged(game: str) -> None:
             assert info.value.reason
             assert json.dumps(engine.state(), sort_keys=True) == before
         engine.apply(random_policy(engine, rng))
+
+
+def look_alikes(action: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Yield actions Python calls equal to ``action`` that JSON does not: an integer written as
+    a decimal (``1.0``) or, for 0 and 1, as a boolean; and the action with an unknown key."""
+    for key, value in action.items():
+        if type(value) is int:
+            yield {**action, key: float(value)}
+            if value in (0, 1):
+                yield {**action, key: bool(value)}
+    yield {**action, "unknown_key": 0}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_actions_are_checked_type_strictly_against_the_action_schema(game: str) -> None:
+    """Issue 9: ``true`` is not 1 and ``1.0`` is not 1. Every legal action fits its action
+    schema; each look-alike is rejected citing the action schema, changes nothing, and
+    ``rejection`` (what the conformance kit asks) gives the same reason as ``apply``."""
+    engine = new_game(game, players=get_spec(game).max_players)
+    rng = random.Random(17)
+    probed = 0
+    for _ in range(150):
+        if engine.current_player() is None:
+            break
+        for action in engine.legal_actions():
+            assert engine.check_action(action) is None, f"{game}: legal {action!r} misfits"
+        action = random_policy(engine, rng)
+        before = json.dumps(engine.state(), sort_keys=True)
+        for fake in look_alikes(action):
+            with pytest.raises(IllegalAction) as info:
+                engine.apply(fake)
+            assert "the action schema of " + action["kind"] in info.value.reason, info.value
+            assert json.dumps(engine.state(), sort_keys=True) == before, f"{fake!r} changed it"
+            assert engine.rejection(fake).reason == info.value.reason
+            probed += 1
+        engine.apply(action)
+    assert probed >= 150, f"{game}: only {probed} look-alike actions tried"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clone_is_independent_and_plays_on_identically(game: str) -> None:
+    """A clone shares no state with its original: playing one leaves the other as it was, and
+    both play on to the same states from the same choices."""
+    engine = new_game(game, players=get_spec(game).max_players)
+    rng = random.Random(23)
+    for _ in range(60):
+        if engine.current_player() is None:
+            break
+        engine.apply(random_policy(engine, rng))
+    snapshot = json.dumps(engine.state(), sort_keys=True)
+    twin = engine.clone()
+    assert type(twin) is type(engine) and twin is not engine
+    assert json.dumps(twin.state(), sort_keys=True) == snapshot
+    steps = [step.action for step in playout(twin, random.Random(5))]
+    assert json.dumps(engine.state(), sort_keys=True) == snapshot, "playing the clone changed it"
+    for action in steps:
+        engine.apply(action)
+    assert engine.state() == twin.state() and engine.result() == twin.result()
 
 
 @pytest.mark.parametrize("game", GAMES)

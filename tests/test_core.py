@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.reference.core import ConfigError, config_from_json, make_config
+from rulespec.reference.actions import is_among, strictly_equal
+from rulespec.reference.core import (
+    Config,
+    ConfigError,
+    config_from_json,
+    copy_state,
+    make_config,
+    ranking,
+)
 from rulespec.reference.trace import TRACE_FORMAT, TraceError, read_trace
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import load_spec
@@ -148,3 +156,40 @@ def test_chance_sampling_uses_exact_integer_weights() -> None:
     assert _weights(outcomes) == ([1, 2, 3], 6)
     other = [({"kind": "a"}, Fraction(3, 4)), ({"kind": "b"}, Fraction(1, 4))]
     assert _weights(other) == ([3, 1], 4)
+
+
+# -- the engine base: ranking, strict equality, cheap copies ----------------------------------
+
+
+def test_ranking_groups_equal_keys_highest_first() -> None:
+    """Equal scores share a place, listed by seat; tuples break ties in order."""
+    assert ranking([3, 7, 3, 1]) == [[1], [0, 2], [3]]
+    assert ranking([(5, 0), (5, 2), (4, 9)]) == [[1], [0], [2]]
+    assert ranking([2, 9, 2, 5], players=[0, 2, 3]) == [[3], [0, 2]]
+    assert ranking([]) == []
+
+
+def test_strict_equality_keeps_json_types() -> None:
+    """``true`` is not 1, ``1.0`` is not 1, but a tuple and a list are the same JSON array."""
+    assert strictly_equal({"a": [1, "x"]}, {"a": (1, "x")})
+    assert not strictly_equal({"a": True}, {"a": 1})
+    assert not strictly_equal({"a": 1.0}, {"a": 1})
+    assert not strictly_equal([0], [False])
+    assert not strictly_equal({"a": 1}, {"a": 1, "b": 2})
+    legal = [{"kind": "roll", "die": 0}, {"kind": "roll", "die": 1}]
+    assert is_among(legal[1], legal) and is_among({"kind": "roll", "die": 1}, legal)
+    assert not is_among({"kind": "roll", "die": True}, legal)
+    assert not is_among({"kind": "roll", "die": 1.0}, legal)
+    assert not is_among("roll", legal)
+
+
+def test_copy_state_shares_nothing_mutable() -> None:
+    """The default clone copies lists and dicts at any depth; immutable values are shared."""
+    record = Config(game="g", players=2, rulings={})
+    state = {"hands": [[1, 2], [3]], "last": record, "pair": (1, 2), "nested": ([4],)}
+    copied = copy_state(state)
+    assert copied == state
+    copied["hands"][0].append(9)
+    copied["nested"][0].append(5)
+    assert state["hands"] == [[1, 2], [3]] and state["nested"] == ([4],)
+    assert copied["last"] is record and copied["pair"] is state["pair"]

@@ -1,6 +1,6 @@
 """mkdocs hook: add the pages generated from the specs, the spec schema, the CLI and the README.
 
-Registered in mkdocs.yml under ``hooks``. The rendering lives in :mod:`rulespec.docs_gen`;
+Registered in mkdocs.yml under ``hooks``. The rendering lives in :mod:`rulespec.docsgen`;
 this file only wires it into the build. By default the games are every spec in the registry.
 Set ``RULESPEC_DOCS_SPECS`` to spec paths (separated by the OS path separator) to document
 exactly those specs instead; the docs tests use it for their example spec.
@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from rulespec import docs_gen
+from rulespec import docsgen
 from rulespec.spec import Spec, SpecError, load_spec, spec_paths
 from rulespec.spec.validate import spec_schema
 
@@ -50,7 +50,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     readme_path = Path(config.config_file_path).parent / "README.md"
     _built["specs"] = specs
     _built["readme"] = readme_path.read_text(encoding="utf-8") if readme_path.is_file() else None
-    _built["pages"] = docs_gen.site_pages(specs, schema=spec_schema(), cli=cli)
+    _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli)
     nav = config.nav
     section = next((entry for entry in nav or [] if isinstance(entry, dict)
                     and isinstance(entry.get(GAMES_SECTION), list)), None)
@@ -58,7 +58,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         raise PluginError(f"rulespec docs: mkdocs.yml nav needs a {GAMES_SECTION!r} section "
                           "(a list) for the generated game pages")
     games = section[GAMES_SECTION]
-    games.extend(docs_gen.games_nav(specs))
+    games.extend(docsgen.games_nav(specs))
     return config
 
 
@@ -77,7 +77,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     """Fill the generation markers of hand-written pages (games table, README commands)."""
     prefix = "../" * page.file.src_uri.count("/")
     try:
-        return docs_gen.fill_markers(markdown, specs=_built["specs"], readme=_built["readme"],
+        return docsgen.fill_markers(markdown, specs=_built["specs"], readme=_built["readme"],
                                      prefix=prefix)
-    except docs_gen.DocsError as exc:
+    except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {page.file.src_uri}: {exc}") from exc

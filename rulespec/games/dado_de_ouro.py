@@ -25,8 +25,8 @@ from rulespec.reference.core import (
     Config,
     ConfigError,
     Engine,
-    IllegalAction,
     Rejection,
+    ranking,
 )
 from rulespec.spec.model import Spec
 
@@ -185,7 +185,7 @@ class FinishedGame:
 
 
 class Tie:
-    """A tie-break being played inside a round (mutable; copied by ``clone``)."""
+    """A tie-break being played inside a round (mutable; ``clone`` copies it)."""
 
     __slots__ = ("kind", "passes", "players", "value")
 
@@ -195,15 +195,9 @@ class Tie:
         self.players = players
         self.passes: list[Pass] = []
 
-    def copy(self) -> Tie:
-        """Return an independent copy."""
-        other = Tie(self.kind, self.value, self.players)
-        other.passes = list(self.passes)
-        return other
-
 
 class Final:
-    """The end-of-game tie-break in progress (mutable; copied by ``clone``)."""
+    """The end-of-game tie-break in progress (mutable; ``clone`` copies it)."""
 
     __slots__ = ("draw", "leaders", "passes_done", "players", "repetition", "rounds_done",
                  "starter", "totals")
@@ -217,18 +211,6 @@ class Final:
         self.passes_done = 0
         self.rounds_done = 0
         self.totals: list[int | None] = [None] * players_count
-
-    def copy(self) -> Final:
-        """Return an independent copy."""
-        other = Final(self.leaders, len(self.totals))
-        other.players = list(self.players)
-        other.draw = list(self.draw)
-        other.starter = self.starter
-        other.repetition = self.repetition
-        other.passes_done = self.passes_done
-        other.rounds_done = self.rounds_done
-        other.totals = list(self.totals)
-        return other
 
 
 # -- the engine ------------------------------------------------------------------------------------
@@ -251,6 +233,8 @@ class DadoDeOuro(Engine):
         AMB_TIE_VALUE: frozenset({"original-value", "reroll-value"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
+    END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
+    SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -325,39 +309,21 @@ class DadoDeOuro(Engine):
 
     def rejection(self, action: Any) -> Rejection:
         """Say why ``action`` is not a legal roll now."""
-        bad = self.check_kind(action)
+        bad = self.check_action(action)
         if bad is not None:
             return bad
         if self._roller is None:
             return Rejection("the match is over; nobody rolls", ("DDO-MATCH-02",))
-        if set(action) != {"kind", "player", "face"}:
-            return Rejection(f"a roll has exactly the keys kind, player and face, not "
-                             f"{sorted(map(str, action))!r}", ("DDO-TURN-01",))
+        # The action schema holds: exactly kind, player and face, both integers.
         player, face = action["player"], action["face"]
         clause = TURN_CLAUSE[self._phase]
-        if not isinstance(player, int) or isinstance(player, bool) or player != self._roller:
+        if player != self._roller:
             return Rejection(f"it is player {self._roller}'s turn to roll ({PHASE_TEXT[self._phase]}), "
                              f"not player {player!r}", ("DDO-TURN-01", clause))
-        if not isinstance(face, int) or isinstance(face, bool) or face not in self._face_set:
+        if face not in self._face_set:
             return Rejection(f"face {face!r} is not on the die; its faces are "
                              f"{list(self.rules.faces)!r}", ("DDO-DIE-01",))
         return Rejection(f"roll {action!r} is not legal now", (clause,))
-
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` if it is exactly a legal roll; otherwise raise IllegalAction.
-
-        Stricter than the base check (which would take ``True`` for face 1) and cheaper: the
-        sampled action is usually one of the precomputed dicts, found by identity.
-        """
-        roller = self._roller
-        if (roller is not None and type(action) is dict and type(action.get("face")) is int
-                and type(action.get("player")) is int and action in self._actions[roller]):
-            self._apply(action)
-            return
-        if self._roller is None:
-            raise IllegalAction(action, "the match is over; no action is legal", ("DDO-MATCH-02",))
-        why = self.rejection(action)
-        raise IllegalAction(action, why.reason, why.clauses)
 
     def _apply(self, action: Action) -> None:
         """Record the roll; at the end of a pass, resolve it."""
@@ -422,10 +388,9 @@ class DadoDeOuro(Engine):
         if self._phase != OVER:
             return None
         won = self._games_won
-        levels = sorted(set(won), reverse=True)
         return {
             "scores": list(won),
-            "ranking": [[p for p in range(self.players) if won[p] == level] for level in levels],
+            "ranking": ranking(won),
             "winners": [p for p in range(self.players) if won[p] == self.rules.games_to_win],
             "game_winners": [g.winner for g in self._history],
         }
@@ -436,24 +401,6 @@ class DadoDeOuro(Engine):
         if self._event_step == self._steps and self._events:
             line += "; " + "; ".join(self._events)
         return line
-
-    def clone(self) -> DadoDeOuro:
-        """Return an independent copy (lists copied; frozen records shared)."""
-        other = object.__new__(DadoDeOuro)
-        other.__dict__.update(self.__dict__)
-        other._games_won = list(self._games_won)
-        other._history = list(self._history)
-        other._scores = list(self._scores)
-        other._opening = list(self._opening)
-        other._opening_order = list(self._opening_order)
-        other._order = list(self._order)
-        other._rolls = list(self._rolls)
-        other._round_rolls = list(self._round_rolls)
-        other._tie = None if self._tie is None else self._tie.copy()
-        other._pending = list(self._pending)
-        other._final = None if self._final is None else self._final.copy()
-        other._events = list(self._events)
-        return other
 
     # -- passes ----------------------------------------------------------------------------------
 

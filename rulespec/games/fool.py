@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
 
-from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine, IllegalAction, Rejection
+from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine, Rejection, ranking
 from rulespec.spec.model import Spec
 
 #: The suit name of the wild cards in states and actions (the coloured suits come from the spec).
@@ -56,14 +56,6 @@ _LED_COLOUR = 2
 @cache
 def _fraction(numerator: int, denominator: int) -> Fraction:
     return Fraction(numerator, denominator)
-
-
-def _well_typed(action: Mapping[str, Any]) -> bool:
-    """Return True when the fields an action may carry have their JSON types (no bools as ints)."""
-    for key in ("player", "value"):
-        if key in action and type(action[key]) is not int:
-            return False
-    return all(type(action[key]) is str for key in ("kind", "suit", "declare") if key in action)
 
 
 def _card_text(action: Mapping[str, Any]) -> str:
@@ -131,6 +123,10 @@ class FoolEngine(Engine):
         AMB_FIRST_DEALER: frozenset({"last-seat", "random"}),
         AMB_WINNER_FOOL: frozenset({"winner-exempt", "lead-passes-left"}),
     }
+    END_CLAUSES: ClassVar[tuple[str, ...]] = ("FOOL-END-01", "FOOL-END-02")
+    SHARED: ClassVar[frozenset[str]] = frozenset({
+        "types", "_by_card", "_colour_range", "full_deck", "in_play_row", "_deal_actions",
+        "_lead_actions", "_declare_actions", "_follow_actions", "_dealer_actions", "_result"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -295,13 +291,10 @@ class FoolEngine(Engine):
 
     def rejection(self, action: Any) -> Rejection:
         """Say which rule ``action`` breaks."""
-        bad = self.check_kind(action)
+        bad = self.check_action(action)
         if bad is not None:
             return bad
         kind = action["kind"]
-        if not _well_typed(action):
-            return Rejection("player and value must be integers and suit, declare strings, as "
-                             "in the action's JSON Schema", ("FOOL-LEAD-02",))
         if self.phase == OVER:
             return Rejection("the game is over; no action is legal",
                              ("FOOL-END-01", "FOOL-END-02"))
@@ -361,28 +354,21 @@ class FoolEngine(Engine):
 
     # -- applying actions ---------------------------------------------------------------------
 
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` if it is exactly a legal action; otherwise raise IllegalAction.
+    def is_legal(self, action: Any) -> bool:
+        """Return True when ``action`` is exactly a legal action.
 
-        Stricter than the base check (which would take ``True`` for the value 1) and cheaper
-        while dealing: a deal is checked against the deck directly instead of a list of dicts.
+        While dealing, a deal is checked against the deck directly (as exactly as the base
+        class would) instead of building the list of every card still to deal.
         """
-        if type(action) is dict and _well_typed(action):
-            if self.phase == DEAL:
-                if (action.keys() == _DEAL_KEYS and action["kind"] == "deal"
-                        and action.get("player") == self.next_deal):
-                    t = self._by_card.get((action.get("suit"), action.get("value")), -1)
-                    if t >= 0 and self.deck[t] > 0:
-                        self._deal(t)
-                        return
-            elif action in self.legal_actions():
-                self._apply(action)
-                return
-        if self.phase == OVER:
-            raise IllegalAction(action, "the game is over; no action is legal",
-                                ("FOOL-END-01", "FOOL-END-02"))
-        why = self.rejection(action)
-        raise IllegalAction(action, why.reason, why.clauses)
+        if self.phase != DEAL:
+            return super().is_legal(action)
+        if not (type(action) is dict and action.keys() == _DEAL_KEYS
+                and action["kind"] == "deal" and type(action["player"]) is int
+                and type(action["value"]) is int and type(action["suit"]) is str
+                and action["player"] == self.next_deal):
+            return False
+        t = self._by_card.get((action["suit"], action["value"]), -1)
+        return t >= 0 and self.deck[t] > 0
 
     def _apply(self, action: Action) -> None:
         kind = action["kind"]
@@ -561,10 +547,8 @@ class FoolEngine(Engine):
             keys = [(s, k) for s, k in zip(self.scores, self.plus_tens, strict=True)]
         else:
             keys = [(s, 0) for s in self.scores]
-        ranking: list[list[int]] = []
-        for key in sorted(set(keys), reverse=True):
-            ranking.append([p for p in range(self.players) if keys[p] == key])
-        return {"scores": list(self.scores), "ranking": ranking, "winners": list(ranking[0]),
+        places = ranking(keys)
+        return {"scores": list(self.scores), "ranking": places, "winners": list(places[0]),
                 "plus_tens": list(self.plus_tens), "rounds": self.round}
 
     # -- views --------------------------------------------------------------------------------
@@ -650,22 +634,6 @@ class FoolEngine(Engine):
         elif action.get("suit") == WILD and self.phase == PLAY and self.lead_colour is not None:
             text += f" (counts as {self.colours[self.lead_colour]})"
         return text
-
-    def clone(self) -> FoolEngine:
-        """Return an independent copy (shares only immutable tables)."""
-        other = object.__new__(FoolEngine)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.deck = list(self.deck)
-        other._in_deck = list(self._in_deck)
-        other.aside = list(self.aside)
-        other.played = list(self.played)
-        other.trick = list(self.trick)
-        other.order = list(self.order)
-        other.fools = list(self.fools)
-        other.scores = list(self.scores)
-        other.plus_tens = list(self.plus_tens)
-        return other
 
 
 ENGINE = FoolEngine

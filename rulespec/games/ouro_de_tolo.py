@@ -32,6 +32,7 @@ from rulespec.reference.core import (
     Engine,
     IllegalAction,
     Rejection,
+    ranking,
 )
 from rulespec.spec.model import Spec
 
@@ -121,6 +122,11 @@ RESPOND_KINDS = {"respond_tired": TIRED, "respond_very_light_hand": VERY_LIGHT_H
 TURN_KINDS = frozenset({"draw", "leave", *PLAY_KINDS})
 CAXIAS_KINDS = frozenset({"buy_card", "caxias_draw", "caxias_stop"})
 CHANCE_KINDS = frozenset({"stone", "card", "stolen", "first_player"})
+#: The actions that are just a kind, handed out as the same objects so ``apply`` finds them by
+#: identity.
+PLAIN_KINDS = ("draw", "leave", "play_dynamite", "respond_tired", "respond_very_light_hand",
+               "decline", "favor_leave", "buy_card", "caxias_draw", "caxias_stop", "declare",
+               "decline_declaration")
 
 #: Human names for narration.
 CARD_NAMES = {DYNAMITE: "Dynamite", FAVOR: "Do Me a Favor", LIGHT_HAND: "Light Hand",
@@ -295,6 +301,11 @@ class OuroDeTolo(Engine):
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset(
         {V_SHORTER, V_LONGER, V_HARD_WEEK, V_SAFE_MINE, V_GOLD_FEVER})
+    END_CLAUSES: ClassVar[tuple[str, ...]] = ("OURO-END-01", "OURO-END-05")
+    SHARED: ClassVar[frozenset[str]] = frozenset({
+        "rules", "_card_index", "_colour_index", "_a_stone", "_a_stolen", "_a_steal", "_a_take",
+        "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain", "_ci",
+        "_stone_names"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -316,6 +327,7 @@ class OuroDeTolo(Engine):
         self._a_light = [{"kind": "play_light_hand", "target": i} for i in range(n)]
         self._a_notmine = [{"kind": "play_not_mine", "target": i} for i in range(n)]
         self._a_redirect = [{"kind": "respond_not_mine_either", "target": i} for i in range(n)]
+        self._a_plain = {kind: {"kind": kind} for kind in PLAIN_KINDS}
         self._ci = {k: self._card_index[k] for k in
                     (DYNAMITE, FAVOR, LIGHT_HAND, NOT_MINE, NOT_MINE_EITHER, VERY_LIGHT_HAND,
                      TIRED)}
@@ -385,7 +397,7 @@ class OuroDeTolo(Engine):
             r = self.rules
             out = [self._a_take[c] for c, k in enumerate(self.drawn)
                    if k and (r.favor_take_fools_gold or c != r.fools_gold)]
-            out.append({"kind": "favor_leave"})
+            out.append(self._a_plain["favor_leave"])
             return out
         if phase == STEAL:
             eligible = self._eligible(self.victim)
@@ -393,13 +405,13 @@ class OuroDeTolo(Engine):
         if phase == CAXIAS:
             out = []
             if not self.caxias_drew and self._can_buy():
-                out.append({"kind": "buy_card"})
-            out.append({"kind": "caxias_draw"})
+                out.append(self._a_plain["buy_card"])
+            out.append(self._a_plain["caxias_draw"])
             if self.caxias_drew or self.rules.caxias_stop_at_once:
-                out.append({"kind": "caxias_stop"})
+                out.append(self._a_plain["caxias_stop"])
             return out
         if phase == DECLARATION:
-            return [{"kind": "declare"}, {"kind": "decline_declaration"}]
+            return [self._a_plain["declare"], self._a_plain["decline_declaration"]]
         return []
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
@@ -434,7 +446,7 @@ class OuroDeTolo(Engine):
 
     def rejection(self, action: Any) -> Rejection:
         """Say why ``action`` is not legal now, citing the clause it breaks."""
-        bad = self.check_kind(action)
+        bad = self.check_action(action)
         if bad is not None:
             return bad
         kind = action["kind"]
@@ -588,23 +600,6 @@ class OuroDeTolo(Engine):
             return f"{who} picks {stone}"
         return f"{who}: {action}"
 
-    def clone(self) -> OuroDeTolo:
-        """Return an independent copy (fast: lists copied, immutable parts shared)."""
-        new = object.__new__(OuroDeTolo)
-        new.__dict__.update(self.__dict__)
-        new.bag = self.bag[:]
-        new.drawn = self.drawn[:]
-        new.deck = self.deck[:]
-        new.discard = self.discard[:]
-        new.stones = [s[:] for s in self.stones]
-        new.hands = [h[:] for h in self.hands]
-        new.money = self.money[:]
-        new.owed = self.owed[:]
-        new.status = self.status[:]
-        new.queue = self.queue[:]
-        new._result = None if self._result is None else dict(self._result)
-        return new
-
     # -- extra public API ---------------------------------------------------------------------
 
     def apply_as(self, player: int, action: Any) -> None:
@@ -657,10 +652,10 @@ class OuroDeTolo(Engine):
         ci = self._ci
         out: list[Action] = []
         if sum(self.bag):
-            out.append({"kind": "draw"})
-        out.append({"kind": "leave"})
+            out.append(self._a_plain["draw"])
+        out.append(self._a_plain["leave"])
         if hand[ci[DYNAMITE]] and sum(self.bag) >= 1:
-            out.append({"kind": "play_dynamite"})
+            out.append(self._a_plain["play_dynamite"])
         status = self.status
         if hand[ci[FAVOR]]:
             for t in range(self.players):
@@ -686,12 +681,12 @@ class OuroDeTolo(Engine):
     def _response_actions(self) -> list[Action]:
         out: list[Action] = []
         if self.effect == E_FAVOR:
-            out.append({"kind": "respond_tired"})
+            out.append(self._a_plain["respond_tired"])
         elif self.effect == E_LIGHT_HAND:
-            out.append({"kind": "respond_very_light_hand"})
+            out.append(self._a_plain["respond_very_light_hand"])
         else:
             out.extend(self._a_redirect[t] for t in self._redirect_targets())
-        out.append({"kind": "decline"})
+        out.append(self._a_plain["decline"])
         return out
 
     def _chance_kind(self) -> str:
@@ -1195,12 +1190,11 @@ class OuroDeTolo(Engine):
         self.queue = []
         self.left = 0
         money = self.money
-        levels = sorted(set(money), reverse=True)
-        ranking = [[p for p in range(self.players) if money[p] == m] for m in levels]
-        winners = ranking[0]
+        places = ranking(money)
+        winners = places[0]
         if self.rules.declarer_wins_ties and self.declared_by in winners:
             winners = [self.declared_by]
-        self._result = {"scores": list(money), "ranking": ranking, "winners": list(winners),
+        self._result = {"scores": list(money), "ranking": places, "winners": list(winners),
                         "reason": reason, "declared_by": self.declared_by}
 
 

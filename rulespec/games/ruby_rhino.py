@@ -27,6 +27,7 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    ranking,
 )
 from rulespec.spec.model import Spec
 
@@ -163,6 +164,10 @@ class RubyRhino(Engine):
         "RR-AMB-14": frozenset({"by-score", "all-second"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
+    END_CLAUSES: ClassVar[tuple[str, ...]] = ("RR-END-01",)
+    SHARED: ClassVar[frozenset[str]] = frozenset({
+        "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
+        "_first_actions", "_first_outcomes", "_last_action"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -286,7 +291,7 @@ class RubyRhino(Engine):
 
     def rejection(self, action: Any) -> Rejection:
         """Say why ``action`` is illegal now, citing the clause it breaks."""
-        bad = self.check_kind(action)
+        bad = self.check_action(action)
         if bad is not None:
             return bad
         kind = action["kind"]
@@ -319,17 +324,6 @@ class RubyRhino(Engine):
                          f"{action.get('count')!r}", ("RR-DICE-04", "RR-DICE-05"))
 
     # -- playing -------------------------------------------------------------------------------------
-
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` if legal; otherwise raise IllegalAction and change nothing."""
-        # The same check as the base class, with the common case (a roll) looked up directly.
-        if (self._phase == ROLL and type(action) is dict and len(action) == 3
-                and action.get("kind") == "roll" and action.get("die") == self._rolled
-                and type(action.get("face")) is str
-                and action["face"] in self._faces[self._rolled]):
-            self._apply(action)
-            return
-        super().apply(action)
 
     def _apply(self, action: Action) -> None:
         kind = action["kind"]
@@ -501,14 +495,10 @@ class RubyRhino(Engine):
 
     def _make_result(self, winner: int) -> dict[str, Any]:
         others = [p for p in range(self._n) if p != winner]
-        ranking: list[list[int]] = [[winner]]
-        if self._by_score:
-            for score in sorted({self._scores[p] for p in others}, reverse=True):
-                ranking.append([p for p in others if self._scores[p] == score])
-        elif others:
-            ranking.append(others)
-        return {"scores": list(self._scores), "ranking": ranking, "winners": [winner],
-                "rounds": self._round}
+        # RR-AMB-14: the others are ranked by their scores, or all share second place.
+        rest = ranking(self._scores, others) if self._by_score else [others]
+        return {"scores": list(self._scores), "ranking": [[winner], *(g for g in rest if g)],
+                "winners": [winner], "rounds": self._round}
 
     # -- reporting -----------------------------------------------------------------------------------
 
@@ -569,17 +559,6 @@ class RubyRhino(Engine):
             if self._result is not None:
                 text += "; game over"
         return text
-
-    def clone(self) -> RubyRhino:
-        """Return an independent copy (the precomputed tables are shared, read-only)."""
-        other = object.__new__(RubyRhino)
-        other.__dict__.update(self.__dict__)
-        other._scores = list(self._scores)
-        other._coins = list(self._coins)
-        other._dice = list(self._dice)
-        other._history = [dict(h, coins_at_end=list(h["coins_at_end"])) for h in self._history]
-        other._result = None if self._result is None else dict(self._result)
-        return other
 
 
 ENGINE = RubyRhino

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 import jsonschema
 
+from rulespec.reference.actions import action_schemas, is_among
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 
@@ -182,6 +183,11 @@ class Engine(ABC):
     RULINGS: ClassVar[Mapping[str, frozenset[str]]] = {}
     #: Variant ids implemented as behaviour.
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
+    #: The clauses an action breaks when it comes after the end of the game.
+    END_CLAUSES: ClassVar[tuple[str, ...]] = ()
+    #: Attributes whose values are never changed in place (tables, precomputed actions): ``clone``
+    #: shares them instead of copying them. Naming one here is only an optimisation.
+    SHARED: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, spec: Spec, config: Config) -> None:
         if config.game != spec.game_id:
@@ -219,16 +225,15 @@ class Engine(ABC):
 
     @abstractmethod
     def rejection(self, action: Any) -> Rejection:
-        """Say why ``action`` is not legal now, citing the clause it breaks."""
+        """Say why ``action`` is not legal now, citing the clause it breaks.
+
+        Start with ``check_action``: a malformed action is rejected for its shape first.
+        """
 
     def describe(self, action: Action, actor: Actor) -> str:
         """Return one line of narration for ``action`` taken by ``actor``."""
         who = "chance" if actor == CHANCE else f"player {actor}"
         return f"{who}: {action}"
-
-    def clone(self) -> Engine:
-        """Return an independent copy."""
-        return copy.deepcopy(self)
 
     # -- what the base provides --------------------------------------------------------------
 
@@ -237,20 +242,96 @@ class Engine(ABC):
         return self.current_player() is None
 
     def apply(self, action: Any) -> None:
-        """Apply ``action`` if legal; otherwise raise IllegalAction and change nothing."""
-        if not isinstance(action, dict) or action not in self.legal_actions():
-            if self.is_terminal():
-                raise IllegalAction(action, "the game is over; no action is legal")
-            why = self.rejection(action)
-            raise IllegalAction(action, why.reason, why.clauses)
-        self._apply(action)
+        """Apply ``action`` if it is exactly a legal action; otherwise raise IllegalAction.
 
-    def check_kind(self, action: Any) -> Rejection | None:
-        """Return a rejection if ``action`` is not an object with a known kind, else None."""
-        if not isinstance(action, dict):
-            return Rejection(f"an action must be a JSON object with a 'kind', not {action!r}")
-        kinds = {str(a["id"]) for a in self.spec.section("actions")}
-        kind = action.get("kind")
-        if kind not in kinds:
-            return Rejection(f"unknown action kind {kind!r}; kinds: {', '.join(sorted(kinds))}")
-        return None
+        "Exactly" counts JSON types, as the spec's action schemas do: ``true`` is not ``1`` and
+        ``1.0`` is not ``1``, though Python's ``True == 1 == 1.0`` says they are. An illegal
+        action changes nothing.
+        """
+        if self.is_legal(action):
+            self._apply(action)
+            return
+        raise self.illegal(action)
+
+    def is_legal(self, action: Any) -> bool:
+        """Return True when ``action`` is exactly (type-strictly) one of the legal actions.
+
+        A game may override this with a cheaper test that is just as exact.
+        """
+        return is_among(action, self.legal_actions())
+
+    def illegal(self, action: Any) -> IllegalAction:
+        """Return the error that says why ``action`` is not legal now (it must not be)."""
+        if self.is_terminal():
+            return IllegalAction(action, "the game is over; no action is legal",
+                                 self.END_CLAUSES)
+        why = self.rejection(action)
+        return IllegalAction(action, why.reason, why.clauses)
+
+    def check_action(self, action: Any) -> Rejection | None:
+        """Return a rejection if ``action`` does not fit the action schema of its kind, else None.
+
+        A game's ``rejection`` starts with this, so that ``apply`` and ``rejection`` say the
+        same thing about a malformed action: which key is wrong, and what the schema wants.
+        """
+        problem = action_schemas(self.spec).problem(action)
+        return None if problem is None else Rejection(*problem)
+
+    #: The former name of ``check_action`` (it checks the whole action now, not just its kind).
+    check_kind = check_action
+
+    def clone(self) -> Self:
+        """Return an independent copy: the state copied, what never changes shared.
+
+        Lists, dicts and mutable objects are copied; numbers, strings, tuples of them, frozen
+        dataclasses, the spec, the configuration and the attributes named in ``SHARED`` are
+        shared. State attributes must not share one list between them (override ``clone`` if
+        they must).
+        """
+        other = object.__new__(type(self))
+        shared = _BASE_SHARED | self.SHARED
+        atoms = _ATOMS
+        other.__dict__.update({
+            name: value if name in shared or type(value) in atoms else copy_state(value)
+            for name, value in self.__dict__.items()
+        })
+        return other
+
+
+#: Attributes the base class sets that never change during a game.
+_BASE_SHARED = frozenset({"spec", "config", "players"})
+_ATOMS = frozenset({int, float, str, bool, type(None), Fraction})
+
+
+def copy_state(value: Any) -> Any:
+    """Return a copy of a piece of game state that shares nothing mutable with ``value``."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        if _ATOMS.issuperset(map(type, value)):
+            return value[:]
+        return [copy_state(v) for v in value]
+    if kind is dict:
+        if _ATOMS.issuperset(map(type, value.values())):
+            return value.copy()
+        return {k: copy_state(v) for k, v in value.items()}
+    if kind is tuple or kind is frozenset:
+        if _ATOMS.issuperset(map(type, value)):
+            return value
+        return kind(copy_state(v) for v in value)
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return value
+    return copy.deepcopy(value)
+
+
+def ranking(keys: Sequence[Any], players: Iterable[int] | None = None) -> list[list[int]]:
+    """Group players by their key, highest first; players with equal keys share a place.
+
+    ``keys[p]`` is player ``p``'s score (or a tuple of tie-breaks compared in order); only
+    ``players`` are ranked (default: everyone). Each place lists its players by seat.
+    """
+    seats = list(range(len(keys)) if players is None else players)
+    levels = sorted({keys[p] for p in seats}, reverse=True)
+    return [[p for p in seats if keys[p] == level] for level in levels]

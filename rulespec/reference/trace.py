@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from rulespec.reference.actions import strictly_equal
 from rulespec.reference.core import (
     CHANCE,
     Action,
@@ -232,10 +233,10 @@ def replay(trace: Trace) -> ReplayOutcome:
         except IllegalAction as exc:
             return ReplayOutcome(False, step.n - 1, f"step {step.n} (line {step.line}): {exc}{note}",
                                  step.n, engine)
-        if step.state is not None and step.state != engine.state():
+        if step.state is not None and not strictly_equal(step.state, engine.state()):
             return ReplayOutcome(False, step.n, f"step {step.n} (line {step.line}): the recorded "
                                  f"state differs from the reference state{note}", step.n, engine)
-    if trace.result is not None and trace.result != engine.result():
+    if trace.result is not None and not strictly_equal(trace.result, engine.result()):
         return ReplayOutcome(False, len(trace.steps), f"result: recorded {trace.result!r} but the "
                              f"reference gives {engine.result()!r}{note}", None, engine)
     if trace.result is None and engine.result() is not None:

@@ -4,18 +4,23 @@ implementations do, with the check the kit must reject it with.
 Most are built from the reference of a game by a small, realistic mistake: a parameter off by
 one (a misread table), a ruling silently swapped (a misread tie-break), a biased die, an action
 accepted after ignoring one of its fields, the legal actions listed in another order, a debug
-field left in the state. The generic ones apply to every game in the registry, so a new game
-gets a negative corpus at once; game-specific ones name the rule they break.
+field left in the state. The generic ones apply to every game in the registry that they fit
+(each declares which: ``lax-apply`` needs an action of a legal kind that is illegal, which a
+Pig game of roll, hold and a die never has), so a new game gets a negative corpus at once;
+game-specific ones name the rule they break.
 """
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from rulespec.reference.core import Action, Config, Engine
+from rulespec.reference.core import Action, Config, Engine, make_config
+from rulespec.reference.play import random_policy
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
@@ -97,6 +102,7 @@ def lax_apply(base: type[Engine]) -> type[Engine]:
 
     It applies the legal action of the same kind that differs from it in the fewest fields (a
     roll for the wrong player becomes the roller's roll, a card not in hand becomes one that is).
+    It only fits games where an action of a legal kind can be illegal (``kind_can_be_illegal``).
     """
 
     def apply(self: Engine, action: Any) -> None:
@@ -167,20 +173,88 @@ def stale_memo(base: type[Engine]) -> type[Engine]:
                                                   "state": state})
 
 
-def generic(game: str) -> list[BadEngine]:
-    """Return the bad engines that apply to any game."""
-    return [
-        BadEngine(game, "biased-chance", "chance outcomes with skewed probabilities",
-                  "CHANCE-DIST", biased_chance),
-        BadEngine(game, "lax-apply", "an illegal action accepted by ignoring one field",
-                  "ILLEGAL-REJECTED", lax_apply),
-        BadEngine(game, "reversed-order", "legal actions not in the canonical order",
-                  "DIFF-LEGAL", reversed_order),
-        BadEngine(game, "debug-field", "an extra field in the canonical state",
-                  "STATE-SCHEMA", debug_field),
-        BadEngine(game, "stale-memo", "a state cache keyed by the actions goes stale",
-                  "DETERMINISM", stale_memo),
-    ]
+# -- which games a generic bad engine fits ------------------------------------------------------
+
+
+def any_game(spec: Spec) -> bool:
+    """Every game: nothing about the spec matters to the mistake."""
+    return True
+
+
+def has_chance(spec: Spec) -> bool:
+    """Games with chance actions, so that there are chance probabilities to skew."""
+    return any(a.get("actor") == "chance" for a in spec.section("actions"))
+
+
+def has_action_fields(spec: Spec) -> bool:
+    """Games with an action that carries a field besides its kind (a player, a die, a card)."""
+    return any(set(a.get("params", {}).get("properties", {})) - {"kind"}
+               for a in spec.section("actions"))
+
+
+def kind_can_be_illegal(spec: Spec, *, games: int = 3, steps: int = 300) -> bool:
+    """Games where an action of a legal kind can itself be illegal, so that an engine can accept
+    it by ignoring one field: a roll for the wrong player, a card not in hand. Found by playing
+    a few random games of the reference. In Pig (roll or hold; chance shows any face) no
+    position has one, and an engine cannot get this wrong."""
+    if not has_action_fields(spec):
+        return False
+    engine_type = engine_class(spec)
+    for seed in range(games):
+        engine = engine_type(spec, make_config(spec))
+        rng = random.Random(seed)
+        seen: dict[str, Action] = {}
+        for _ in range(steps):
+            if engine.is_terminal():
+                break
+            legal = engine.legal_actions()
+            keys = {json.dumps(a, sort_keys=True): a for a in legal}
+            kinds = {a.get("kind") for a in legal}
+            if any(k not in keys and a.get("kind") in kinds for k, a in seen.items()):
+                return True
+            seen.update(keys)
+            engine.apply(random_policy(engine, rng))
+    return False
+
+
+def closed_state(spec: Spec) -> bool:
+    """Games whose state schema allows no undeclared field, so that a stray one is invalid."""
+    return spec.state_schema.get("additionalProperties") is False
+
+
+@dataclass(frozen=True)
+class Generic:
+    """A bad engine that can be built from any game's reference, for the games it fits."""
+
+    name: str
+    breaks: str
+    check: str
+    build: Builder
+    fits: Callable[[Spec], bool] = any_game
+
+    def for_game(self, game: str) -> BadEngine:
+        """Return this bad engine built on ``game``."""
+        return BadEngine(game, self.name, self.breaks, self.check, self.build)
+
+
+GENERIC = [
+    Generic("biased-chance", "chance outcomes with skewed probabilities", "CHANCE-DIST",
+            biased_chance, has_chance),
+    Generic("lax-apply", "an illegal action accepted by ignoring one field", "ILLEGAL-REJECTED",
+            lax_apply, kind_can_be_illegal),
+    Generic("reversed-order", "legal actions not in the canonical order", "DIFF-LEGAL",
+            reversed_order),
+    Generic("debug-field", "an extra field in the canonical state", "STATE-SCHEMA",
+            debug_field, closed_state),
+    Generic("stale-memo", "a state cache keyed by the actions goes stale", "DETERMINISM",
+            stale_memo),
+]
+
+
+def generic(game: str, spec: Spec | None = None) -> list[BadEngine]:
+    """Return the generic bad engines that fit ``game`` (its spec from the registry by default)."""
+    spec = get_spec(game) if spec is None else spec
+    return [g.for_game(game) for g in GENERIC if g.fits(spec)]
 
 
 # -- game-specific bad engines -----------------------------------------------------------------

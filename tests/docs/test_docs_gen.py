@@ -10,7 +10,7 @@ from typing import Any
 import click
 import pytest
 
-from rulespec import docs_gen
+from rulespec import docsgen
 from rulespec.cli import cli
 from rulespec.spec import Spec, load_spec, spec_paths
 from rulespec.spec.validate import spec_schema
@@ -27,7 +27,7 @@ def example() -> Spec:
 
 
 def pages_of(spec: Spec) -> dict[str, str]:
-    return {Path(p.path).name: p.markdown for p in docs_gen.game_pages(spec)}
+    return {Path(p.path).name: p.markdown for p in docsgen.game_pages(spec)}
 
 
 def heading_ids(markdown: str) -> list[str]:
@@ -54,9 +54,9 @@ def test_example_spec_is_valid_with_its_sources(example: Spec) -> None:
 
 def test_every_game_page_is_generated(example: Spec) -> None:
     """Every page in GAME_PAGES exists under games/<id>/ and starts with a title."""
-    paths = [p.path for p in docs_gen.game_pages(example)]
-    assert paths == [f"games/toy-dice/{name}" for name, _ in docs_gen.GAME_PAGES]
-    for page in docs_gen.game_pages(example):
+    paths = [p.path for p in docsgen.game_pages(example)]
+    assert paths == [f"games/toy-dice/{name}" for name, _ in docsgen.GAME_PAGES]
+    for page in docsgen.game_pages(example):
         assert page.markdown.startswith("# "), f"{page.path} has no title"
 
 
@@ -96,10 +96,10 @@ def test_every_table_is_rendered_as_a_table(example: Spec) -> None:
     tables = pages_of(example)["tables.md"]
     for tab in example.section("tables"):
         assert f"table-{tab['id']}" in heading_ids(tables), f"table {tab['id']} has no anchor"
-        header = "| " + " | ".join(docs_gen.text(c["title"]) for c in tab["columns"]) + " |"
+        header = "| " + " | ".join(docsgen.text(c["title"]) for c in tab["columns"]) + " |"
         assert header in tables, f"table {tab['id']}: header row missing"
         for row in tab["rows"]:
-            line = "| " + " | ".join(docs_gen.text(row[c["id"]]) for c in tab["columns"]) + " |"
+            line = "| " + " | ".join(docsgen.text(row[c["id"]]) for c in tab["columns"]) + " |"
             assert line in tables, f"table {tab['id']}: row {row} missing"
     # A pipe in a title must not split the heading or a cell.
     assert "Die faces \\| with a pipe" in tables
@@ -178,7 +178,7 @@ def test_ambiguity_records_are_complete(example: Spec) -> None:
 
 def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> None:
     """The cross-game register declares its filters and links every record to its game page."""
-    page = docs_gen.register_page([example]).markdown
+    page = docsgen.register_page([example]).markdown
     assert 'data-filters="Game,Status,Severity,Kind"' in page
     assert "hide:\n  - toc" in page
     for aid in example.ambiguities:
@@ -207,14 +207,14 @@ def test_links_point_at_existing_anchors(example: Spec) -> None:
 
 def test_text_escapes_markdown_and_html() -> None:
     """Rulebook text never turns into markup: pipes, stars, tags and list markers stay text."""
-    assert docs_gen.text("a | b") == "a \\| b"
-    assert docs_gen.text("*not bold*") == "\\*not bold\\*"
-    assert docs_gen.text("<script>") == "&lt;script&gt;"
-    assert docs_gen.text("1. first") == "1\\. first"
-    assert docs_gen.text("- item") == "\\- item"
-    assert docs_gen.text("two\n  lines") == "two lines"
-    assert docs_gen.code("a|`b`") == "<code>a&#124;`b`</code>"
-    assert docs_gen.fenced("x ``` y").startswith("````text\n")
+    assert docsgen.text("a | b") == "a \\| b"
+    assert docsgen.text("*not bold*") == "\\*not bold\\*"
+    assert docsgen.text("<script>") == "&lt;script&gt;"
+    assert docsgen.text("1. first") == "1\\. first"
+    assert docsgen.text("- item") == "\\- item"
+    assert docsgen.text("two\n  lines") == "two lines"
+    assert docsgen.code("a|`b`") == "<code>a&#124;`b`</code>"
+    assert docsgen.fenced("x ``` y").startswith("````text\n")
 
 
 # -- every registered spec ------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def schema_keys(schema: Mapping[str, Any]) -> Iterator[str]:
 def test_spec_format_reference_covers_every_key() -> None:
     """Every property of the spec JSON Schema appears in the generated format reference."""
     schema = spec_schema()
-    page = docs_gen.spec_format_page(schema).markdown
+    page = docsgen.spec_format_page(schema).markdown
     for key in set(schema_keys(schema)):
         assert f"| <code>{key}</code> |" in page, f"schema key {key!r} is not documented"
     for name in schema["$defs"]:
@@ -271,7 +271,7 @@ def test_spec_format_reference_covers_every_key() -> None:
 
 def test_spec_format_reference_links_resolve() -> None:
     """Every in-page link of the format reference points at a heading of that page."""
-    page = docs_gen.spec_format_page(spec_schema()).markdown
+    page = docsgen.spec_format_page(spec_schema()).markdown
     ids = set(heading_ids(page))
     for frag in re.findall(r"\]\(#([^)]+)\)", page):
         assert frag in ids, f"link to #{frag} has no heading"
@@ -293,7 +293,7 @@ def walk(command: click.Command, ctx: click.Context) -> Iterator[tuple[click.Com
 
 def test_cli_reference_covers_every_command_and_option() -> None:
     """Every rulespec command has a section with its usage, and every option is listed."""
-    page = docs_gen.cli_page(cli).markdown
+    page = docsgen.cli_page(cli).markdown
     for command, ctx in walk(cli, click.Context(cli, info_name="rulespec", **cli.context_settings)):
         assert f"`{ctx.command_path}`" in page, f"{ctx.command_path} is not documented"
         assert command.get_usage(ctx) in page
@@ -313,35 +313,35 @@ def test_getting_started_takes_the_readme_commands() -> None:
     """The getting-started page shows the README's two set-up commands, byte for byte."""
     readme = README.read_text(encoding="utf-8")
     page = (HERE.parent.parent / "docs" / "getting-started.md").read_text(encoding="utf-8")
-    filled = docs_gen.fill_markers(page, specs=[], readme=readme)
+    filled = docsgen.fill_markers(page, specs=[], readme=readme)
     for name in ("main-command", "test-command"):
-        block = docs_gen.readme_block(readme, name)
+        block = docsgen.readme_block(readme, name)
         assert block.startswith("```sh\n") and block in filled, f"{name} not included"
     assert "<!-- rulespec:" not in filled
 
 
 def test_readme_block_errors_say_what_to_fix() -> None:
     """A missing marker or an unclosed block is a DocsError naming the marker."""
-    with pytest.raises(docs_gen.DocsError, match="no '<!-- main-command -->' marker"):
-        docs_gen.readme_block("# nothing here\n", "main-command")
-    with pytest.raises(docs_gen.DocsError, match="never closed"):
-        docs_gen.readme_block("<!-- x -->\n```sh\necho\n", "x")
-    with pytest.raises(docs_gen.DocsError, match="must open a fenced code block"):
-        docs_gen.readme_block("<!-- x -->\ntext\n", "x")
-    with pytest.raises(docs_gen.DocsError, match=r"README\.md not found"):
-        docs_gen.fill_markers("<!-- rulespec:readme x -->", specs=[], readme=None)
+    with pytest.raises(docsgen.DocsError, match="no '<!-- main-command -->' marker"):
+        docsgen.readme_block("# nothing here\n", "main-command")
+    with pytest.raises(docsgen.DocsError, match="never closed"):
+        docsgen.readme_block("<!-- x -->\n```sh\necho\n", "x")
+    with pytest.raises(docsgen.DocsError, match="must open a fenced code block"):
+        docsgen.readme_block("<!-- x -->\ntext\n", "x")
+    with pytest.raises(docsgen.DocsError, match=r"README\.md not found"):
+        docsgen.fill_markers("<!-- rulespec:readme x -->", specs=[], readme=None)
 
 
 def test_games_marker_lists_games(example: Spec) -> None:
     """The home page's games marker becomes a table linking each game, relative to the page."""
-    filled = docs_gen.fill_markers(docs_gen.MARKER_GAMES, specs=[example], readme=None,
+    filled = docsgen.fill_markers(docsgen.MARKER_GAMES, specs=[example], readme=None,
                                    prefix="../")
     assert "[Toy Dice](../games/toy-dice/index.md)" in filled
 
 
 def test_player_range_collapses_a_single_count(example: Spec) -> None:
     """A game for exactly N players shows N, not N–N."""
-    assert docs_gen.player_range(example) == "2–3"
+    assert docsgen.player_range(example) == "2–3"
     data = dict(example.data, game=dict(example.data["game"], players={"min": 4, "max": 4}))
     single = Spec(path=example.path, data=data, marks=example.marks)
-    assert docs_gen.player_range(single) == "4"
+    assert docsgen.player_range(single) == "4"

@@ -509,12 +509,22 @@ def test_unknown_card_and_wrong_turn_are_rejected() -> None:
 
 
 def test_wrongly_typed_fields_are_rejected() -> None:
-    """FOOL-LEAD-02: ``true`` is not the value 1, nor ``"0"`` player 0 (JSON types are kept)."""
+    """FOOL-LEAD-02, FOOL-DEAL-01: ``true`` is not the value 1, ``1.0`` is not 1, nor ``"0"``
+    player 0 (JSON types are kept); the rejection cites the action schema of the kind."""
     engine = start(["w g6", "g7 r9", "y3 y4", "b2 b3"])
-    rejected(engine, {"kind": "lead", "player": 0, "suit": "wild", "value": True}, "FOOL-LEAD-02")
-    rejected(engine, {"kind": "lead", "player": "0", "suit": "green", "value": 6}, "FOOL-LEAD-02")
+    message = rejected(engine, {"kind": "lead", "player": 0, "suit": "wild", "value": True},
+                       "FOOL-LEAD-02")
+    assert "'value' is true, a boolean; the action schema of lead" in message, "FOOL-LEAD-02"
+    message = rejected(engine, {"kind": "lead", "player": 0, "suit": "wild", "value": 1.0},
+                       "FOOL-LEAD-02")
+    assert "'value' is 1.0, a decimal number; the action schema of lead" in message, "FOOL-LEAD-02"
+    message = rejected(engine, {"kind": "lead", "player": "0", "suit": "green", "value": 6},
+                       "FOOL-LEAD-02")
+    assert "'player' is '0', a string" in message, "FOOL-LEAD-02"
     fresh = new(4)
-    rejected(fresh, {"kind": "deal", "player": 0, "suit": "wild", "value": True}, "FOOL-LEAD-02")
+    message = rejected(fresh, {"kind": "deal", "player": 0, "suit": "wild", "value": True},
+                       "FOOL-DEAL-01")
+    assert "the action schema of deal" in message, "FOOL-DEAL-01"
 
 
 def test_unknown_ruling_option_is_rejected() -> None:

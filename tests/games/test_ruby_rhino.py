@@ -7,6 +7,7 @@ the state schema and every invariant of the spec at every step.
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulespec.cli import main
 from rulespec.reference.core import CHANCE, ConfigError, Engine, IllegalAction
 from rulespec.reference.play import check_probabilities
 from rulespec.reference.registry import check_implementation, new_game
@@ -553,20 +555,95 @@ def test_game_ends_at_fifty_by_default() -> None:
 
 @pytest.mark.parametrize(("action", "clause"), [
     ({"kind": "roll", "die": 1, "face": "coin1"}, "RR-TURN-02"),
-    ({"kind": "roll", "die": 0, "face": "dragon"}, "RR-COMP-02"),
-    ({"kind": "roll", "die": 0, "face": "coin1", "extra": 1}, "RR-COMP-02"),
+    ({"kind": "roll", "die": 0, "face": "dragon"}, "RR-TURN-02"),
+    ({"kind": "roll", "die": 0, "face": "coin1", "extra": 1}, "RR-TURN-02"),
     ({"kind": "choose_count", "count": 1}, "RR-DICE-04"),
     ({"kind": "first_player", "player": 1}, "RR-TURN-01"),
 ])
 def test_illegal_actions_are_rejected_and_change_nothing(action: dict[str, Any],
                                                         clause: str) -> None:
-    """RR-TURN-02, RR-COMP-02, RR-DICE-04, RR-TURN-01: illegal actions name the broken clause."""
+    """RR-TURN-02, RR-DICE-04, RR-TURN-01: illegal actions name the broken clause."""
     engine = game(3)
     before = engine.state()
     with pytest.raises(IllegalAction) as info:
         engine.apply(action)
     assert clause in info.value.clauses, f"{clause}: rejection should cite it: {info.value}"
     assert engine.state() == before, f"{clause}: state changed by an illegal action"
+
+
+def rejection_of(engine: Engine, action: Any) -> IllegalAction:
+    """Apply an action that must be illegal; check the state is unchanged and ``rejection`` agrees."""
+    before = engine.state()
+    with pytest.raises(IllegalAction) as info:
+        engine.apply(action)
+    assert engine.state() == before, f"{action!r}: the state changed"
+    assert engine.rejection(action).reason == info.value.reason, (
+        "apply and rejection (the conformance kit's path) must give the same answer")
+    return info.value
+
+
+def test_true_is_not_die_one() -> None:
+    """RR-TURN-02: ``"die": true`` is not die 1, though Python says ``True == 1``."""
+    engine = game(2)
+    engine.apply({"kind": "roll", "die": 0, "face": "coin1"})
+    error = rejection_of(engine, {"kind": "roll", "die": True, "face": "coin1"})
+    assert "'die' is true, a boolean; the action schema of roll" in error.reason, "RR-TURN-02"
+    assert "wants an integer" in error.reason, "RR-TURN-02"
+    assert "RR-TURN-02" in error.clauses, "RR-TURN-02: the rejection cites the roll's clauses"
+    engine.apply({"kind": "roll", "die": 1, "face": "coin1"})  # the integer is still legal
+
+
+def test_one_point_zero_is_not_die_one() -> None:
+    """RR-TURN-02: ``"die": 1.0`` is not die 1 (JSON Schema would call it an integer; we do not)."""
+    engine = game(2)
+    engine.apply({"kind": "roll", "die": 0, "face": "coin1"})
+    error = rejection_of(engine, {"kind": "roll", "die": 1.0, "face": "coin1"})
+    assert "'die' is 1.0, a decimal number; the action schema of roll" in error.reason, "RR-TURN-02"
+    engine.apply({"kind": "roll", "die": 1, "face": "coin1"})
+
+
+def test_unknown_key_is_rejected_by_the_action_schema() -> None:
+    """RR-TURN-02: a roll has exactly kind, die and face; an extra key is named."""
+    engine = game(2)
+    error = rejection_of(engine, {"kind": "roll", "die": 0, "face": "coin1", "player": 0})
+    assert "unknown key 'player'; the action schema of roll" in error.reason, "RR-TURN-02"
+    assert "allows only kind, die, face" in error.reason, "RR-TURN-02"
+
+
+def test_count_must_be_an_integer() -> None:
+    """RR-DICE-04: under player-chooses, ``"count": true`` is not the count 1."""
+    engine = game(2, _04="player-chooses")
+    roll(engine, "open_chest", "coin1")
+    error = rejection_of(engine, {"kind": "choose_count", "count": True})
+    assert "'count' is true, a boolean" in error.reason, "RR-DICE-04"
+    assert "RR-DICE-04" in error.clauses, "RR-DICE-04: the rejection cites the clause"
+    engine.apply({"kind": "choose_count", "count": 1})
+
+
+def test_replay_rejects_a_trace_with_true_for_a_die(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """RR-TURN-02: ``rulespec replay`` of a trace whose roll says ``"die": true`` stops at that
+    step, citing the action schema (issue 9: 628 such actions used to be accepted)."""
+    engine = game(2)
+    spec = get_spec(GAME)
+    lines = [
+        {"type": "header", "format": "rulespec-trace/1", "game": GAME,
+         "spec_version": spec.version, "config": engine.config.to_json()},
+        {"type": "step", "n": 1, "actor": "chance",
+         "action": {"kind": "roll", "die": 0, "face": "coin1"}},
+        {"type": "step", "n": 2, "actor": "chance",
+         "action": {"kind": "roll", "die": True, "face": "coin1"}},
+        {"type": "result", "steps": 2, "result": None},
+    ]
+    path = tmp_path / "true-die.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(["replay", str(path)])
+    out = capsys.readouterr().out
+    assert info.value.code == 1, f"RR-TURN-02: the trace replayed: {out}"
+    assert "FAILED: step 2 (line 3)" in out, out
+    assert "'die' is true, a boolean; the action schema of roll" in out, out
+    assert "RR-TURN-02" in out, "RR-TURN-02: the rejection cites the roll's clauses"
 
 
 def test_rhino_is_not_on_die_two_by_default() -> None:

@@ -1,0 +1,62 @@
+"""Generate the docs site's pages from the specs, the spec JSON Schema, the CLI and the README.
+
+Nothing of a spec is written by hand in ``docs/``: the mkdocs hook ``docs/hooks/rulespec_docs.py``
+calls :func:`site_pages` at build time and adds the pages it returns, so the site cannot drift
+from the specs. Every function here is pure (data in, Markdown out) so tests can run it on any
+spec without building the site.
+
+One module per concern: ``markdown`` (escaping, tables, fences, the Page), ``links`` (where each
+element is documented), ``schema`` (JSON Schema in prose, the spec format reference), ``pages``
+(one game's pages), ``register`` (the ambiguity register), ``cli_reference`` (the command line
+reference) and ``site`` (the games index, page markers, every page). This package re-exports
+what the mkdocs hook and the tests use.
+"""
+
+from __future__ import annotations
+
+from rulespec.docsgen.cli_reference import cli_page
+from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
+from rulespec.docsgen.markdown import DocsError, Page, code, fenced, table, text
+from rulespec.docsgen.pages import GAME_PAGES, game_pages
+from rulespec.docsgen.register import REGISTER_PAGE, register_page
+from rulespec.docsgen.schema import property_rows, schema_type, spec_format_page
+from rulespec.docsgen.site import (
+    MARKER_GAMES,
+    MARKER_README,
+    fill_markers,
+    games_index,
+    games_nav,
+    games_table,
+    readme_block,
+    site_pages,
+)
+
+__all__ = [
+    "GAME_PAGES",
+    "MARKER_GAMES",
+    "MARKER_README",
+    "REGISTER_PAGE",
+    "DocsError",
+    "Links",
+    "Page",
+    "clause_users",
+    "cli_page",
+    "code",
+    "fenced",
+    "fill_markers",
+    "game_dir",
+    "game_pages",
+    "game_title",
+    "games_index",
+    "games_nav",
+    "games_table",
+    "player_range",
+    "property_rows",
+    "readme_block",
+    "register_page",
+    "schema_type",
+    "site_pages",
+    "spec_format_page",
+    "table",
+    "text",
+]

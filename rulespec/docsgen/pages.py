@@ -1,0 +1,392 @@
+"""The pages of one game: overview, tables, structure and clauses, actions, invariants, variants,
+ambiguities."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
+from rulespec.docsgen.markdown import (
+    Page,
+    anchor,
+    badge,
+    code,
+    fenced,
+    indent,
+    json_text,
+    table,
+    text,
+)
+from rulespec.docsgen.register import ambiguity_block, register_table
+from rulespec.docsgen.schema import property_rows, schema_type
+from rulespec.spec.model import Spec
+
+#: The pages of one game, in navigation order: (file name, navigation title).
+GAME_PAGES: tuple[tuple[str, str], ...] = (
+    ("index.md", "Overview"),
+    ("tables.md", "Tables and parameters"),
+    ("rules.md", "Structure and clauses"),
+    ("actions.md", "Actions and state"),
+    ("invariants.md", "Invariants"),
+    ("variants.md", "Variants"),
+    ("ambiguities.md", "Ambiguity register"),
+)
+
+
+
+def _header(spec: Spec, title: str) -> str:
+    return f"# {text(game_title(spec))}: {text(title)}\n\n" + _provenance(spec)
+
+
+def _provenance(spec: Spec) -> str:
+    return (f'<p class="rs-provenance">Generated from <code>specs/{spec.path.name}</code>, '
+            f"spec version {html.escape(spec.version)}. Do not edit this page: edit the spec.</p>\n\n")
+
+
+def _clause_line(links: Links, clauses: Sequence[Any]) -> str:
+    return f"Clauses: {links.many(clauses)}\n" if clauses else ""
+
+
+def overview_page(spec: Spec) -> str:
+    """Return the overview page: names, players, objective, sources, components and zones."""
+    game = spec.data["game"]
+    links = Links(spec)
+    names = game["names"]
+    out = [f"# {text(game_title(spec))}\n\n", _provenance(spec), f"{text(game['summary'])}\n\n"]
+    facts = [["Game id", code(spec.game_id)],
+             ["Original name", text(names["original"])],
+             ["English name", text(names["english"])]]
+    if names.get("aliases"):
+        facts.append(["Also known as", ", ".join(text(a) for a in names["aliases"])])
+    players = game["players"]
+    facts.append(["Players", player_range(spec)
+                  + (f" ({links.many(players['clauses'])})" if players.get("clauses") else "")])
+    if game.get("designers"):
+        facts.append(["Designers", ", ".join(text(d) for d in game["designers"])])
+    if game.get("publisher"):
+        facts.append(["Publisher", text(game["publisher"])])
+    facts.append(["Spec version", code(spec.version)])
+    facts.append(["Reference interpreter", code(spec.reference_module)])
+    facts.append(["Clause prefix", code(game["clause_prefix"])])
+    out.append(table(["", ""], facts) + "\n")
+    if "objective" in game:
+        obj = game["objective"]
+        out.append("## Objective\n\n" + f"{text(obj['text'])}\n\n" + _clause_line(links, obj["clauses"]))
+        out.append("\n")
+    out.append("## Contents of the spec\n\n")
+    counts = [
+        ("Tables and parameters", "tables.md", f"{len(spec.section('tables'))} tables, "
+         f"{len(spec.section('parameters'))} parameters"),
+        ("Structure and clauses", "rules.md", f"{len(spec.section('clauses'))} clauses"),
+        ("Actions and state", "actions.md", f"{len(spec.section('actions'))} actions"),
+        ("Invariants", "invariants.md", f"{len(spec.section('invariants'))} invariants"),
+        ("Variants", "variants.md", f"{len(spec.section('variants'))} variants"),
+        ("Ambiguity register", "ambiguities.md", f"{len(spec.section('ambiguities'))} records"),
+    ]
+    out.append(table(["Page", "What"], [[f"[{t}]({p})", c] for t, p, c in counts]) + "\n")
+    out.append("## Sources\n\n")
+    for src in spec.section("sources"):
+        out.append(f"### {text(src['title'])} {anchor('source-' + str(src['id']))}\n\n")
+        rows = [["Source id", code(src["id"])], ["Language", code(src["language"])],
+                ["File", code(src["file"])], ["sha256", code(src["sha256"])]]
+        if src.get("edition"):
+            rows.append(["Edition", text(src["edition"])])
+        if src.get("notes"):
+            rows.append(["Notes", text(src["notes"])])
+        rows.append(["Sections", ", ".join(f"{text(s['title'])} ({code(s['id'])})"
+                                           for s in src["sections"])])
+        out.append(table(["", ""], rows) + "\n")
+    out.append("## Components\n\n")
+    comps = list(spec.section("components"))
+    if comps:
+        rows = []
+
+        def walk(items: Sequence[Mapping[str, Any]], depth: int) -> None:
+            for comp in items:
+                name = ("&emsp;" * depth) + f'<span id="component-{comp["id"]}"></span>' + text(comp["name"])
+                count = "not given" if comp.get("count") is None else str(comp["count"])
+                attrs = comp.get("attributes")
+                rows.append([name, code(comp["id"]), count,
+                             code(json_text(attrs)) if attrs else "",
+                             text(comp.get("description", "")),
+                             links.many(comp.get("clauses", []))])
+                walk(comp.get("parts", []), depth + 1)
+
+        walk(comps, 0)
+        out.append(table(["Component", "Id", "Count", "Attributes", "Description", "Clauses"],
+                         rows) + "\n")
+    else:
+        out.append("The spec lists no components.\n\n")
+    out.append("## Zones\n\n")
+    zones = list(spec.section("zones"))
+    if zones:
+        out.append(table(["Zone", "Id", "Visibility", "Owner", "Ordered", "Description", "Clauses"], [
+            [f'<span id="zone-{z["id"]}"></span>' + text(z["name"]), code(z["id"]),
+             text(z["visibility"]), text(z["owner"]), "yes" if z.get("ordered") else "",
+             text(z.get("description", "")), links.many(z.get("clauses", []))]
+            for z in zones]) + "\n")
+    else:
+        out.append("The spec lists no zones.\n\n")
+    return "".join(out)
+
+
+def tables_page(spec: Spec) -> str:
+    """Return every table of the rulebook as a table, then the parameters."""
+    links = Links(spec)
+    out = [_header(spec, "Tables and parameters")]
+    out.append("## Tables\n\n")
+    tables = list(spec.section("tables"))
+    if not tables:
+        out.append("The rulebook prints no tables.\n\n")
+    for tab in tables:
+        out.append(f"### {text(tab['title'])} {anchor('table-' + str(tab['id']))}\n\n")
+        meta = f"Table {code(tab['id'])}, looked up by {code(tab['key'])}"
+        if tab.get("as_printed"):
+            meta += ", transcribed exactly as printed (errors included)"
+        out.append(meta + ".\n\n")
+        if tab.get("description"):
+            out.append(f"{text(tab['description'])}\n\n")
+        columns = tab["columns"]
+        out.append(table([text(c["title"]) for c in columns],
+                         [[_cell(row.get(c["id"])) for c in columns] for row in tab["rows"]]))
+        out.append("\n" + _clause_line(links, tab["clauses"]) + "\n")
+    out.append("## Parameters\n\n")
+    out.append("The named values the reference interpreter reads. Override any of them with "
+               "`--param NAME=VALUE`; variants and ambiguity options override some of them.\n\n")
+    params = list(spec.section("parameters"))
+    if params:
+        rows = []
+        for param in params:
+            if "default" in param:
+                default = code(json_text(param["default"]))
+            else:
+                ref = param["from_table"]
+                where = links.to(str(ref["table"]))
+                if "column" in ref:
+                    default = f"column {code(ref['column'])} of {where} for the player count"
+                elif "key_column" in ref and "value_column" in ref:
+                    default = (f"{where} as a mapping {code(ref['key_column'])} → "
+                               f"{code(ref['value_column'])}")
+                else:
+                    default = f"every row of {where}"
+            rows.append([f'<span id="param-{param["id"]}"></span>' + code(param["id"]),
+                         text(param["description"]), schema_type(param["schema"]), default,
+                         links.many(param.get("clauses", []))])
+        out.append(table(["Parameter", "Description", "Values", "Default", "Clauses"], rows))
+    else:
+        out.append("The spec declares no parameters.\n")
+    return "".join(out)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return text(value)
+
+
+def _outline(steps: Sequence[Mapping[str, Any]], links: Links, depth: int = 0) -> str:
+    out = []
+    pad = "    " * depth
+    for number, step in enumerate(steps, 1):
+        line = f"{pad}{number}. {text(step['text'])} <small>({code(step['id'])})</small>"
+        extras = []
+        if step.get("repeat"):
+            extras.append(f"repeat: {text(step['repeat'])}")
+        if step.get("actions"):
+            extras.append("actions: " + links.many(step["actions"]))
+        if step.get("clauses"):
+            extras.append("clauses: " + links.many(step["clauses"]))
+        if extras:
+            line += " · " + " · ".join(extras)
+        out.append(line + "\n")
+        if step.get("steps"):
+            out.append(_outline(step["steps"], links, depth + 1))
+    return "".join(out)
+
+
+def rules_page(spec: Spec) -> str:
+    """Return the structure as an outline, then every clause under its permanent anchor."""
+    links = Links(spec)
+    out = [_header(spec, "Structure and clauses")]
+    structure = spec.data["structure"]
+    out.append("## Structure\n\n")
+    for part, title in (("setup", "Setup"), ("flow", "Play"), ("end", "End of the game")):
+        steps = structure.get(part, [])
+        if steps:
+            out.append(f"### {title} {anchor('structure-' + part)}\n\n{_outline(steps, links)}\n")
+    out.append("## Clauses\n\n")
+    out.append("Every normative sentence of the rulebook, grouped by the section it is quoted "
+               "from. Each clause has a permanent anchor named by its id: link to it as "
+               f"`{game_dir(spec)}/rules/#<CLAUSE-ID>`.\n\n")
+    sections: dict[tuple[str, str], str] = {}
+    for src in spec.section("sources"):
+        for sec in src["sections"]:
+            sections[(str(src["id"]), str(sec["id"]))] = str(sec["title"])
+    single_source = len(spec.section("sources")) == 1
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {key: [] for key in sections}
+    for clause in spec.section("clauses"):
+        cit = clause["citation"]
+        groups.setdefault((str(cit["source"]), str(cit["section"])), []).append(clause)
+    users = clause_users(spec)
+    for (src_id, sec_id), clauses in groups.items():
+        if not clauses:
+            continue
+        title = sections.get((src_id, sec_id), sec_id)
+        suffix = "" if single_source else f" ({src_id})"
+        out.append(f"### {text(title)}{text(suffix)} {anchor(f'section-{src_id}-{sec_id}')}\n\n")
+        for clause in clauses:
+            out.append(_clause_block(clause, links, users.get(str(clause["id"]), [])))
+    return "".join(out)
+
+
+def _clause_block(clause: Mapping[str, Any], links: Links, users: Sequence[str]) -> str:
+    cid = str(clause["id"])
+    cit = clause["citation"]
+    out = [f"#### {cid} {anchor(cid)}\n\n"]
+    out.append(f"> {text(cit['quote'])}\n\n")
+    out.append(f"{text(clause['statement'])}\n\n")
+    meta = []
+    if clause.get("kind"):
+        meta.append(badge("clause", str(clause["kind"])))
+    if clause.get("tags"):
+        meta.append("tags: " + ", ".join(code(t) for t in clause["tags"]))
+    if cit.get("note"):
+        meta.append(f"note: {text(cit['note'])}")
+    steps = [u.split(":", 1)[1] for u in users if u.startswith("step:")]
+    others = [u for u in users if not u.startswith("step:")]
+    if others:
+        meta.append("used by: " + links.many(others))
+    if steps:
+        meta.append("structure: " + ", ".join(code(s) for s in steps))
+    if meta:
+        out.append('<div class="rs-meta" markdown>' + " · ".join(meta) + "</div>\n\n")
+    return "".join(out)
+
+
+def actions_page(spec: Spec) -> str:
+    """Return the action vocabulary, then the canonical state schema and what is hidden."""
+    links = Links(spec)
+    out = [_header(spec, "Actions and state")]
+    out.append("## Actions\n\n")
+    out.append('Actions are JSON objects `{"kind": <action id>, ...}`. Chance outcomes are '
+               "actions too: when chance is to move, the legal actions are exactly its "
+               "outcomes, with exact probabilities.\n\n")
+    out.append(table(["Action", "Actor", "When"], [
+        [links.to(str(a["id"])), badge("actor", str(a["actor"])), text(a["when"])]
+        for a in spec.section("actions")]) + "\n")
+    for action in spec.section("actions"):
+        out.append(f"### {code(action['id'])} {anchor('action-' + str(action['id']))}\n\n")
+        out.append(f"{badge('actor', str(action['actor']))} **When:** {text(action['when'])}\n\n")
+        out.append(f"**Effect:** {text(action['effect'])}\n\n")
+        if action.get("probability"):
+            out.append(f"**Probability:** {text(action['probability'])}\n\n")
+        params = action["params"]
+        rows = property_rows(params) if isinstance(params, Mapping) else []
+        if rows:
+            out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
+        out.append('??? note "JSON Schema of the action"\n\n'
+                   + indent(fenced(json.dumps(params, indent=2, ensure_ascii=False), "json")) + "\n")
+        out.append(_clause_line(links, action["clauses"]) + "\n")
+    state = spec.data["state"]
+    schema = state["schema"]
+    out.append(f"## State {anchor('state')}\n\n")
+    out.append("The canonical state every engine reports, as JSON. It is omniscient: it includes "
+               "what the players cannot see (listed under *Hidden information*).\n\n")
+    if state.get("notes"):
+        out.append(f"{text(state['notes'])}\n\n")
+    rows = property_rows(schema) if isinstance(schema, Mapping) else []
+    if rows:
+        out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
+    out.append('??? note "JSON Schema of the state"\n\n'
+               + indent(fenced(json.dumps(schema, indent=2, ensure_ascii=False), "json")) + "\n")
+    out.append(f"### Hidden information {anchor('hidden')}\n\n")
+    hidden = state.get("hidden", [])
+    if hidden:
+        out.append(table(["Path", "Visible to", "Clauses"], [
+            [code(h["path"]), text(h["visible_to"]), links.many(h.get("clauses", []))]
+            for h in hidden]))
+    else:
+        out.append("Nothing in the state is hidden from any player.\n")
+    return "".join(out)
+
+
+def invariants_page(spec: Spec) -> str:
+    """Return every invariant with its scope, clauses and CEL expression."""
+    links = Links(spec)
+    out = [_header(spec, "Invariants")]
+    out.append("Properties that hold in every reachable state (`state`), on every step "
+               "(`transition`, which also sees `prev` and `action`) or in the final state "
+               "(`terminal`). Each expression is CEL over the canonical state, evaluated by the "
+               "conformance kit at every step.\n\n")
+    invariants = list(spec.section("invariants"))
+    out.append(table(["Invariant", "Scope", "Description"], [
+        [links.to(str(i["id"])), badge("scope", str(i["scope"])), text(i["description"])]
+        for i in invariants]) + "\n")
+    for inv in invariants:
+        out.append(f"## {inv['id']} {anchor(str(inv['id']))}\n\n")
+        out.append(f"{badge('scope', str(inv['scope']))} {text(inv['description'])}\n\n")
+        out.append(fenced(str(inv["expression"]), "text") + "\n")
+        out.append(_clause_line(links, inv["clauses"]) + "\n")
+    return "".join(out)
+
+
+def variants_page(spec: Spec) -> str:
+    """Return the rulebook's optional rules."""
+    links = Links(spec)
+    out = [_header(spec, "Variants")]
+    variants = list(spec.section("variants"))
+    if not variants:
+        out.append("The rulebook has no variants.\n")
+    else:
+        out.append("Select a variant with `--variant ID`.\n\n")
+    for variant in variants:
+        out.append(f"## {text(variant['name'])} {anchor('variant-' + str(variant['id']))}\n\n")
+        out.append(f"Variant {code(variant['id'])}. {text(variant['description'])}\n\n")
+        if variant.get("parameters"):
+            out.append(table(["Parameter", "Value"], [
+                [links.to(str(k)), code(json_text(v))] for k, v in variant["parameters"].items()]))
+            out.append("\n")
+        if variant.get("behaviour"):
+            out.append("The reference interpreter implements this variant as named behaviour.\n\n")
+        if variant.get("settable"):
+            out.append("Players choose: " + links.many(variant["settable"])
+                       + " (with `--param`).\n\n")
+        out.append(_clause_line(links, variant["clauses"]) + "\n")
+    return "".join(out)
+
+
+def ambiguities_page(spec: Spec) -> str:
+    """Return the game's ambiguity register: a filterable summary, then every record."""
+    links = Links(spec)
+    out = [_header(spec, "Ambiguity register")]
+    records = list(spec.section("ambiguities"))
+    if not records:
+        out.append("No ambiguities are recorded for this game.\n")
+        return "".join(out)
+    out.append("Every open question met while encoding the rules. Each option is implemented in "
+               "the reference interpreter and selectable with `--ruling ID=OPTION`; the default "
+               "is what the reference does when no ruling is given.\n\n")
+    out.append(register_table([(spec, a) for a in records], prefix="", with_game=False))
+    for amb in records:
+        out.append(ambiguity_block(amb, links))
+    return "".join(out)
+
+
+
+def game_pages(spec: Spec) -> list[Page]:
+    """Return every page of one game."""
+    render = {
+        "index.md": overview_page,
+        "tables.md": tables_page,
+        "rules.md": rules_page,
+        "actions.md": actions_page,
+        "invariants.md": invariants_page,
+        "variants.md": variants_page,
+        "ambiguities.md": ambiguities_page,
+    }
+    return [Page(f"{game_dir(spec)}/{name}", render[name](spec)) for name, _ in GAME_PAGES]

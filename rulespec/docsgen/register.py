@@ -1,0 +1,112 @@
+"""The ambiguity register: the filterable summary table, one record, the cross-game page."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rulespec.docsgen.links import Links, game_dir, game_title
+from rulespec.docsgen.markdown import Page, anchor, badge, code, fenced, json_text, table, text
+from rulespec.spec.model import Spec
+
+#: Where the cross-game ambiguity register lives, relative to the docs folder.
+REGISTER_PAGE = "ambiguities.md"
+
+
+def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: str,
+                   with_game: bool) -> str:
+    """Return the sortable, filterable summary table of ambiguity records."""
+    filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind"]
+    headers = ["Id", *(["Game"] if with_game else []), "Title", "Status", "Severity", "Kind",
+               "Default"]
+    rows = []
+    for spec, amb in items:
+        link_prefix = f"{prefix}{game_dir(spec)}/" if with_game else ""
+        row = [Links(spec).to(str(amb["id"]), prefix=link_prefix)]
+        if with_game:
+            row.append(text(game_title(spec)))
+        row += [text(amb["title"]), badge("status", str(amb["status"])),
+                badge("severity", str(amb["severity"])), badge("kind", str(amb["kind"])),
+                code(amb["default"]["option"])]
+        rows.append(row)
+    return (f'<div class="rs-register" data-filters="{",".join(filters)}" markdown>\n\n'
+            + table(headers, rows) + "\n</div>\n\n")
+
+
+def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
+    aid = str(amb["id"])
+    out = [f"## {aid}: {text(amb['title'])} {anchor(aid)}\n\n"]
+    out.append(" ".join([badge("status", str(amb["status"])), badge("severity", str(amb["severity"])),
+                         badge("kind", str(amb["kind"]))]) + "\n\n")
+    out.append(f"**Question.** {text(amb['question'])}\n\n")
+    if amb.get("duplicate_of"):
+        out.append(f"Duplicate of {links.to(str(amb['duplicate_of']))}.\n\n")
+    if amb.get("sources"):
+        out.append("**Sources.**\n\n")
+        for number, cit in enumerate(amb["sources"], 1):
+            where = f"{code(cit['source'])}, section {code(cit['section'])}"
+            out.append(f"{number}. “{text(cit['quote'])}” ({where})"
+                       + (f": {text(cit['note'])}" if cit.get("note") else "") + "\n")
+        out.append("\n")
+        for a, b in amb.get("conflicts", []):
+            out.append(f"Source {a + 1} contradicts source {b + 1}.\n\n")
+    out.append(f"**Clauses:** {links.many(amb['clauses'])}\n\n" if amb["clauses"] else "")
+    if amb.get("touches"):
+        out.append(f"**Touches:** {links.many(amb['touches'])}\n\n")
+    default = amb["default"]
+    rows = []
+    for opt in amb["options"]:
+        how = []
+        if opt.get("parameters"):
+            how.append("parameters " + code(json_text(opt["parameters"])))
+        if opt.get("behaviour"):
+            how.append("behaviour in the reference")
+        mark = "**default**" if opt["id"] == default["option"] else ""
+        rows.append([code(opt["id"]), text(opt["summary"]), "; ".join(how), mark])
+    out.append("**Options.**\n\n" + table(["Option", "Reading", "Implemented as", ""], rows) + "\n")
+    out.append(f"**Default:** {code(default['option'])} (authority: "
+               f"{badge('authority', str(default['authority']))}). {text(default['rationale'])}\n\n")
+    if amb.get("rejected"):
+        out.append("**Rejected readings.**\n\n")
+        for rej in amb["rejected"]:
+            out.append(f"- {text(rej['summary'])} Rejected because: {text(rej['reason'])}\n")
+        out.append("\n")
+    if amb.get("evidence"):
+        out.append("**Evidence.**\n\n")
+        for ev in amb["evidence"]:
+            src = f" (source: {text(ev['source'])})" if ev.get("source") else ""
+            out.append(f"- {text(ev['text'])}{src}\n")
+        out.append("\n")
+    if amb.get("impact"):
+        impact = amb["impact"]
+        out.append(f"**Impact.** {text(impact['text'])}\n\n")
+        if impact.get("measured"):
+            out.append(fenced(json.dumps(impact["measured"], indent=2, ensure_ascii=False),
+                              "json") + "\n")
+    if amb.get("history"):
+        out.append("**History.**\n\n" + table(["Date", "Status", "Note"], [
+            [code(h["date"]), text(h["status"]), text(h.get("note", ""))] for h in amb["history"]])
+            + "\n")
+    return "".join(out)
+
+
+def register_page(specs: Sequence[Spec]) -> Page:
+    """Return the cross-game ambiguity register for rule editors."""
+    items = [(spec, amb) for spec in specs for amb in spec.section("ambiguities")]
+    out = ["---\nhide:\n  - toc\n---\n\n# Ambiguity register\n\n",
+           "Every ambiguity of every game: contradictions, gaps, unclear wording, translation "
+           "damage and editorial slips. Filter by game, status, severity and kind; click a column "
+           "heading to sort. The filters are kept in the address (`?status=reported`), so a "
+           "filtered view can be shared. See [the ambiguity lifecycle]"
+           "(editors/ambiguity-lifecycle.md) for what each status means.\n\n"]
+    if not items:
+        out.append("No ambiguities are recorded yet.\n")
+        return Page(REGISTER_PAGE, "".join(out))
+    counts: dict[str, int] = {}
+    for _, amb in items:
+        counts[str(amb["status"])] = counts.get(str(amb["status"]), 0) + 1
+    out.append(f"{len(items)} records: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+               + ".\n\n")
+    out.append(register_table(items, prefix="", with_game=True))
+    return Page(REGISTER_PAGE, "".join(out))

@@ -1,0 +1,97 @@
+"""The whole site: the games index, the markers of hand-written pages, every generated page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import click
+
+from rulespec.docsgen.cli_reference import cli_page
+from rulespec.docsgen.links import game_dir, game_title, player_range
+from rulespec.docsgen.markdown import DocsError, Page, code, table, text
+from rulespec.docsgen.pages import GAME_PAGES, game_pages
+from rulespec.docsgen.register import REGISTER_PAGE, register_page
+from rulespec.docsgen.schema import spec_format_page
+from rulespec.spec.model import Spec
+
+#: Markers a hand-written page may contain; the hook replaces them with generated Markdown.
+MARKER_GAMES = "<!-- rulespec:games -->"
+MARKER_README = re.compile(r"<!-- rulespec:readme (?P<name>[a-z0-9-]+) -->")
+
+
+def games_table(specs: Sequence[Spec], *, prefix: str = "") -> str:
+    """Return a table of every game with links to its pages."""
+    if not specs:
+        return "No game specs are registered yet.\n"
+    rows = []
+    for spec in specs:
+        rows.append([f"[{text(game_title(spec))}]({prefix}{game_dir(spec)}/index.md)",
+                     text(spec.name), code(spec.game_id), player_range(spec),
+                     str(len(spec.section("clauses"))),
+                     f"[{len(spec.section('ambiguities'))}]({prefix}{game_dir(spec)}/ambiguities.md)"])
+    return table(["Game", "Original name", "Id", "Players", "Clauses", "Ambiguities"], rows)
+
+
+def games_index(specs: Sequence[Spec]) -> Page:
+    """Return the games landing page."""
+    body = ("# Games\n\nEvery game in the registry, generated from its spec in `specs/`. Each game "
+            "has an overview, its tables, the structure and every clause with its verbatim quote, "
+            "the actions and state, the invariants, the variants and the ambiguity register.\n\n"
+            + games_table(specs, prefix="../") + "\n"
+            + f"All ambiguities of all games in one place: [ambiguity register](../{REGISTER_PAGE}).\n")
+    return Page("games/index.md", body)
+
+
+def readme_block(readme: str, name: str) -> str:
+    """Return the fenced code block that follows ``<!-- name -->`` in the README, fence included."""
+    marker = f"<!-- {name} -->"
+    lines = readme.splitlines()
+    try:
+        start = lines.index(marker)
+    except ValueError:
+        raise DocsError(f"README.md has no {marker!r} marker; the docs include the block that "
+                        "follows it, so add the marker back above the command") from None
+    block: list[str] = []
+    for line in lines[start + 1:]:
+        if not block and not line.strip():
+            continue
+        if not block and not line.startswith("```"):
+            raise DocsError(f"README.md: the line after {marker!r} must open a fenced code block, "
+                            f"found {line!r}")
+        block.append(line)
+        if len(block) > 1 and line.startswith("```"):
+            return "\n".join(block) + "\n"
+    raise DocsError(f"README.md: the code block after {marker!r} is never closed")
+
+
+def fill_markers(markdown: str, *, specs: Sequence[Spec], readme: str | None,
+                 prefix: str = "") -> str:
+    """Replace the generation markers of a hand-written page."""
+    if MARKER_GAMES in markdown:
+        markdown = markdown.replace(MARKER_GAMES, games_table(specs, prefix=prefix))
+
+    def readme_sub(match: re.Match[str]) -> str:
+        if readme is None:
+            raise DocsError("README.md not found beside mkdocs.yml; the docs include its commands")
+        return readme_block(readme, match.group("name"))
+
+    return MARKER_README.sub(readme_sub, markdown)
+
+
+def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
+               cli: click.Command | None) -> list[Page]:
+    """Return every generated page of the site."""
+    pages = [games_index(specs), register_page(specs), spec_format_page(schema)]
+    if cli is not None:
+        pages.append(cli_page(cli))
+    for spec in specs:
+        pages.extend(game_pages(spec))
+    return pages
+
+
+def games_nav(specs: Sequence[Spec]) -> list[dict[str, list[dict[str, str]]]]:
+    """Return the navigation entries of the games, one section per game."""
+    return [{game_title(spec): [{title: f"{game_dir(spec)}/{name}"} for name, title in GAME_PAGES]}
+            for spec in specs]

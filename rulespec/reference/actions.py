@@ -1,0 +1,257 @@
+"""Action shapes: every action is checked against its JSON Schema in the spec, type-strictly.
+
+Python says ``True == 1 == 1.0``, and JSON Schema counts ``1.0`` as an integer. An action that
+says ``"die": true`` or ``"die": 1.0`` is still not the action ``"die": 1``: engines in other
+languages tell them apart, so the reference must too. Here ``integer`` means a JSON integer
+(not a boolean, not a number written with a decimal point), and ``enum`` / ``const`` compare
+values together with their JSON types.
+
+This module knows nothing of engines: it answers "is this action well formed for the spec?"
+with sentences, and "is this action exactly one of these?" cheaply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+
+from rulespec.spec.model import Spec
+
+
+def strictly_equal(a: Any, b: Any) -> bool:
+    """Return True when ``a`` and ``b`` are the same JSON value, JSON types included.
+
+    ``True`` is not ``1`` and ``1.0`` is not ``1``; a list and a tuple are both JSON arrays.
+    """
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        if kind in _ARRAYS and type(b) in _ARRAYS:
+            return len(a) == len(b) and all(map(strictly_equal, a, b))
+        return False
+    if kind is dict:
+        return a.keys() == b.keys() and all(strictly_equal(v, b[k]) for k, v in a.items())
+    if kind in _ARRAYS:
+        return len(a) == len(b) and all(map(strictly_equal, a, b))
+    return bool(a == b)
+
+
+_ARRAYS = (list, tuple)
+
+
+def is_among(action: Any, legal: Sequence[Any]) -> bool:
+    """Return True when ``action`` is exactly (type-strictly) one of ``legal``.
+
+    The common case costs one C-level scan: the action is one of the legal action objects
+    themselves (a random player picks from that very list). Otherwise the loosely equal
+    candidates are compared strictly.
+    """
+    try:
+        first = legal.index(action)
+    except ValueError:
+        return False
+    found = legal[first]
+    if found is action or _same_types(found, action):
+        return True
+    return any(a == action and _same_types(a, action) for a in legal[first + 1:])
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Return True when the loosely equal ``a`` and ``b`` have the same JSON type everywhere."""
+    kind = type(a)
+    if kind is not type(b):
+        return kind in _ARRAYS and type(b) in _ARRAYS and all(map(_same_types, a, b))
+    if kind is dict:
+        for key, value in a.items():
+            other = b[key]
+            if ((type(value) is not type(other) or type(value) in _CONTAINERS)
+                    and not _same_types(value, other)):
+                return False
+        return True
+    if kind in _ARRAYS:
+        return all(map(_same_types, a, b))
+    return True
+
+
+_CONTAINERS = (dict, list, tuple)
+
+
+# -- the strict dialect of JSON Schema ------------------------------------------------------------
+
+
+def _is_integer(_checker: object, value: object) -> bool:
+    return type(value) is int
+
+
+def _is_number(_checker: object, value: object) -> bool:
+    return type(value) is int or type(value) is float
+
+
+def _enum(validator: Validator, enums: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not any(strictly_equal(instance, e) for e in enums):
+        yield ValidationError(f"{instance!r} is not one of {enums!r}")
+
+
+def _const(validator: Validator, const: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not strictly_equal(instance, const):
+        yield ValidationError(f"{const!r} was expected")
+
+
+_STRICT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many(
+    {"integer": _is_integer, "number": _is_number})
+
+#: JSON Schema 2020-12 where JSON types are strict: true is not 1, 1.0 is not 1.
+StrictValidator: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, validators={"enum": _enum, "const": _const}, type_checker=_STRICT_TYPES)
+
+
+# -- sentences --------------------------------------------------------------------------------------
+
+_TYPE_NAMES = {
+    "integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
+    "null": "null", "array": "an array", "object": "an object",
+}
+
+
+def json_text(value: Any) -> str:
+    """Return ``value`` as it is written in JSON when it is a scalar, else its Python repr."""
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "true" if value else "false"
+    return repr(value)
+
+
+def json_type(value: Any) -> str:
+    """Return the JSON type of ``value`` in words (``1.0`` is a decimal number)."""
+    kind = type(value)
+    if kind is bool:
+        return "a boolean"
+    if kind is int:
+        return "an integer"
+    if kind is float:
+        return "a decimal number"
+    if kind is str:
+        return "a string"
+    if value is None:
+        return "null"
+    if kind is list or kind is tuple:
+        return "an array"
+    if kind is dict:
+        return "an object"
+    return f"a {kind.__name__}, not a JSON value"
+
+
+def _where(path: Iterable[Any]) -> str:
+    parts = list(path)
+    if not parts:
+        return "the action"
+    head, rest = parts[0], parts[1:]
+    return repr(str(head)) + "".join(f"[{p!r}]" for p in rest)
+
+
+def _wanted(schema_type: Any) -> str:
+    types = schema_type if isinstance(schema_type, list) else [schema_type]
+    return " or ".join(_TYPE_NAMES.get(str(t), repr(t)) for t in types)
+
+
+def _sentence(error: ValidationError, schema_name: str) -> str:
+    """Say in one clause what is wrong, naming the action schema and what it wants."""
+    where = _where(error.absolute_path)
+    value = error.instance
+    rule = error.validator
+    arg: Any = error.validator_value
+    if rule == "type":
+        return f"{where} is {json_text(value)}, {json_type(value)}; {schema_name} wants {_wanted(arg)}"
+    if rule == "additionalProperties" and isinstance(value, dict):
+        schema = error.schema if isinstance(error.schema, Mapping) else {}
+        allowed = list(schema.get("properties", {}))
+        extra = [k for k in value if k not in allowed]
+        keys = ", ".join(repr(k) for k in extra)
+        return (f"unknown key{'s' if len(extra) > 1 else ''} {keys}; {schema_name} allows only "
+                f"{', '.join(allowed)}")
+    if rule == "required" and isinstance(value, dict):
+        missing = [k for k in arg if k not in value]
+        return (f"{', '.join(repr(k) for k in missing)} {'are' if len(missing) > 1 else 'is'} "
+                f"missing; {schema_name} requires {', '.join(arg)}")
+    if rule in ("enum", "const"):
+        choices = arg if rule == "enum" else [arg]
+        # Name the type only when it is what is wrong (true among integers, 1.0 among 1, 2).
+        what = "" if json_type(value) in map(json_type, choices) else f", {json_type(value)}"
+        return (f"{where} is {json_text(value)}{what}; {schema_name} allows only "
+                f"{', '.join(json_text(c) for c in choices)}")
+    if rule in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        bound = {"minimum": "at least", "exclusiveMinimum": "more than",
+                 "maximum": "at most", "exclusiveMaximum": "less than"}[rule]
+        return f"{where} is {json_text(value)}; {schema_name} wants {bound} {json_text(arg)}"
+    return f"{where}: {error.message} ({schema_name}, {rule!r})"
+
+
+@dataclass(frozen=True)
+class ActionSchema:
+    """One action kind of a spec: its compiled schema, where it is written, its clauses."""
+
+    kind: str
+    validator: Validator
+    location: str
+    clauses: tuple[str, ...]
+
+    def problems(self, action: Mapping[str, Any]) -> list[str]:
+        """Return every way ``action`` breaks this schema, one sentence each (none: it fits)."""
+        name = f"the action schema of {self.kind} ({self.location})"
+        errors = sorted(self.validator.iter_errors(action),
+                        key=lambda e: ([str(p) for p in e.absolute_path], str(e.validator)))
+        return [_sentence(e, name) for e in errors]
+
+
+class ActionSchemas:
+    """The action schemas of one spec, compiled once."""
+
+    def __init__(self, spec: Spec) -> None:
+        file = Path(spec.marks.file).name
+        self.by_kind: dict[str, ActionSchema] = {}
+        for i, entry in enumerate(spec.section("actions")):
+            line, _ = spec.marks.at(("actions", i, "params"))
+            kind = str(entry["id"])
+            self.by_kind[kind] = ActionSchema(
+                kind, StrictValidator(entry.get("params", {})), f"{file}:{line}",
+                tuple(str(c) for c in entry.get("clauses", ())))
+
+    def problem(self, action: Any) -> tuple[str, tuple[str, ...]] | None:
+        """Return why ``action`` is malformed and the clauses of its kind, or None if it fits."""
+        if type(action) is not dict:
+            return (f"an action must be a JSON object with a 'kind', not {json_text(action)}, "
+                    f"{json_type(action)}", ())
+        kind = action.get("kind")
+        schema = self.by_kind.get(kind) if type(kind) is str else None
+        if schema is None:
+            return (f"unknown action kind {json_text(kind)}; kinds: "
+                    f"{', '.join(sorted(self.by_kind))}", ())
+        problems = schema.problems(action)
+        if not problems:
+            return None
+        return "; ".join(problems), schema.clauses
+
+
+_CACHE: dict[int, tuple[Spec, ActionSchemas]] = {}
+_CACHE_MAX = 64
+
+
+def action_schemas(spec: Spec) -> ActionSchemas:
+    """Return the compiled action schemas of ``spec`` (compiled once per spec object)."""
+    cached = _CACHE.get(id(spec))
+    if cached is not None and cached[0] is spec:
+        return cached[1]
+    schemas = ActionSchemas(spec)
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[id(spec)] = (spec, schemas)
+    return schemas

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from rulespec.conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
+from rulespec.perft_cli import perft as perft_command
 from rulespec.spec.errors import RulespecError, SpecError
 
 EXIT_OK = 0
@@ -450,7 +451,7 @@ def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt:
 
 # -- the conformance kit: conform, serve, conform-bench (implemented in conformance/cli.py) -----
 
-for _command in CONFORMANCE_COMMANDS:
+for _command in (*CONFORMANCE_COMMANDS, perft_command):
     cli.add_command(_command)
 
 

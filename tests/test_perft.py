@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from fractions import Fraction
 
 import pytest
@@ -79,3 +80,61 @@ def test_committed_perft_tables_match_a_fresh_count(game: str) -> None:
     from rulespec.conformance import perft_tables
 
     assert perft_tables.differences([game]) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_perft_command_prints_the_published_counts(game: str) -> None:
+    """`rulespec perft GAME --depth D --format json` gives the committed table's first D rows."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rulespec.cli import cli
+    from rulespec.conformance import perft_tables
+
+    published = perft_tables.load(game)
+    assert published is not None
+    table = published["defaults"][0]
+    depth = min(4, table["depth"])
+    out = CliRunner().invoke(cli, ["perft", game, "--depth", str(depth), "--format", "json"])
+    assert out.exit_code == 0, out.output
+    printed = json.loads(out.output)
+    assert printed["config"] == table["config"]
+    got = [(r["nodes"], r["weighted"]) for r in printed["rows"]]
+    assert got == [(r["nodes"], r["weighted"]) for r in table["rows"][:depth]]
+
+
+def test_perft_from_a_trace_counts_below_its_last_position(tmp_path: Path) -> None:
+    """--from TRACE counts from the end of the trace, in the trace's configuration."""
+    from click.testing import CliRunner
+
+    from rulespec.cli import cli
+
+    from dataclasses import replace
+
+    from rulespec.conformance.golden import golden_paths
+    from rulespec.reference.trace import read_trace
+
+    golden = read_trace(golden_paths("fool")[0])
+    steps = golden.steps[:60]  # the deal is over by then: players choose cards
+    trace = tmp_path / "game.jsonl"
+    replace(golden, steps=steps, result=None).write(trace)
+    engine = new_game("fool", **{"players": golden.config["players"],
+                                 "rulings": golden.config["rulings"]})
+    for step in steps:
+        engine.apply(step.action)
+    out = CliRunner().invoke(cli, ["perft", "--from", str(trace), "--depth", "1"])
+    assert out.exit_code == 0, out.output
+    assert "from the end of" in out.output
+    assert f"{len(engine.legal_actions()):>14,}" in out.output
+
+
+def test_perft_refuses_two_options_for_one_ambiguity() -> None:
+    """One option per ambiguity: a repeated --ruling with another option is a usage error."""
+    from click.testing import CliRunner
+
+    from rulespec.cli import cli
+
+    out = CliRunner().invoke(cli, ["perft", "dado-de-ouro", "-r", "DDO-AMB-01=d6",
+                                   "-r", "DDO-AMB-01=d8"])
+    assert out.exit_code == 2 and "twice" in out.output

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -106,12 +106,11 @@ def test_the_perft_command_prints_the_published_counts(game: str) -> None:
 
 def test_perft_from_a_trace_counts_below_its_last_position(tmp_path: Path) -> None:
     """--from TRACE counts from the end of the trace, in the trace's configuration."""
+    from dataclasses import replace
+
     from click.testing import CliRunner
 
     from rulespec.cli import cli
-
-    from dataclasses import replace
-
     from rulespec.conformance.golden import golden_paths
     from rulespec.reference.trace import read_trace
 

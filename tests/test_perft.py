@@ -137,3 +137,21 @@ def test_perft_refuses_two_options_for_one_ambiguity() -> None:
     out = CliRunner().invoke(cli, ["perft", "dado-de-ouro", "-r", "DDO-AMB-01=d6",
                                    "-r", "DDO-AMB-01=d8"])
     assert out.exit_code == 2 and "twice" in out.output
+
+
+def test_each_game_has_a_perft_page_with_its_published_counts() -> None:
+    """The docs show every game's published perft tables, read from the committed file."""
+    from rulespec.conformance import perft_tables
+    from rulespec.docsgen.site import games_nav, site_pages
+    from rulespec.spec.registry import get_spec
+
+    specs = [get_spec(g) for g in GAMES]
+    pages = {p.path: p.markdown for p in site_pages(specs, schema={}, cli=None)}
+    for spec in specs:
+        body = pages[f"games/{spec.game_id}/perft.md"]
+        published = perft_tables.load(spec.game_id)
+        assert published is not None
+        for table in published["defaults"]:
+            assert f"{table['rows'][-1]['nodes']:,}" in body
+    nav = str(games_nav(specs))
+    assert nav.count("perft.md") == len(specs)

@@ -12,6 +12,7 @@ from rulespec.docsgen.cli_reference import cli_page
 from rulespec.docsgen.links import game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, table, text
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
+from rulespec.docsgen.perft import PERFT_PAGE, PERFT_TITLE, perft_page
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import spec_format_page
 from rulespec.spec.model import Spec
@@ -88,10 +89,29 @@ def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
         pages.append(cli_page(cli))
     for spec in specs:
         pages.extend(game_pages(spec))
+        document = published_perft(spec)
+        if document is not None:
+            pages.append(perft_page(spec, document))
     return pages
+
+
+def published_perft(spec: Spec) -> dict[str, Any] | None:
+    """Return the committed perft tables of a registered game (None for other specs)."""
+    from rulespec.conformance import perft_tables
+    from rulespec.spec.errors import RulespecError
+
+    try:
+        return perft_tables.load(spec.game_id)
+    except RulespecError:
+        return None  # a spec given by path (not registered) has no published tables
 
 
 def games_nav(specs: Sequence[Spec]) -> list[dict[str, list[dict[str, str]]]]:
     """Return the navigation entries of the games, one section per game."""
-    return [{game_title(spec): [{title: f"{game_dir(spec)}/{name}"} for name, title in GAME_PAGES]}
-            for spec in specs]
+    nav = []
+    for spec in specs:
+        entries = [{title: f"{game_dir(spec)}/{name}"} for name, title in GAME_PAGES]
+        if published_perft(spec) is not None:
+            entries.append({PERFT_TITLE: f"{game_dir(spec)}/{PERFT_PAGE}"})
+        nav.append({game_title(spec): entries})
+    return nav

@@ -70,6 +70,14 @@ class Failure:
     also: tuple[str, ...] = ()
     #: An invariant id, a golden trace name, ... that makes the failure more precise.
     subject: str | None = None
+    #: Every differing field (``{"path", "kind", "got", "want", "clauses"}``), for a state diff.
+    diff: tuple[Mapping[str, Any], ...] = ()
+    #: Actions of the first failing game found, before it was shrunk to ``actions``.
+    shrunk_from: int | None = None
+    #: Ruling options (ambiguity -> option) under which the reference does what the engine did.
+    matches: tuple[Mapping[str, str], ...] = ()
+    #: What the ruling inference tried, in words (None when it did not run).
+    inference: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the failure as JSON."""
@@ -77,7 +85,9 @@ class Failure:
                 "clauses": list(self.clauses), "subject": self.subject,
                 "message": self.message, "config": dict(self.config), "step": self.step,
                 "actions": [{"actor": a, "action": dict(x)} for a, x in self.actions],
-                "trace": self.trace, "also": list(self.also)}
+                "trace": self.trace, "also": list(self.also), "diff": list(self.diff),
+                "shrunk_from": self.shrunk_from,
+                "matches": [dict(m) for m in self.matches], "inference": self.inference}
 
 
 @dataclass

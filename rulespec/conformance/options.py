@@ -38,6 +38,11 @@ class Options:
     sample_every: int = 32
     #: Seconds Hypothesis may spend shrinking a failure (the smallest game so far is kept).
     shrink_seconds: float = 15.0
+    #: On a divergence, name the ruling options under which the reference does what the engine
+    #: did (replays of the minimal game under each alternative option, then pairs).
+    infer_rulings: bool = True
+    #: Seconds the ruling inference of one failure may take.
+    infer_seconds: float = 10.0
 
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,

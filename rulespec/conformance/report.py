@@ -34,8 +34,11 @@ def _failure_text(f: Failure) -> list[str]:
              f"  {f.message}"]
     if f.also:
         lines.append(f"  also failing at that step: {', '.join(f.also)}")
+    lines.extend(_rulings_text(f))
     if f.actions:
-        lines.append(f"  minimal game ({len(f.actions)} actions):")
+        shrunk = (f", shrunk from {f.shrunk_from}" if f.shrunk_from is not None
+                  and f.shrunk_from != len(f.actions) else "")
+        lines.append(f"  minimal game ({len(f.actions)} actions{shrunk}):")
         shown = list(f.actions)
         if len(shown) > 12:
             shown = [*shown[:4], ("...", {"kind": f"{len(shown) - 10} more"}), *shown[-6:]]
@@ -43,6 +46,24 @@ def _failure_text(f: Failure) -> list[str]:
             lines.append(f"    {actor}: {json.dumps(action, sort_keys=True)}")
     if f.trace:
         lines.append(f"  trace: {f.trace}  (run: rulespec replay {f.trace})")
+    return lines
+
+
+def _rulings_text(f: Failure) -> list[str]:
+    """Say which ruling options make the reference do what the engine did."""
+    if f.inference is None:
+        return []
+    if not f.matches:
+        return [f"  rulings: no alternative option reproduces the engine's behaviour "
+                f"({f.inference})"]
+    from rulespec.conformance.inference import describe_match
+
+    configured = dict(f.config.get("rulings", {}))
+    lines = [f"  rulings: the engine behaves like {describe_match(m, configured)}"
+             for m in f.matches]
+    flags = " ".join(f"--ruling {a}={o}" for a, o in sorted(f.matches[0].items()))
+    lines.append(f"    declare it in hello and check with {flags}, or fix the engine "
+                 f"({f.inference})")
     return lines
 
 

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
+from rulespec.conformance.inference import explain_failure
 from rulespec.conformance.options import Options, supported_configs
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
@@ -77,7 +78,10 @@ class Conformance:
         self._examples = 0
         self._last: Failure | None = None
         self._last_states: list[Any] = []
+        self._last_legal: Legal | None = None
         self._found_at: float | None = None
+        #: Actions of the first failing game of this configuration (before shrinking).
+        self._first_length: int | None = None
 
     # -- public ------------------------------------------------------------------------------
 
@@ -108,6 +112,7 @@ class Conformance:
         self._examples = 0
         self._last = None
         self._found_at = None
+        self._first_length = None
         steps_before = self.steps_checked
         test = self._hypothesis_test(config)
         try:
@@ -231,6 +236,7 @@ class Conformance:
         except (EngineFailure, EngineError, ConfigError) as exc:
             raise _Abort(self._protocol_failure(cfg, exc)) from None
         game.states.append(state)
+        game.legal = legal
         self._check_state(game, state, ref.state(), None, None)
         ref_legal = legal_of(ref)
         self._check(game, self.verdicts.legal(legal, ref_legal, None))
@@ -284,6 +290,7 @@ class Conformance:
             prev = game.states[-1]
             game.steps.append((actor, action))
             game.states.append(new_state)
+            game.legal = legal
             if rejection is not None:
                 self._check(game, self.verdicts.refused(action, rejection))
             self.steps_checked += 1
@@ -335,6 +342,7 @@ class Conformance:
             if rejection is None:
                 game.steps.append((actor, bad))
                 game.states.append(None)
+                game.legal = None
             self._check(game, found)
 
         return check
@@ -367,21 +375,23 @@ class Conformance:
         """Turn a check's finding into the failure of this game (nothing when it passed)."""
         if found is not None:
             self._fail(game, found.check, found.clauses, found.message, subject=found.subject,
-                       also=found.also)
+                       also=found.also, diff=tuple(c.to_json() for c in found.diff))
 
     def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
               subject: str | None = None, also: tuple[str, ...] = (),
-              step: int | None = None) -> NoReturn:
+              step: int | None = None, diff: tuple[Mapping[str, Any], ...] = ()) -> NoReturn:
         at = len(game.steps) if step is None else step
         failure = Failure(check, tuple(unique(clauses)), message, game.cfg, step=at,
-                          actions=tuple(game.steps[:at]), also=also, subject=subject)
+                          actions=tuple(game.steps[:at]), also=also, subject=subject, diff=diff)
         game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
             self._found_at = time.perf_counter()
+            self._first_length = at
         # Hypothesis tries smaller and smaller games: keep the smallest (the first among equals).
         if self._last is None or len(failure.actions) < len(self._last.actions):
             self._last = replace(failure)
             self._last_states = game.failure_states
+            self._last_legal = game.legal if at == len(game.steps) else None
         raise _Found(failure)
 
     def _protocol_failure(self, cfg: Mapping[str, Any], exc: Exception,
@@ -393,7 +403,16 @@ class Conformance:
                        actions=steps, subject=kind)
 
     def _write_trace(self, failure: Failure) -> Failure:
-        """Write the failing game as a trace ``rulespec replay`` runs; return it with the path."""
+        """Write the failing game as a trace ``rulespec replay`` runs; return it with the path.
+
+        The failure also gets the length of the first failing game found (before shrinking) and
+        the ruling options under which the reference does what the engine did.
+        """
+        if failure.check != "PROTOCOL" and self._first_length is not None:
+            failure = replace(failure, shrunk_from=self._first_length)
+        if self.options.infer_rulings:
+            failure = explain_failure(self.spec, self.reference, failure, self._last_states,
+                                      self._last_legal, budget=self.options.infer_seconds)
         return write_failure_trace(self.spec, failure, self._last_states, self.options.trace_dir)
 
 
@@ -406,6 +425,8 @@ class _Game:
         self.steps: list[tuple[Actor, Action]] = []
         self.states: list[dict[str, Any] | None] = []
         self.failure_states: list[dict[str, Any] | None] = []
+        #: The engine's answer to legal_actions after the last step checked.
+        self.legal: Legal | None = None
         self.since_full = 0
 
 

@@ -123,9 +123,9 @@ def explain(spec: Spec, reference: Reference, base: Config, evidence: Sequence[E
             budget: float = 10.0) -> tuple[list[dict[str, str]], str]:
     """Return the rulings (ambiguity -> option) that reproduce ``evidence``, and what was tried.
 
-    Single alternative options first; pairs only when no single option is enough (a pair joins an
+    Single alternative options first; pairs only when no single option is enough: a pair joins an
     option that reproduces more of the evidence than the configured rulings with any option of
-    another ambiguity, or, when none does, any two options).
+    another ambiguity.
     """
     s = _Search(spec, reference, base, evidence, time.monotonic() + budget)
     base_scores = s.scores({})
@@ -145,7 +145,10 @@ def explain(spec: Spec, reference: Reference, base: Config, evidence: Sequence[E
             better.append((amb, opt))
     if found:
         return found, f"tried {len(alts)} single options"
-    firsts = better or alts
+    if not better:
+        return found, (f"tried {len(alts)} single options; none reproduces more of the game than "
+                       "the configured rulings, so no pair was tried")
+    firsts = better
     pairs = 0
     for (a1, o1), (a2, o2) in itertools.product(firsts, alts):
         if a1 == a2 or ((a2, o2) in firsts and (a2, o2) < (a1, o1)):

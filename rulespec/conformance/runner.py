@@ -18,6 +18,7 @@ from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.inference import explain_failure
 from rulespec.conformance.options import Options, supported_configs
+from rulespec.conformance.probes import ProbeMaker, after_end
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.tracefile import write_failure_trace
@@ -29,7 +30,15 @@ from rulespec.conformance.verdicts import (
     state_diff,
     unique,
 )
-from rulespec.reference.core import Action, Actor, Config, ConfigError, Engine, config_from_json
+from rulespec.reference.core import (
+    Action,
+    Actor,
+    Config,
+    ConfigError,
+    Engine,
+    Rejection,
+    config_from_json,
+)
 from rulespec.reference.registry import engine_class
 from rulespec.reference.trace import Trace, read_trace
 from rulespec.spec.model import Spec
@@ -40,8 +49,6 @@ __all__ = ["Conformance", "Options", "check_engine", "load_golden", "supported_c
 #: Steps of a determinism replay sent before their answers are read (bounded so the requests
 #: never fill the pipe while the engine waits for its answers to be read).
 _REPLAY_CHUNK = 16
-#: An action kind no spec declares: the first illegal action every engine must refuse.
-BOGUS_KIND = "__not_an_action__"
 
 
 class _Found(Exception):
@@ -60,6 +67,14 @@ class _Abort(BaseException):
         self.failure = failure
 
 
+class _OutOfTime(BaseException):
+    """The shrinking budget is spent: stop Hypothesis at once and keep the smallest failure.
+
+    Returning early from each example instead leaves Hypothesis's shrinker running its own
+    bookkeeping over the long choice sequence for many more seconds.
+    """
+
+
 class Conformance:
     """Check one engine (through an adapter) against the spec and reference of one game."""
 
@@ -72,6 +87,7 @@ class Conformance:
         self.engine_name = engine_name or "engine"
         self.reference = reference or engine_class(self.spec)
         self.verdicts = Verdicts(self.spec)
+        self.probes = ProbeMaker(self.spec)
         self.steps_checked = 0
         #: States that got the schema and invariant checks (all of them with ``full``).
         self.full_checks = 0
@@ -119,6 +135,9 @@ class Conformance:
             test()
         except _Abort as abort:
             result.failures.append(self._write_trace(abort.failure))
+        except _OutOfTime:
+            if self._last is not None:
+                result.failures.append(self._write_trace(self._last))
         except Exception as exc:
             # _Found, or Hypothesis's own error when the shrink budget cut shrinking short
             # (its final replay then "passes"): either way the smallest failure seen is kept.
@@ -223,7 +242,7 @@ class Conformance:
     def _play_game(self, config: Config, choose: Callable[[int], int]) -> None:
         if (self._found_at is not None
                 and time.perf_counter() - self._found_at > self.options.shrink_seconds):
-            return  # out of shrinking time: keep the smallest failing game found so far
+            raise _OutOfTime  # keep the smallest failing game found so far
         self._examples += 1
         spec, opts = self.spec, self.options
         cfg = config.to_json()
@@ -273,6 +292,9 @@ class Conformance:
                 inflight.pop(0)()
         while inflight:
             inflight.pop(0)()
+        if opts.probe_every and game.steps and ref.current_player() is None:
+            probe, why = after_end(game.steps[-1][1], self.verdicts.end_clauses)
+            self._probe(game, probe.action, why, game.steps[-1][0])()
         if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
             self._check_determinism(game)
 
@@ -318,12 +340,26 @@ class Conformance:
     def _send_probe(self, game: _Game, ref: Engine, ref_legal: Legal,
                     pool: Mapping[Any, Action], actor: Actor,
                     choose: Callable[[int], int]) -> Callable[[], None]:
-        """Send an illegal action; return the function that checks how the engine took it."""
+        """Send an illegal action; return the function that checks how the engine took it.
+
+        A family of probes is chosen first, then a probe of it, so small families (an extra key,
+        an unknown kind) are tried as often as large ones (the actions legal earlier).
+        """
         legal_keys = {fast_key(a) for a in ref_legal.actions}
-        candidates = [a for k, a in pool.items() if k not in legal_keys]
-        candidates.append({"kind": BOGUS_KIND})
-        bad = candidates[choose(len(candidates))]
-        why = ref.rejection(bad)
+        earlier = [a for k, a in pool.items() if k not in legal_keys]
+        legal = ref_legal.actions
+        # One Hypothesis choice per probe (the family): more would lengthen the choice sequence
+        # the shrinker works on. The template and the probe within the family follow the step.
+        n = len(game.steps)
+        template = legal[_offset(n) % len(legal)] if legal else None
+        families = self.probes.families(legal, earlier, template)
+        family = families[choose(len(families))]
+        probe = family[_offset(n + 1) % len(family)]
+        return self._probe(game, probe.action, self.probes.explain(probe, ref.rejection(probe.action)),
+                           actor)
+
+    def _probe(self, game: _Game, bad: Any, why: Rejection, actor: Actor) -> Callable[[], None]:
+        """Send the illegal action ``bad``; return the function that checks how it was taken."""
         cfg = game.cfg
         try:
             collect = self.adapter.send_probe(bad)

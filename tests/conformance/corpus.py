@@ -167,6 +167,47 @@ def stale_memo(base: type[Engine]) -> type[Engine]:
                                                   "state": state})
 
 
+def ignores_extra_keys(base: type[Engine]) -> type[Engine]:
+    """An engine with a lenient parser: keys no legal action has are dropped, not refused."""
+
+    def apply(self: Engine, action: Any) -> None:
+        if isinstance(action, dict) and not self.is_terminal():
+            known = {k for a in self.legal_actions() for k in a}
+            action = {k: v for k, v in action.items() if k in known}
+        base.apply(self, action)
+
+    return type(f"Lenient{base.__name__}", (base,), {"apply": apply})
+
+
+def accepts_after_end(base: type[Engine]) -> type[Engine]:
+    """An engine that silently accepts any action once the game is over."""
+
+    def apply(self: Engine, action: Any) -> None:
+        if self.is_terminal():
+            return
+        base.apply(self, action)
+
+    return type(f"Endless{base.__name__}", (base,), {"apply": apply})
+
+
+def die_faces_up_to(top: int) -> Builder:
+    """An engine that checks a rolled face against 1..``top`` instead of the die's faces."""
+
+    def build(base: type[Engine]) -> type[Engine]:
+        def apply(self: Engine, action: Any) -> None:
+            if isinstance(action, dict) and isinstance(action.get("face"), int):
+                for legal in self.legal_actions():
+                    if ({**legal, "face": action["face"]} == action
+                            and 1 <= action["face"] <= top):
+                        self._apply(action)
+                        return
+            base.apply(self, action)
+
+        return type(f"D{top}{base.__name__}", (base,), {"apply": apply})
+
+    return build
+
+
 def generic(game: str) -> list[BadEngine]:
     """Return the bad engines that apply to any game."""
     return [
@@ -180,6 +221,10 @@ def generic(game: str) -> list[BadEngine]:
                   "STATE-SCHEMA", debug_field),
         BadEngine(game, "stale-memo", "a state cache keyed by the actions goes stale",
                   "DETERMINISM", stale_memo),
+        BadEngine(game, "ignores-extra-keys", "an action with a key its schema does not allow "
+                  "is accepted (the key is dropped)", "ILLEGAL-REJECTED", ignores_extra_keys),
+        BadEngine(game, "accepts-after-end", "actions are accepted after the game is over",
+                  "ILLEGAL-REJECTED", accepts_after_end),
     ]
 
 
@@ -202,6 +247,9 @@ SPECIFIC: dict[str, list[BadEngine]] = {
         BadEngine("dado-de-ouro", "rotating-starter",
                   "DDO-ROUND-01 the round starter rotates instead of staying with the game starter",
                   "DIFF-STATE", with_ruling("DDO-AMB-04", "rotate-clockwise")),
+        BadEngine("dado-de-ouro", "d10-faces",
+                  "DDO-TURN-01 a die face 9 is accepted: faces are checked against 1 to 10, not "
+                  "the six-sided die's faces", "ILLEGAL-REJECTED", die_faces_up_to(10)),
         BadEngine("dado-de-ouro", "starts-at-one",
                   "DDO-SCORE-01 off by one: players start each game with one point, not zero",
                   "INVARIANT", with_parameter("starting_score", lambda n: n + 1),

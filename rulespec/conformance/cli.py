@@ -57,10 +57,14 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
               help="Check the state schema and every invariant on every state (slower; by "
                    "default on every state that differs from the reference's, every terminal "
                    "state and a sample of the others).")
+@click.option("--infer", is_flag=True,
+              help="Instead of checking, report the engine's ruling profile: per ambiguity, the "
+                   "options its behaviour is consistent with (it plays --examples games, at most "
+                   "10, per player count on the engine alone).")
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
-            no_golden: bool, full: bool) -> None:
+            no_golden: bool, full: bool, infer: bool) -> None:
     """Check an engine against a game's spec, rule by rule."""
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
     from rulespec.conformance.report import render
@@ -86,6 +90,13 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     else:
         adapter = InProcessAdapter()
         name = "reference (in-process)"
+    if infer:
+        try:
+            _infer(adapter, game, players, _pairs(ruling, "--ruling"), variant,
+                   min(examples, 10), min(max_steps, 500), seed or 0, fmt, report_path)
+        finally:
+            adapter.close()
+        return
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
                       golden=not no_golden, full=full)
     try:
@@ -107,6 +118,37 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     click.echo(text, nl=False)
     checked = any(r.skipped is None for r in report.runs)
     sys.exit(EXIT_OK if report.ok and checked else EXIT_FAILED)
+
+
+def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, str],
+           variants: Sequence[str], games: int, max_steps: int, seed: int, fmt: str,
+           report_path: Path | None) -> None:
+    """Print the ruling profile of the engine behind ``adapter`` (``conform --infer``)."""
+    from rulespec.conformance.inference import render_profile, run_inference
+    from rulespec.conformance.protocol import EngineError, EngineFailure
+    from rulespec.reference.core import ConfigError
+    from rulespec.reference.registry import engine_class
+    from rulespec.spec.registry import get_spec
+
+    spec = get_spec(game)
+    counts = list(players) or list(range(spec.min_players, spec.max_players + 1))
+    try:
+        profiles = run_inference(adapter, spec, engine_class(spec), players=counts,
+                                 rulings=rulings, variants=variants, games=games,
+                                 max_steps=max_steps, seed=seed)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    except (EngineFailure, EngineError) as exc:
+        click.echo(f"rulespec: the engine broke down while playing: {exc}; run the kit without "
+                   "--infer to see where", err=True)
+        sys.exit(EXIT_FAILED)
+    if fmt == "json":
+        text = json.dumps([p.to_json() for p in profiles], indent=2) + "\n"
+    else:
+        text = "".join(render_profile(p, spec.default_rulings()) for p in profiles)
+    if report_path is not None:
+        report_path.write_text(text, encoding="utf-8")
+    click.echo(text, nl=False)
 
 
 @click.command()

@@ -304,3 +304,16 @@ def render_profile(profile: Profile, defaults: Mapping[str, str]) -> str:
     else:
         out.append(f"the reference under this profile reproduces all {profile.games} games")
     return "\n".join(out) + "\n"
+
+
+def run_inference(adapter: Adapter, spec: Spec, reference: Reference, *,
+                  players: Sequence[int], rulings: Mapping[str, str] | None = None,
+                  variants: Sequence[str] = (), games: int = 10, max_steps: int = 500,
+                  seed: int = 0, budget: float = 60.0) -> list[Profile]:
+    """Play the engine under each player count and infer its ruling profile for each."""
+    out = []
+    for n in players:
+        base = make_config(spec, players=n, rulings=rulings, variants=variants)
+        evidence = play_engine(adapter, base, games=games, max_steps=max_steps, seed=seed)
+        out.append(infer_profile(spec, reference, base, evidence, budget=budget))
+    return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from rulespec.reference.core import Action, Config, Engine
+from rulespec.reference.core import Action, Config, Engine, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
@@ -37,6 +37,8 @@ class BadEngine:
     subject: str | None = None
     players: int | None = None
     rulings: Mapping[str, str] = field(default_factory=dict)
+    #: The (ambiguity, option) the engine follows while declaring the configured rulings.
+    behaves_like: tuple[str, str] | None = None
 
     def engine(self) -> type[Engine]:
         """Return the bad engine class."""
@@ -65,12 +67,18 @@ def with_parameter(name: str, change: Callable[[Any], Any]) -> Builder:
 
 
 def with_ruling(ambiguity: str, option: str) -> Builder:
-    """An engine that plays another reading of an ambiguous rule than the one configured."""
+    """An engine that plays another reading of an ambiguous rule than the one configured.
+
+    The configuration is resolved again under that reading, so an option that overrides
+    parameters (not only one implemented as behaviour) takes effect too.
+    """
 
     def build(base: type[Engine]) -> type[Engine]:
         def __init__(self: Engine, spec: Spec, config: Config) -> None:  # noqa: N807
-            rulings = {**config.rulings, ambiguity: option}
-            base.__init__(self, spec, replace(config, rulings=rulings))
+            real = make_config(spec, players=config.players,
+                               rulings={**config.rulings, ambiguity: option},
+                               variants=config.variants, parameters=config.overrides)
+            base.__init__(self, spec, real)
             self.config = config
 
         return type(f"Bad{base.__name__}", (base,), {"__init__": __init__})
@@ -301,6 +309,24 @@ SPECIFIC: dict[str, list[BadEngine]] = {
                   subject="FOOL-INV-ROUND-SCORING", players=4),
     ],
 }
+
+
+def like(game: str, ambiguity: str, option: str, players: int) -> BadEngine:
+    """An engine that plays ``option`` of ``ambiguity`` while claiming the configured ruling."""
+    return BadEngine(game, f"like-{ambiguity}", f"{ambiguity} read as {option!r} (not the "
+                     "configured option)", "DIFF-STATE", with_ruling(ambiguity, option),
+                     players=players, behaves_like=(ambiguity, option))
+
+
+#: Engines that each behave exactly like one non-default option (at least one per game): the kit
+#: must name that option, and ``conform --infer`` must report it.
+RULING_ENGINES: list[BadEngine] = [
+    like("dado-de-ouro", "DDO-AMB-04", "rotate-clockwise", 4),
+    like("fool", "FOOL-AMB-03", "eight-only", 7),
+    like("fool", "FOOL-AMB-06", "first-played", 4),
+    like("ruby-rhino", "RR-AMB-13", "matching-only", 2),
+    like("ouro-de-tolo", "OURO-AMB-14", "at-once", 3),
+]
 
 
 def playable_games() -> list[str]:

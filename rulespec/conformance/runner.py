@@ -11,6 +11,7 @@ import gc
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, NoReturn
 
 from rulespec.conformance.adapters import Adapter, StepResult
@@ -162,7 +163,7 @@ class Conformance:
             config = config_from_json(self.spec, trace.config)
             if hello.supports(self.spec.game_id, config.rulings, config.variants):
                 continue
-            out.append((path.name, self.replay(path.name, trace)))
+            out.append((path.name, self.replay(path.name, trace, path=path)))
         return out
 
     def run_golden_trace(self, name: str) -> tuple[Failure | None, str | None]:
@@ -180,11 +181,22 @@ class Conformance:
         unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants)
         if unsupported:
             return None, "; ".join(unsupported)
-        return self.replay(name, trace), None
+        return self.replay(name, trace, path=paths[name]), None
 
-    def replay(self, name: str, trace: Trace) -> Failure | None:
-        """Replay one golden trace (called ``name`` in messages); return its failure or None."""
-        return replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure)
+    def replay(self, name: str, trace: Trace, *, path: Path | None = None) -> Failure | None:
+        """Replay one golden trace (called ``name`` in messages); return its failure or None.
+
+        A failure names the golden file (``path``) and gets the engine's side of the replay
+        written as a trace, like any other failure.
+        """
+        states: list[Any] = []
+        failure = replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure,
+                                states)
+        if failure is None:
+            return None
+        if path is not None:
+            failure = replace(failure, message=f"{failure.message} (golden file: {path})")
+        return write_failure_trace(self.spec, failure, states, self.options.trace_dir)
 
     # -- play --------------------------------------------------------------------------------
 

@@ -53,3 +53,26 @@ def test_state_failure_cites_the_fields_clauses_not_the_last_actions(tmp_path: P
     assert [d["path"] for d in doc["failures"][0]["diff"]] == paths
     assert doc["failures"][0]["shrunk_from"] >= len(failure.actions)
     assert "fields differ" in render_text(report)
+
+
+def test_replay_names_the_step_the_fields_and_their_clauses(tmp_path: Path) -> None:
+    """`rulespec replay` of a minimal failing trace says which fields differ and which clauses
+    govern them (DDO-ROUND-01 for the round starter), in text and in JSON."""
+    from click.testing import CliRunner
+
+    from rulespec.cli import cli
+
+    bad = next(b for b in corpus(["dado-de-ouro"]) if b.name == "rotating-starter")
+    adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
+    report = check_engine(adapter, bad.game, players=[4],
+                          options=Options(examples=10, trace_dir=tmp_path, golden=False,
+                                          shrink_seconds=4))
+    trace = report.failures[0].trace
+    assert trace is not None
+    text = CliRunner().invoke(cli, ["replay", trace])
+    assert text.exit_code == 1
+    assert f"step {report.failures[0].step}" in text.output
+    assert "/round_starter" in text.output and "DDO-ROUND-01" in text.output
+    doc = json.loads(CliRunner().invoke(cli, ["replay", trace, "--format", "json"]).output)
+    assert "/round_starter" in [d["path"] for d in doc["diff"]]
+    assert doc["clauses"][0] == "DDO-ROUND-01"

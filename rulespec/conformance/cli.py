@@ -28,6 +28,20 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
     return out
 
 
+def _params(values: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in values:
+        key, sep, text = item.partition("=")
+        if not sep or not key or not text:
+            raise click.UsageError(f"--param {item!r} must look like NAME=VALUE, for example "
+                                   "target_score=30")
+        try:
+            out[key] = json.loads(text)
+        except json.JSONDecodeError:
+            out[key] = text
+    return out
+
+
 @click.command()
 @click.option("--engine", "engine_cmd", metavar="CMD",
               help="Command that starts the engine under test (it speaks the engine protocol on "
@@ -38,6 +52,9 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
 @click.option("--ruling", "-r", multiple=True, metavar="AMB=OPT",
               help="Ruling to check under (repeatable; others take their default).")
 @click.option("--variant", "-v", multiple=True, metavar="ID", help="Variant to enable (repeatable).")
+@click.option("--param", "-p", "param", multiple=True, metavar="NAME=VALUE",
+              help="Parameter override, VALUE in JSON (a bare word is a string); repeatable. "
+                   "Played only if the engine's hello declares the parameter.")
 @click.option("--examples", type=int, default=40, show_default=True,
               help="Games Hypothesis plays per configuration.")
 @click.option("--max-steps", type=int, default=3000, show_default=True,
@@ -64,7 +81,7 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
-            no_golden: bool, full: bool, infer: bool) -> None:
+            no_golden: bool, full: bool, infer: bool, param: tuple[str, ...]) -> None:
     """Check an engine against a game's spec, rule by rule."""
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
     from rulespec.conformance.report import render
@@ -102,7 +119,7 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     try:
         report = check_engine(adapter, game, players=players or None,
                               rulings=_pairs(ruling, "--ruling"), variants=variant,
-                              options=options, engine_name=name)
+                              options=options, engine_name=name, parameters=_params(param))
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     except RulespecError as exc:

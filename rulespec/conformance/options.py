@@ -47,8 +47,9 @@ class Options:
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,
                       rulings: Mapping[str, str] | None = None,
-                      variants: Sequence[str] = ()) -> list[dict[str, Any]]:
+                      variants: Sequence[str] = (),
+                      parameters: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Return the configurations to check: one per player count, under the given rulings."""
     counts = list(players) if players else list(range(spec.min_players, spec.max_players + 1))
     return [{"game": spec.game_id, "players": n, "rulings": dict(rulings or {}),
-             "variants": list(variants), "parameters": {}} for n in counts]
+             "variants": list(variants), "parameters": dict(parameters or {})} for n in counts]

@@ -122,7 +122,8 @@ class Conformance:
         except EngineFailure as exc:
             result.failures.append(self._protocol_failure(cfg, exc))
             return result
-        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants)
+        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
+                                     players=config.players, parameters=config.overrides)
         if unsupported:
             result.skipped = "; ".join(unsupported)
             return result
@@ -161,7 +162,8 @@ class Conformance:
         for path in golden_paths(self.spec.game_id):
             trace = read_trace(path)
             config = config_from_json(self.spec, trace.config)
-            if hello.supports(self.spec.game_id, config.rulings, config.variants):
+            if hello.supports(self.spec.game_id, config.rulings, config.variants,
+                              players=config.players, parameters=config.overrides):
                 continue
             out.append((path.name, self.replay(path.name, trace, path=path)))
         return out
@@ -178,7 +180,8 @@ class Conformance:
             return self._protocol_failure({}, exc), None
         trace = read_trace(paths[name])
         config = config_from_json(self.spec, trace.config)
-        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants)
+        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
+                                     players=config.players, parameters=config.overrides)
         if unsupported:
             return None, "; ".join(unsupported)
         return self.replay(name, trace, path=paths[name]), None
@@ -485,8 +488,10 @@ def _offset(n: int) -> int:
 
 def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None = None,
                  rulings: Mapping[str, str] | None = None, variants: Sequence[str] = (),
-                 options: Options | None = None, engine_name: str | None = None) -> Report:
+                 options: Options | None = None, engine_name: str | None = None,
+                 parameters: Mapping[str, Any] | None = None) -> Report:
     """Run the kit: check the engine behind ``adapter`` on ``game``; return the report."""
     kit = Conformance(adapter, game, options=options, engine_name=engine_name)
-    configs = supported_configs(kit.spec, players=players, rulings=rulings, variants=variants)
+    configs = supported_configs(kit.spec, players=players, rulings=rulings, variants=variants,
+                                parameters=parameters)
     return kit.run(configs)

@@ -1,0 +1,53 @@
+"""Declared coverage: the kit plays what an engine declares in hello, and nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rulespec.conformance import InProcessAdapter, Options, check_engine
+from rulespec.conformance.protocol import Hello
+from rulespec.conformance.report import render_text
+from rulespec.reference.core import ConfigError
+
+
+class TwoToFour(InProcessAdapter):
+    """A Ruby Rhino engine for 2 to 4 players that refuses 5, as the protocol page allows."""
+
+    def hello(self) -> Hello:
+        base = super().hello()
+        games = {g: {**info, "players": [2, 3, 4],
+                     "parameters": {"target_score": {"minimum": 10, "maximum": 100}}}
+                 for g, info in base.games.items()}
+        return Hello(base.name, base.version, games, base.capabilities)
+
+    def start(self, config: Mapping[str, Any]) -> None:
+        if config.get("players") == 5:
+            raise ConfigError("this engine plays 2 to 4 players")
+        super().start(config)
+
+
+def test_engine_declaring_two_to_four_players_is_conformant(tmp_path: Path) -> None:
+    """RR-SETUP-02: an engine declaring 2-4 players of Ruby Rhino (refusing 5) is CONFORMANT;
+    the 5-player configuration and golden traces are skipped, not failed."""
+    report = check_engine(TwoToFour(), "ruby-rhino",
+                          options=Options(examples=3, trace_dir=tmp_path, shrink_seconds=2))
+    assert report.ok, [f.message for f in report.failures]
+    skipped = [r for r in report.runs if r.skipped]
+    assert [r.config["players"] for r in skipped] == [5]
+    assert "2 to 4 players, not 5" in (skipped[0].skipped or "")
+    assert "CONFORMANT under rulings" in render_text(report)
+
+
+def test_parameters_outside_the_declared_range_are_skipped(tmp_path: Path) -> None:
+    """--param: a parameter override the engine does not declare, or out of range, is skipped."""
+    report = check_engine(TwoToFour(), "ruby-rhino", players=[2],
+                          parameters={"target_score": 500},
+                          options=Options(examples=2, trace_dir=tmp_path, golden=False))
+    assert report.runs[0].skipped and "outside 10..100" in report.runs[0].skipped
+    played = check_engine(TwoToFour(), "ruby-rhino", players=[2],
+                          parameters={"target_score": 20},
+                          options=Options(examples=2, trace_dir=tmp_path, golden=False))
+    assert played.ok and played.runs[0].skipped is None
+    assert played.runs[0].config["parameters"] == {"target_score": 20}

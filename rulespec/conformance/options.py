@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulespec.conformance.checks import RunResult
 from rulespec.spec.model import Spec
 
 
@@ -43,6 +44,24 @@ class Options:
     infer_rulings: bool = True
     #: Seconds the ruling inference of one failure may take.
     infer_seconds: float = 10.0
+    #: Games per configuration in the first stage, which visits every configuration before any
+    #: gets the rest of its games (0: each configuration plays all its games in turn).
+    warmup_examples: int = 3
+
+
+def schedule(options: Options) -> list[tuple[int, int]]:
+    """Return the stages of a run: (salt, games per configuration), the short stage first."""
+    warm = options.warmup_examples
+    if 0 < warm < options.examples:
+        return [(0, warm), (1, options.examples - warm)]
+    return [(0, options.examples)]
+
+
+def merge_runs(first: RunResult, then: RunResult) -> RunResult:
+    """Return one configuration's result over two stages."""
+    return RunResult(first.config, first.examples + then.examples, first.steps + then.steps,
+                     first.seconds + then.seconds, first.failures + then.failures,
+                     then.skipped)
 
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,

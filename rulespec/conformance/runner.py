@@ -18,7 +18,7 @@ from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.inference import explain_failure
-from rulespec.conformance.options import Options, supported_configs
+from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.probes import ProbeMaker, after_end
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
@@ -105,14 +105,34 @@ class Conformance:
     def run(self, configs: Iterable[Mapping[str, Any]]) -> Report:
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
-        for config in configs:
-            report.runs.append(self.run_config(config))
+        report.runs = self._run_interleaved(list(configs))
         if self.options.golden:
             report.golden = self.run_golden()
         return report
 
-    def run_config(self, config_json: Mapping[str, Any]) -> RunResult:
-        """Play Hypothesis-driven games under one configuration."""
+    def _run_interleaved(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
+        """Play every configuration a little first, then deepen each (``schedule``).
+
+        A bug that shows only under the last configuration is then found within the first
+        stage, not after every other configuration has had all its games.
+        """
+        results: list[RunResult | None] = [None] * len(configs)
+        for salt, examples in schedule(self.options):
+            for i, config in enumerate(configs):
+                prev = results[i]
+                if prev is not None and (prev.skipped is not None or prev.failures):
+                    continue
+                got = self.run_config(config, examples=examples, salt=salt)
+                results[i] = got if prev is None else merge_runs(prev, got)
+        return [r for r in results if r is not None]
+
+    def run_config(self, config_json: Mapping[str, Any], *, examples: int | None = None,
+                   salt: int = 0) -> RunResult:
+        """Play Hypothesis-driven games under one configuration.
+
+        ``examples`` overrides the options' count; a nonzero ``salt`` draws other games than the
+        first stage did (a fixed seed, so runs stay reproducible).
+        """
         config = config_from_json(self.spec, dict(config_json))
         cfg = config.to_json()
         result = RunResult(cfg)
@@ -132,7 +152,7 @@ class Conformance:
         self._found_at = None
         self._first_length = None
         steps_before = self.steps_checked
-        test = self._hypothesis_test(config)
+        test = self._hypothesis_test(config, examples or self.options.examples, salt)
         try:
             test()
         except _Abort as abort:
@@ -209,7 +229,8 @@ class Conformance:
         result.seconds = time.perf_counter() - started
         return result
 
-    def _hypothesis_test(self, config: Config) -> Callable[[], None]:
+    def _hypothesis_test(self, config: Config, examples: int,
+                         salt: int = 0) -> Callable[[], None]:
         from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
         from hypothesis import strategies as st
 
@@ -229,12 +250,12 @@ class Conformance:
                 self._play(config, lambda n: data.draw(st.integers(0, n - 1)))
 
         test = given(st.data())(play)
-        test = settings(max_examples=opts.examples, derandomize=opts.seed is None,
+        test = settings(max_examples=examples, derandomize=opts.seed is None and not salt,
                         database=None, deadline=None, phases=phases,
                         suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
                         print_blob=False, report_multiple_bugs=False)(test)
-        if opts.seed is not None:
-            test = seed(opts.seed)(test)
+        if opts.seed is not None or salt:
+            test = seed((opts.seed or 0) + salt)(test)
         return test
 
     def _play(self, config: Config, choose: Callable[[int], int]) -> None:

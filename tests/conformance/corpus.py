@@ -216,6 +216,24 @@ def die_faces_up_to(top: int) -> Builder:
     return build
 
 
+def only_with(players: int, build: Builder) -> Builder:
+    """An engine with the bug of ``build`` only at ``players`` players (a count-specific path).
+
+    ``build`` must change only ``__init__`` (as ``with_parameter`` and ``with_ruling`` do).
+    """
+
+    def wrap(base: type[Engine]) -> type[Engine]:
+        bad = build(base)
+
+        def __init__(self: Engine, spec: Spec, config: Config) -> None:  # noqa: N807
+            chosen = bad if config.players == players else base
+            chosen.__init__(self, spec, config)
+
+        return type(f"Only{players}{base.__name__}", (base,), {"__init__": __init__})
+
+    return wrap
+
+
 def generic(game: str) -> list[BadEngine]:
     """Return the bad engines that apply to any game."""
     return [
@@ -303,6 +321,10 @@ SPECIFIC: dict[str, list[BadEngine]] = {
                   "wrong tie-break: of two equal off-colour cards the first played is the worst "
                   "(the reference reads FOOL-AMB-05 as the last played)",
                   "DIFF-STATE", with_ruling("FOOL-AMB-05", "first-played"), players=4),
+        BadEngine("fool", "eight-player-deal",
+                  "FOOL-DEAL-03 misread only at eight players: ten cards each, not eleven",
+                  "DIFF-STATE", only_with(8, with_parameter("cards_per_player", lambda n: n - 1)),
+                  players=8),
         BadEngine("fool", "eleven-for-going-out",
                   "FOOL-SCORE-01 off by one: going out scores one point too many",
                   "INVARIANT", with_parameter("going_out_points", lambda n: n + 1),

@@ -51,3 +51,24 @@ def test_parameters_outside_the_declared_range_are_skipped(tmp_path: Path) -> No
                           options=Options(examples=2, trace_dir=tmp_path, golden=False))
     assert played.ok and played.runs[0].skipped is None
     assert played.runs[0].config["parameters"] == {"target_score": 20}
+
+
+def test_every_configuration_is_reached_before_any_is_deepened() -> None:
+    """Configurations are interleaved: a short stage visits every one, then each is deepened,
+    so a bug only at the largest player count shows in the first stage."""
+    from rulespec.conformance.options import supported_configs
+    from rulespec.conformance.runner import Conformance
+
+    kit = Conformance(InProcessAdapter(), "ruby-rhino",
+                      options=Options(examples=4, warmup_examples=1, golden=False))
+    calls: list[tuple[int, int]] = []
+    run_config = kit.run_config
+
+    def recording(config: Mapping[str, Any], **kw: Any) -> Any:
+        calls.append((int(config["players"]), int(kw.get("salt", 0))))
+        return run_config(config, **kw)
+
+    kit.run_config = recording  # type: ignore[method-assign,assignment]
+    report = kit.run(supported_configs(kit.spec, players=[2, 5]))
+    assert calls == [(2, 0), (5, 0), (2, 1), (5, 1)]
+    assert report.ok and [r.examples >= 4 for r in report.runs] == [True, True]

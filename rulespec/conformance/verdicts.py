@@ -41,7 +41,7 @@ class Verdicts:
         self.spec = spec
         self.invariants = Invariants(spec)
         self.validator = StateValidator(spec.state_schema)
-        self.schema = StateSchema(spec.state_schema)
+        self.schema = StateSchema.of(spec)
         self.action_clauses = {str(a["id"]): tuple(str(c) for c in a["clauses"])
                                for a in spec.section("actions")}
         objective = spec.data["game"].get("objective", {})
@@ -89,6 +89,8 @@ class Verdicts:
                            f"result {state.get('result')!r} but the reference gives "
                            f"{expected.get('result')!r}")
         changes = tuple(diff_states(state, expected, self.schema))
+        if not changes:
+            return None  # they differ only where the spec's conventions say it does not matter
         # The clauses that govern the differing fields say what rule is broken; the last
         # action's clauses only say what was being done, so they come after.
         return Finding("DIFF-STATE", governing_clauses(changes) + clauses,

@@ -218,7 +218,7 @@ def _state_differs(spec: Spec, step: TraceStep, engine: Engine, note: str) -> Re
     """Say which fields of a recorded state differ from the reference's, and their clauses."""
     from rulespec.spec.statediff import StateSchema, describe, diff_states, governing_clauses
 
-    changes = diff_states(step.state, engine.state(), StateSchema(spec.state_schema))
+    changes = diff_states(step.state, engine.state(), StateSchema.of(spec))
     kinds = {str(a["id"]): a.get("clauses", []) for a in spec.section("actions")}
     clauses = tuple(dict.fromkeys([*governing_clauses(changes),
                                    *kinds.get(str(step.action.get("kind")), [])]))

@@ -6,13 +6,22 @@ so, not in alphabetical order). Each field names the clauses that govern it: a s
 may carry an ``x-clauses`` list of clause ids (JSON Schema ignores keywords it does not know, so
 the spec format stays valid); a field takes the clauses of its deepest schema node that has
 some.
+
+The spec's ``state.conventions`` say what a comparison depends on: the order of each array and
+when a field is null. A differing field cites its convention; an array whose order is declared
+``unordered`` is compared as a multiset; an array with the same items in another order is one
+change that quotes the declared order.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from rulespec.spec.model import Spec
 
 #: The keyword a state schema node names its governing clauses with.
 CLAUSES_KEYWORD = "x-clauses"
@@ -31,14 +40,23 @@ class Change:
     got: Any = None
     want: Any = None
     clauses: tuple[str, ...] = ()
+    #: The spec's convention for this field, when it declares one.
+    convention: str | None = None
+    #: True when an array has the reference's items in another order.
+    reordered: bool = False
 
     def text(self) -> str:
         """Say the difference in one short sentence."""
         if self.kind == "missing":
-            return f"{self.path} is missing (the reference has {self.want!r:.80})"
-        if self.kind == "extra":
-            return f"{self.path} = {self.got!r:.80} is extra (the reference has no such field)"
-        return f"{self.path} is {self.got!r:.80} but the reference has {self.want!r:.80}"
+            said = f"{self.path} is missing (the reference has {self.want!r:.80})"
+        elif self.kind == "extra":
+            said = f"{self.path} = {self.got!r:.80} is extra (the reference has no such field)"
+        elif self.reordered:
+            said = (f"{self.path} has the reference's items in another order: {self.got!r:.80} "
+                    f"instead of {self.want!r:.80}")
+        else:
+            said = f"{self.path} is {self.got!r:.80} but the reference has {self.want!r:.80}"
+        return said + (f" (the spec's convention: {self.convention})" if self.convention else "")
 
     def to_json(self) -> dict[str, Any]:
         """Return the change as JSON (values complete)."""
@@ -48,14 +66,52 @@ class Change:
         if self.kind != "extra":
             out["want"] = self.want
         out["clauses"] = list(self.clauses)
+        if self.convention:
+            out["convention"] = self.convention
+        if self.reordered:
+            out["reordered"] = True
         return out
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A convention of the state: the order of an array, or when a field is null."""
+
+    path: tuple[str, ...]
+    text: str
+    order: str | None = None
+    clauses: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Convention:
+        """Read one entry of the spec's ``state.conventions``."""
+        return cls(tuple(str(data["path"]).split("/")[1:]), str(data["text"]),
+                   data.get("order"), tuple(str(c) for c in data.get("clauses", [])))
+
+    def matches(self, path: Sequence[str | int]) -> bool:
+        """Return True when this convention is about ``path`` (``*`` matches any index)."""
+        return len(path) == len(self.path) and all(
+            want == "*" or want == str(got) for want, got in zip(self.path, path, strict=True))
 
 
 class StateSchema:
     """A state schema read for diffs: property order and the clauses of each field."""
 
-    def __init__(self, schema: Mapping[str, Any] | None) -> None:
+    def __init__(self, schema: Mapping[str, Any] | None,
+                 conventions: Sequence[Convention] = ()) -> None:
         self.root: Mapping[str, Any] = schema or {}
+        self.conventions = tuple(conventions)
+
+    @classmethod
+    def of(cls, spec: Spec) -> StateSchema:
+        """Return the state schema of ``spec`` with its declared conventions."""
+        state = spec.data.get("state", {})
+        return cls(spec.state_schema,
+                   [Convention.from_json(c) for c in state.get("conventions", [])])
+
+    def convention(self, path: Sequence[str | int]) -> Convention | None:
+        """Return the convention declared for ``path``, if any."""
+        return next((c for c in self.conventions if c.matches(path)), None)
 
     def _resolve(self, node: Any) -> Mapping[str, Any]:
         if not isinstance(node, Mapping):
@@ -95,6 +151,27 @@ class StateSchema:
             node = self.child(node, key)
             found = _clauses_of(node) or found
         return found
+
+    def arrays(self) -> list[str]:
+        """Return the pointer of every array the schema describes (``*`` for any index)."""
+        out: list[str] = []
+        self._arrays(self.root, "", out, 0)
+        return list(dict.fromkeys(out))
+
+    def _arrays(self, node: Any, path: str, out: list[str], depth: int) -> None:
+        node = self._resolve(node)
+        if depth > 12:
+            return
+        kind = node.get("type")
+        if kind == "array" or (isinstance(kind, list) and "array" in kind) or "items" in node:
+            out.append(path)
+            self._arrays(node.get("items", {}), f"{path}/*", out, depth + 1)
+        props = node.get("properties")
+        for name, sub in (props.items() if isinstance(props, Mapping) else []):
+            self._arrays(sub, f"{path}/{name}", out, depth + 1)
+        for key in ("anyOf", "oneOf"):
+            for sub in node.get(key, []) or []:
+                self._arrays(sub, path, out, depth + 1)
 
     def fields(self) -> Iterator[tuple[str, tuple[str, ...]]]:
         """Yield (pointer, clauses) of every top-level property of the state."""
@@ -140,11 +217,32 @@ def _walk(got: Any, want: Any, path: list[str | int], node: Mapping[str, Any],
             else:
                 _walk(got[key], want[key], where, sch.child(node, key), sch, out)
         return
-    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
-        for i, (x, y) in enumerate(zip(got, want, strict=True)):
-            _walk(x, y, [*path, i], sch.child(node, i), sch, out)
-        return
-    out.append(Change(_pointer(path) or "/", "changed", got, want, sch.clauses(path)))
+    conv = sch.convention(path)
+    if isinstance(got, list) and isinstance(want, list):
+        same_items = _multiset(got) == _multiset(want)
+        if same_items and conv is not None and conv.order == "unordered":
+            return  # declared unordered: any order is the same state
+        if same_items and len(got) > 1 and conv is not None and conv.order != "by-seat":
+            out.append(_change(path, "changed", got, want, sch, conv, reordered=True))
+            return
+        if len(got) == len(want):
+            for i, (x, y) in enumerate(zip(got, want, strict=True)):
+                _walk(x, y, [*path, i], sch.child(node, i), sch, out)
+            return
+    out.append(_change(path, "changed", got, want, sch, conv))
+
+
+def _multiset(items: list[Any]) -> list[str]:
+    return sorted(json.dumps(x, sort_keys=True) for x in items)
+
+
+def _change(path: list[str | int], kind: ChangeKind, got: Any, want: Any, sch: StateSchema,
+            conv: Convention | None, *, reordered: bool = False) -> Change:
+    clauses = sch.clauses(path)
+    if conv is not None:
+        clauses = tuple(dict.fromkeys([*conv.clauses, *clauses]))
+    return Change(_pointer(path) or "/", kind, got, want, clauses,
+                  conv.text if conv is not None else None, reordered)
 
 
 def describe(changes: Sequence[Change], limit: int = 6) -> str:

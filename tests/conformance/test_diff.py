@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
 from rulespec.conformance.report import render_json, render_text
+from rulespec.reference.core import Engine
+from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import game_ids, get_spec
 from rulespec.spec.statediff import StateSchema, describe, diff_states
 
@@ -76,3 +80,61 @@ def test_replay_names_the_step_the_fields_and_their_clauses(tmp_path: Path) -> N
     doc = json.loads(CliRunner().invoke(cli, ["replay", trace, "--format", "json"]).output)
     assert "/round_starter" in [d["path"] for d in doc["diff"]]
     assert doc["clauses"][0] == "DDO-ROUND-01"
+
+
+def test_every_state_array_declares_its_order() -> None:
+    """Issue 10: the state schema states every convention a comparison depends on; every array
+    of every built-in game's state has a declared order."""
+    for game in ("dado-de-ouro", "fool", "ouro-de-tolo", "ruby-rhino"):
+        if game not in game_ids():
+            continue
+        schema = StateSchema.of(get_spec(game))
+        declared = {"/" + "/".join(c.path): c.order for c in schema.conventions}
+        missing = [p for p in schema.arrays() if not declared.get(p)]
+        assert not missing, f"{game}: arrays with no declared order: {missing}"
+
+
+def _fool_with_state(change: Callable[[dict[str, Any]], dict[str, Any]]) -> type[Engine]:
+    base = engine_class(get_spec("fool"))
+
+    def state(self: Engine) -> dict[str, Any]:
+        return change(base.state(self))
+
+    return type("ConventionFool", (base,), {"state": state})
+
+
+def _first_failure(cls: type[Engine], players: int, tmp_path: Path) -> Any:
+    report = check_engine(InProcessAdapter({"fool": cls}), "fool", players=[players],
+                          options=Options(examples=30, trace_dir=tmp_path, golden=False,
+                                          shrink_seconds=2, infer_rulings=False))
+    assert not report.ok
+    return report.failures[0]
+
+
+def test_fools_listed_worst_first_fail_citing_the_declared_order(tmp_path: Path) -> None:
+    """FOOL-FOOL-03: with two Fools per trick, listing them in another order than the declared
+    one (ascending seats) fails at /fools, quoting that convention."""
+    def worst_first(st: dict[str, Any]) -> dict[str, Any]:
+        last = st["last_trick"]
+        if last is not None:
+            last = {**last, "fools": sorted(last["fools"], reverse=True)}
+        return {**st, "fools": sorted(st["fools"], reverse=True), "last_trick": last}
+
+    failure = _first_failure(_fool_with_state(worst_first), 8, tmp_path)
+    assert failure.check == "DIFF-STATE", failure.message
+    assert "/fools has the reference's items in another order" in failure.message
+    assert "ascending seat order" in failure.message and "FOOL-FOOL-01" in failure.clauses
+
+
+def test_leader_set_during_the_deal_fails_citing_the_declared_convention(tmp_path: Path) -> None:
+    """FOOL-LEAD-01: a leader set while dealing fails at /leader, quoting when it is null."""
+    def early_leader(st: dict[str, Any]) -> dict[str, Any]:
+        if st["phase"] == "deal" and st["dealer"] is not None:
+            return {**st, "leader": (st["dealer"] + 1) % len(st["scores"])}
+        return st
+
+    failure = _first_failure(_fool_with_state(early_leader), 4, tmp_path)
+    assert failure.check == "DIFF-STATE", failure.message
+    assert failure.diff[0]["path"] == "/leader" and "convention" in failure.diff[0]
+    assert "null while the dealer is chosen" in failure.message
+    assert failure.clauses[0] == "FOOL-LEAD-01"

@@ -74,6 +74,10 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
               help="Check the state schema and every invariant on every state (slower; by "
                    "default on every state that differs from the reference's, every terminal "
                    "state and a sample of the others).")
+@click.option("--declared", is_flag=True,
+              help="Play every ruling option the engine declares in hello, each at least once "
+                   "and every pair of options of two ambiguities in some configuration (a "
+                   "covering array over the player counts), instead of the defaults only.")
 @click.option("--infer", is_flag=True,
               help="Instead of checking, report the engine's ruling profile: per ambiguity, the "
                    "options its behaviour is consistent with (it plays --examples games, at most "
@@ -81,7 +85,8 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
-            no_golden: bool, full: bool, infer: bool, param: tuple[str, ...]) -> None:
+            no_golden: bool, full: bool, infer: bool, param: tuple[str, ...],
+            declared: bool) -> None:
     """Check an engine against a game's spec, rule by rule."""
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
     from rulespec.conformance.report import render
@@ -119,7 +124,8 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     try:
         report = check_engine(adapter, game, players=players or None,
                               rulings=_pairs(ruling, "--ruling"), variants=variant,
-                              options=options, engine_name=name, parameters=_params(param))
+                              options=options, engine_name=name, parameters=_params(param),
+                              declared=declared)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     except RulespecError as exc:

@@ -510,9 +510,19 @@ def _offset(n: int) -> int:
 def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None = None,
                  rulings: Mapping[str, str] | None = None, variants: Sequence[str] = (),
                  options: Options | None = None, engine_name: str | None = None,
-                 parameters: Mapping[str, Any] | None = None) -> Report:
-    """Run the kit: check the engine behind ``adapter`` on ``game``; return the report."""
+                 parameters: Mapping[str, Any] | None = None, declared: bool = False) -> Report:
+    """Run the kit: check the engine behind ``adapter`` on ``game``; return the report.
+
+    With ``declared`` (and no ``rulings``), every ruling option the engine declares in ``hello``
+    is played, pairwise across ambiguities (``rulespec.conformance.coverage``).
+    """
     kit = Conformance(adapter, game, options=options, engine_name=engine_name)
+    if declared and not rulings:
+        from rulespec.conformance.coverage import declared_configs
+
+        configs = declared_configs(kit.spec, adapter.hello(), players=players, variants=variants,
+                                   parameters=parameters)
+        return kit.run(configs)
     configs = supported_configs(kit.spec, players=players, rulings=rulings, variants=variants,
                                 parameters=parameters)
     return kit.run(configs)

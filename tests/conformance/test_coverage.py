@@ -72,3 +72,43 @@ def test_every_configuration_is_reached_before_any_is_deepened() -> None:
     report = kit.run(supported_configs(kit.spec, players=[2, 5]))
     assert calls == [(2, 0), (5, 0), (2, 1), (5, 1)]
     assert report.ok and [r.examples >= 4 for r in report.runs] == [True, True]
+
+
+def test_pairwise_rows_cover_every_pair_and_start_with_the_first_choices() -> None:
+    """A covering array: every option, and every pair of options of two ambiguities, appears."""
+    from itertools import combinations, product
+
+    from rulespec.conformance.coverage import pairwise
+
+    choices = {"A": ["a1", "a2", "a3"], "B": ["b1", "b2"], "C": ["c1", "c2"], "D": ["d"]}
+    rows = pairwise(choices)
+    assert rows[0] == {"A": "a1", "B": "b1", "C": "c1", "D": "d"}
+    for x, y in combinations("ABC", 2):
+        for o, p in product(choices[x], choices[y]):
+            assert any(r[x] == o and r[y] == p for r in rows), (x, o, y, p)
+    assert len(rows) <= 8
+
+
+def test_declared_options_are_all_played(tmp_path: Path) -> None:
+    """check_engine(declared=True): every option the engine declares is played at least once,
+    the defaults first, and each declared player count gets a configuration."""
+    class Declares(TwoToFour):
+        def hello(self) -> Hello:
+            base = super().hello()
+            info = dict(base.games["ruby-rhino"])
+            info["rulings"] = {"RR-AMB-03": ["take-rhino-roll-again", "take-rhino"],
+                               "RR-AMB-13": ["legend-marks", "matching-only"]}
+            return Hello(base.name, base.version, {"ruby-rhino": info}, base.capabilities)
+
+    report = check_engine(Declares(), "ruby-rhino", declared=True,
+                          options=Options(examples=2, warmup_examples=0, trace_dir=tmp_path,
+                                          golden=False))
+    assert report.ok, [f.message for f in report.failures]
+    played = [(r.config["players"], r.config["rulings"]["RR-AMB-03"],
+               r.config["rulings"]["RR-AMB-13"]) for r in report.runs]
+    assert {n for n, _, _ in played} == {2, 3, 4}
+    assert played[0][1:] == ("take-rhino-roll-again", "legend-marks")
+    assert {(a, b) for _, a, b in played} == {("take-rhino-roll-again", "legend-marks"),
+                                              ("take-rhino-roll-again", "matching-only"),
+                                              ("take-rhino", "legend-marks"),
+                                              ("take-rhino", "matching-only")}

@@ -100,6 +100,8 @@ class RunResult:
     seconds: float = 0.0
     failures: list[Failure] = field(default_factory=list)
     skipped: str | None = None
+    #: The conformance level checked: full, observable or none (what the engine declares).
+    level: str = "full"
 
     @property
     def ok(self) -> bool:
@@ -110,7 +112,8 @@ class RunResult:
         """Return the run as JSON."""
         return {"config": dict(self.config), "ok": self.ok, "examples": self.examples,
                 "steps": self.steps, "seconds": round(self.seconds, 3),
-                "skipped": self.skipped, "failures": [f.to_json() for f in self.failures]}
+                "skipped": self.skipped, "level": self.level,
+                "failures": [f.to_json() for f in self.failures]}
 
 
 @dataclass

@@ -61,7 +61,7 @@ def merge_runs(first: RunResult, then: RunResult) -> RunResult:
     """Return one configuration's result over two stages."""
     return RunResult(first.config, first.examples + then.examples, first.steps + then.steps,
                      first.seconds + then.seconds, first.failures + then.failures,
-                     then.skipped)
+                     then.skipped, then.level)
 
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,

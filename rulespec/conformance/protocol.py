@@ -150,6 +150,10 @@ class Hello:
         out.extend(_parameter_problems(info.get("parameters"), parameters or {}))
         return out
 
+    def level(self, game: str) -> str:
+        """Return the conformance level the engine declares for ``game`` (``full`` by default)."""
+        return str(self.games.get(game, {}).get("level", "full"))
+
     def to_json(self) -> dict[str, Any]:
         """Return the ``hello`` result object."""
         return {"protocol": PROTOCOL, "name": self.name, "version": self.version,

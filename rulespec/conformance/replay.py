@@ -22,12 +22,15 @@ ProtocolFailure = Callable[[Mapping[str, Any], Exception], Failure]
 
 def replay_golden(adapter: Adapter, verdicts: Verdicts, name: str, trace: Trace,
                   protocol_failure: ProtocolFailure,
-                  states: list[Any] | None = None) -> Failure | None:
+                  states: list[Any] | None = None,
+                  project: Callable[[Any], Any] | None = None) -> Failure | None:
     """Replay one golden trace on the engine; return its GOLDEN failure, or None.
 
     The engine's states (the initial one first) are appended to ``states`` when it is given, so
-    the caller can write the engine's side of a failing replay as a trace.
+    the caller can write the engine's side of a failing replay as a trace. ``project`` keeps
+    what the engine's conformance level compares of each state (both sides).
     """
+    keep = project or (lambda state: state)
     cfg = dict(trace.config)
     steps: list[tuple[Any, Mapping[str, Any]]] = []
     seen = states if states is not None else []
@@ -42,8 +45,8 @@ def replay_golden(adapter: Adapter, verdicts: Verdicts, name: str, trace: Trace,
                 return Failure("GOLDEN", verdicts.clauses(step.action),
                                f"{name} step {step.n}: the engine refused {step.action!r}: "
                                f"{rejection.reason}", cfg, step.n, tuple(steps), subject=name)
-            if step.state is not None and state != step.state:
-                changes = tuple(diff_states(state, step.state, verdicts.schema))
+            if step.state is not None and keep(state) != keep(step.state):
+                changes = tuple(diff_states(keep(state), keep(step.state), verdicts.schema))
                 return Failure("GOLDEN", governing_clauses(changes) + verdicts.clauses(step.action),
                                f"{name} step {step.n}: " + describe(changes),
                                cfg, step.n, tuple(steps), subject=name,

@@ -49,6 +49,11 @@ def _failure_text(f: Failure) -> list[str]:
     return lines
 
 
+#: What each conformance level leaves out, as the run line says it.
+_LEVELS = {"full": "", "observable": " at level observable (hidden state not compared)",
+           "none": " at level none (states not compared, only results)"}
+
+
 def _rulings_text(f: Failure) -> list[str]:
     """Say which ruling options make the reference do what the engine did."""
     if f.inference is None:
@@ -78,8 +83,9 @@ def render_text(report: Report) -> str:
             out.append(f"  skipped: {run.skipped}")
             continue
         status = "ok" if run.ok else "FAILED"
+        level = _LEVELS.get(run.level, f" at level {run.level}")
         out.append(f"  {status}: {run.examples} games, {run.steps} steps checked in "
-                   f"{run.seconds:.2f} s")
+                   f"{run.seconds:.2f} s{level}")
         for f in run.failures:
             out.extend("  " + line for line in _failure_text(f))
     if report.golden:

@@ -18,6 +18,7 @@ from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.inference import explain_failure
+from rulespec.conformance.levels import projection
 from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.probes import ProbeMaker, after_end
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
@@ -99,6 +100,9 @@ class Conformance:
         self._found_at: float | None = None
         #: Actions of the first failing game of this configuration (before shrinking).
         self._first_length: int | None = None
+        #: The conformance level checked (what the engine's hello declares).
+        self.level = "full"
+        self._project: Callable[[Any], Any] = projection(self.spec, "full")
 
     # -- public ------------------------------------------------------------------------------
 
@@ -147,6 +151,9 @@ class Conformance:
         if unsupported:
             result.skipped = "; ".join(unsupported)
             return result
+        self.level = hello.level(self.spec.game_id)
+        self._project = projection(self.spec, self.level)
+        result.level = self.level
         self._examples = 0
         self._last = None
         self._found_at = None
@@ -179,6 +186,8 @@ class Conformance:
             hello = self.adapter.hello()
         except EngineFailure as exc:
             return [("hello", self._protocol_failure({}, exc))]
+        self.level = hello.level(self.spec.game_id)
+        self._project = projection(self.spec, self.level)
         for path in golden_paths(self.spec.game_id):
             trace = read_trace(path)
             config = config_from_json(self.spec, trace.config)
@@ -214,7 +223,7 @@ class Conformance:
         """
         states: list[Any] = []
         failure = replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure,
-                                states)
+                                states, self._project)
         if failure is None:
             return None
         if path is not None:
@@ -286,13 +295,13 @@ class Conformance:
         ref = self.reference(spec, config)
         try:
             self.adapter.start(cfg)
-            state = self.adapter.state()
+            state = self._project(self.adapter.state())
             legal = self.adapter.legal()
         except (EngineFailure, EngineError, ConfigError) as exc:
             raise _Abort(self._protocol_failure(cfg, exc)) from None
         game.states.append(state)
         game.legal = legal
-        self._check_state(game, state, ref.state(), None, None)
+        self._check_state(game, state, self._project(ref.state()), None, None)
         ref_legal = legal_of(ref)
         self._check(game, self.verdicts.legal(legal, ref_legal, None))
         pool: dict[Any, Action] = {}
@@ -321,7 +330,7 @@ class Conformance:
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
             ref.apply(action)
-            expected = ref.state()
+            expected = self._project(ref.state())
             ref_legal = legal_of(ref)
             inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
             while len(inflight) > 1:
@@ -342,6 +351,7 @@ class Conformance:
         def check() -> None:
             try:
                 rejection, new_state, legal = collect()
+                new_state = self._project(new_state)
             except (EngineFailure, EngineError) as exc:
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(game.cfg, exc, game)) from None
@@ -361,8 +371,9 @@ class Conformance:
                      prev: dict[str, Any] | None, action: Action | None) -> None:
         """Check a state: schema and invariants when sampled or different, then the diff."""
         differs = state != expected  # compared once: the states can be long
-        full = (differs or self.options.full or state.get("result") is not None
-                or game.since_full >= self.options.sample_every)
+        full = self.level == "full" and (
+            differs or self.options.full or state.get("result") is not None
+            or game.since_full >= self.options.sample_every)
         if full:
             game.since_full = 0
             self.full_checks += 1
@@ -407,6 +418,7 @@ class Conformance:
             state = game.states[-1]  # the engine's state before the probe, checked by now
             try:
                 rejection, after = collect()
+                after = self._project(after) if after is not None else None
             except (EngineFailure, EngineError) as exc:
                 game.steps.append((actor, bad))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
@@ -422,7 +434,7 @@ class Conformance:
     def _check_determinism(self, game: _Game) -> None:
         try:
             self.adapter.start(game.cfg)
-            first = self.adapter.state()
+            first = self._project(self.adapter.state())
             if first != game.states[0]:
                 self._fail(game, "DETERMINISM", (), "a fresh game starts in a different state: "
                            + state_diff(first, game.states[0] or {}))
@@ -432,6 +444,7 @@ class Conformance:
                 pending = [self.adapter.send_step(action) for _, (_, action) in chunk]
                 for (i, (_, action)), collect in zip(chunk, pending, strict=True):
                     rejection, state, _ = collect()
+                    state = self._project(state)
                     if rejection is not None or state != game.states[i]:
                         what = (f"refused it ({rejection.reason})" if rejection is not None
                                 else state_diff(state, game.states[i] or {}))
@@ -482,10 +495,12 @@ class Conformance:
         """
         if failure.check != "PROTOCOL" and self._first_length is not None:
             failure = replace(failure, shrunk_from=self._first_length)
-        if self.options.infer_rulings:
+        if self.options.infer_rulings and self.level == "full":
             failure = explain_failure(self.spec, self.reference, failure, self._last_states,
                                       self._last_legal, budget=self.options.infer_seconds)
-        return write_failure_trace(self.spec, failure, self._last_states, self.options.trace_dir)
+        # Below the full level the states are partial: the trace records the actions only.
+        states = self._last_states if self.level == "full" else []
+        return write_failure_trace(self.spec, failure, states, self.options.trace_dir)
 
 
 class _Game:

@@ -72,6 +72,46 @@ def _rulings_text(f: Failure) -> list[str]:
     return lines
 
 
+#: Column heads of the configuration-by-check matrix.
+_SHORT = {"PROTOCOL": "PROT", "STATE-SCHEMA": "SCHM", "INVARIANT": "INV", "DIFF-LEGAL": "LEGL",
+          "DIFF-STATE": "STAT", "DIFF-RESULT": "RSLT", "ILLEGAL-REJECTED": "ILLG",
+          "DETERMINISM": "DET", "CHANCE-DIST": "CHNC"}
+
+
+def _label(run: RunResult, defaults: dict[str, str]) -> str:
+    """Name a configuration by what differs from the defaults."""
+    config = dict(run.config)
+    parts = [f"{config.get('players')} players"]
+    parts += [f"{a}={o}" for a, o in sorted(config.get("rulings", {}).items())
+              if defaults.get(a) != o]
+    parts += list(config.get("variants", []))
+    parts += [f"{k}={v}" for k, v in sorted(config.get("parameters", {}).items())]
+    return ", ".join(parts)
+
+
+def _matrix(report: Report) -> list[str]:
+    """Return the configuration-by-check matrix (more than one configuration only)."""
+    if len(report.runs) < 2:
+        return []
+    from rulespec.spec.errors import RulespecError
+    from rulespec.spec.registry import get_spec
+
+    try:
+        defaults = get_spec(report.game).default_rulings()
+    except RulespecError:  # a report of a game no longer registered still renders
+        defaults = {}
+    labels = [_label(r, defaults) for r in report.runs]
+    width = min(max(len(x) for x in labels), 60)
+    out = ["", "configuration by check (FAIL failed, part: passed until a failure stopped play):",
+           ("  " + " " * width + " " + " ".join(f"{h:4}" for h in _SHORT.values())).rstrip()]
+    for run, label in zip(report.runs, labels, strict=True):
+        failed = {f.check for f in run.failures}
+        cells = ["skip" if run.skipped is not None else "FAIL" if cid in failed
+                 else "part" if failed else "ok" for cid in _SHORT]
+        out.append((f"  {label[:width]:{width}} " + " ".join(f"{c:4}" for c in cells)).rstrip())
+    return out
+
+
 def render_text(report: Report) -> str:
     """Return the report for people."""
     out = [f"rulespec conformance: {report.engine} against {report.game} "
@@ -99,6 +139,7 @@ def render_text(report: Report) -> str:
     out.append("checks:")
     for cid, status in report.check_status().items():
         out.append(f"  {status:8} {cid:17} {BY_ID[cid].title}")
+    out.extend(_matrix(report))
     out.append("")
     checked = [r for r in report.runs if r.skipped is None]
     rulings = sorted({f"{k}={v}" for r in checked for k, v in r.config.get("rulings", {}).items()})

@@ -37,7 +37,10 @@ def test_engine_declaring_two_to_four_players_is_conformant(tmp_path: Path) -> N
     skipped = [r for r in report.runs if r.skipped]
     assert [r.config["players"] for r in skipped] == [5]
     assert "2 to 4 players, not 5" in (skipped[0].skipped or "")
-    assert "CONFORMANT under rulings" in render_text(report)
+    text = render_text(report)
+    assert "CONFORMANT under rulings" in text
+    assert "configuration by check" in text
+    assert "  5 players " + " ".join(["skip"] * 9) in text
 
 
 def test_parameters_outside_the_declared_range_are_skipped(tmp_path: Path) -> None:

@@ -102,6 +102,8 @@ class Conformance:
         self._first_length: int | None = None
         #: The conformance level checked (what the engine's hello declares).
         self.level = "full"
+        #: Player counts the run was asked for (golden traces of other counts are not replayed).
+        self._players: set[int] = set()
         self._project: Callable[[Any], Any] = projection(self.spec, "full")
 
     # -- public ------------------------------------------------------------------------------
@@ -109,7 +111,10 @@ class Conformance:
     def run(self, configs: Iterable[Mapping[str, Any]]) -> Report:
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
-        report.runs = self._run_interleaved(list(configs))
+        configs = list(configs)
+        # Golden traces follow the player counts asked for (and those the engine declares).
+        self._players = {int(c["players"]) for c in configs if "players" in c}
+        report.runs = self._run_interleaved(configs)
         if self.options.golden:
             report.golden = self.run_golden()
         return report
@@ -191,6 +196,8 @@ class Conformance:
         for path in golden_paths(self.spec.game_id):
             trace = read_trace(path)
             config = config_from_json(self.spec, trace.config)
+            if self._players and config.players not in self._players:
+                continue
             if hello.supports(self.spec.game_id, config.rulings, config.variants,
                               players=config.players, parameters=config.overrides):
                 continue

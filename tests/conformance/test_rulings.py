@@ -42,7 +42,12 @@ def test_kit_names_the_ruling_the_engine_follows(bad: BadEngine, tmp_path: Path)
     assert f"behaves like {amb} = {opt}" in render_text(report)
 
 
-@pytest.mark.parametrize("bad", ENGINES, ids=str)
+#: Fool's games are long; its profiles are inferred only in the slow run (the kit still names
+#: Fool's rulings in the default run, above).
+INFER = [pytest.param(b, marks=pytest.mark.slow) if b.game == "fool" else b for b in ENGINES]
+
+
+@pytest.mark.parametrize("bad", INFER, ids=str)
 def test_infer_reports_the_option(bad: BadEngine) -> None:
     """``conform --infer``: the ruling profile names the option the engine follows, alone."""
     amb, opt = _like(bad)

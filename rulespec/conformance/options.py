@@ -39,6 +39,10 @@ class Options:
     sample_every: int = 32
     #: Seconds Hypothesis may spend shrinking a failure (the smallest game so far is kept).
     shrink_seconds: float = 15.0
+    #: Seconds spent afterwards playing other games capped below the failing game's length, to
+    #: find a shorter one with the same check (0: never), and games per such round.
+    shorter_seconds: float = 10.0
+    shorter_examples: int = 30
     #: On a divergence, name the ruling options under which the reference does what the engine
     #: did (replays of the minimal game under each alternative option, then pairs).
     infer_rulings: bool = True

@@ -102,6 +102,9 @@ class Conformance:
         self._first_length: int | None = None
         #: The conformance level checked (what the engine's hello declares).
         self.level = "full"
+        #: While searching for a shorter failing game: its longest length, and the time limit.
+        self._cap: int | None = None
+        self._deadline = float("inf")
         #: Player counts the run was asked for (golden traces of other counts are not replayed).
         self._players: set[int] = set()
         self._project: Callable[[Any], Any] = projection(self.spec, "full")
@@ -171,18 +174,58 @@ class Conformance:
             result.failures.append(self._write_trace(abort.failure))
         except _OutOfTime:
             if self._last is not None:
-                result.failures.append(self._write_trace(self._last))
+                result.failures.append(self._keep_smallest(config, salt))
         except Exception as exc:
             # _Found, or Hypothesis's own error when the shrink budget cut shrinking short
             # (its final replay then "passes"): either way the smallest failure seen is kept.
             if self._last is not None:
-                result.failures.append(self._write_trace(self._last))
+                result.failures.append(self._keep_smallest(config, salt))
             elif type(exc).__name__ == "Unsatisfiable":
                 result.skipped = ("no game fitted in Hypothesis's choice budget (games too "
                                   "long); lower --max-steps")
             else:
                 raise
         return self._finish(result, started, steps_before)
+
+    def _keep_smallest(self, config: Config, salt: int) -> Failure:
+        """Search for a shorter failing game, then write the smallest one found as a trace."""
+        self._search_shorter(config, salt)
+        if self._last is None:  # pragma: no cover - the caller checked
+            raise RuntimeError("no failure to keep")
+        return self._write_trace(self._last)
+
+    def _search_shorter(self, config: Config, salt: int) -> None:
+        """Play other games capped below the failing game's length, looking for the same check.
+
+        Hypothesis shrinks the choices of the game it found; when that game was among the first
+        and simplest it tried, it cannot shrink further, though another game may show the bug far
+        sooner. Each round caps games one action below the smallest failure so far, and stops
+        when a round finds nothing shorter or ``shorter_seconds`` run out.
+        """
+        opts = self.options
+        skip = ("PROTOCOL", "DETERMINISM")
+        if opts.shorter_seconds <= 0 or self._last is None or self._last.check in skip:
+            return
+        self._deadline = time.perf_counter() + opts.shorter_seconds
+        try:
+            for attempt in range(1, 1000):
+                before = len(self._last.actions)
+                if before <= 1 or time.perf_counter() > self._deadline:
+                    return
+                self._cap = before - 1
+                self._found_at = None
+                test = self._hypothesis_test(config, opts.shorter_examples, salt + 100 + attempt)
+                try:
+                    test()
+                except _Abort:
+                    return
+                except (_OutOfTime, Exception):  # a failure found, or the time budget spent
+                    pass
+                if len(self._last.actions) >= before:
+                    return
+        finally:
+            self._cap = None
+            self._deadline = float("inf")
 
     def run_golden(self) -> list[tuple[str, Failure | None]]:
         """Replay every golden trace of the game the engine supports."""
@@ -292,8 +335,9 @@ class Conformance:
             gc.enable()
 
     def _play_game(self, config: Config, choose: Callable[[int], int]) -> None:
-        if (self._found_at is not None
-                and time.perf_counter() - self._found_at > self.options.shrink_seconds):
+        now = time.perf_counter()
+        if ((self._found_at is not None and now - self._found_at > self.options.shrink_seconds)
+                or now > self._deadline):
             raise _OutOfTime  # keep the smallest failing game found so far
         self._examples += 1
         spec, opts = self.spec, self.options
@@ -316,7 +360,7 @@ class Conformance:
         # chosen from the reference alone, so the engine can work on step n + 1 while the kit
         # checks step n; one step is kept in flight.
         inflight: list[Callable[[], None]] = []
-        for n in range(1, opts.max_steps + 1):
+        for n in range(1, (self._cap or opts.max_steps) + 1):
             actor = ref.current_player()
             if actor is None:
                 break
@@ -478,9 +522,11 @@ class Conformance:
         game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
             self._found_at = time.perf_counter()
+        if self._first_length is None:
             self._first_length = at
         # Hypothesis tries smaller and smaller games: keep the smallest (the first among equals).
-        if self._last is None or len(failure.actions) < len(self._last.actions):
+        same = self._cap is None or self._last is None or failure.check == self._last.check
+        if self._last is None or (len(failure.actions) < len(self._last.actions) and same):
             self._last = replace(failure)
             self._last_states = game.failure_states
             self._last_legal = game.legal if at == len(game.steps) else None

@@ -138,3 +138,18 @@ def test_leader_set_during_the_deal_fails_citing_the_declared_convention(tmp_pat
     assert failure.diff[0]["path"] == "/leader" and "convention" in failure.diff[0]
     assert "null while the dealer is chosen" in failure.message
     assert failure.clauses[0] == "FOOL-LEAD-01"
+
+
+def test_a_shorter_failing_game_is_searched_for(tmp_path: Path) -> None:
+    """DDO-TIE-02: after shrinking, other games capped below the failing one's length are tried;
+    the tie-break bug shows in a ten-roll game (an opening roll, a tie, a re-roll)."""
+    bad = next(b for b in corpus(["dado-de-ouro"]) if b.name == "tie-gains-reroll")
+    adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
+    report = check_engine(adapter, bad.game, players=[4],
+                          options=Options(examples=25, trace_dir=tmp_path, golden=False,
+                                          shrink_seconds=4, shorter_seconds=5,
+                                          determinism_every=0))
+    failure = report.failures[0]
+    assert failure.check == "INVARIANT"
+    assert failure.shrunk_from is not None and len(failure.actions) < failure.shrunk_from
+    assert len(failure.actions) <= 10, len(failure.actions)

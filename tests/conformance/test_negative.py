@@ -24,6 +24,7 @@ def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
     """Each bad engine fails the kit with the expected check, and its minimal trace replays."""
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
     options = Options(examples=25, trace_dir=tmp_path, golden=False, shrink_seconds=4,
+                      shorter_seconds=0,
                       determinism_every=1 if bad.check == "DETERMINISM" else 0)
     players = bad.players or get_spec(bad.game).min_players
     report = check_engine(adapter, bad.game, players=[players], rulings=bad.rulings,

@@ -34,7 +34,8 @@ def test_kit_names_the_ruling_the_engine_follows(bad: BadEngine, tmp_path: Path)
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
     report = check_engine(adapter, bad.game, players=[bad.players or 2],
                           options=Options(examples=40, trace_dir=tmp_path, golden=False,
-                                          shrink_seconds=4, determinism_every=0))
+                                          shrink_seconds=4, shorter_seconds=3,
+                                          determinism_every=0))
     assert not report.ok, f"{bad} passed the kit"
     failure = report.failures[0]
     assert {amb: opt} in [dict(m) for m in failure.matches], (

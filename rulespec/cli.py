@@ -333,7 +333,8 @@ def replay(trace_path: Path, fmt: str) -> None:
         _fail(f"{trace_path}: {exc}")
     if fmt == "json":
         click.echo(json.dumps({"ok": outcome.ok, "steps": outcome.steps, "step": outcome.step,
-                               "message": outcome.message}))
+                               "message": outcome.message, "diff": list(outcome.diff),
+                               "clauses": list(outcome.clauses)}))
     else:
         click.echo(f"{trace_path}: {'ok' if outcome.ok else 'FAILED'}: {outcome.message}")
     sys.exit(EXIT_OK if outcome.ok else EXIT_FAILED)

@@ -140,6 +140,7 @@ class InProcessAdapter:
                 "rulings": {aid: [str(o["id"]) for o in a["options"]]
                             for aid, a in spec.ambiguities.items()},
                 "variants": sorted(spec.variants),
+                "players": list(range(spec.min_players, spec.max_players + 1)),
             }
         return Hello(self.name, _version(), games, ("batch",))
 

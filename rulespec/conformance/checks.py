@@ -74,6 +74,14 @@ class Failure:
     also: tuple[str, ...] = ()
     #: An invariant id, a golden trace name, ... that makes the failure more precise.
     subject: str | None = None
+    #: Every differing field (``{"path", "kind", "got", "want", "clauses"}``), for a state diff.
+    diff: tuple[Mapping[str, Any], ...] = ()
+    #: Actions of the first failing game found, before it was shrunk to ``actions``.
+    shrunk_from: int | None = None
+    #: Ruling options (ambiguity -> option) under which the reference does what the engine did.
+    matches: tuple[Mapping[str, str], ...] = ()
+    #: What the ruling inference tried, in words (None when it did not run).
+    inference: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the failure as JSON."""
@@ -81,7 +89,9 @@ class Failure:
                 "clauses": list(self.clauses), "subject": self.subject,
                 "message": self.message, "config": dict(self.config), "step": self.step,
                 "actions": [{"actor": a, "action": dict(x)} for a, x in self.actions],
-                "trace": self.trace, "also": list(self.also)}
+                "trace": self.trace, "also": list(self.also), "diff": list(self.diff),
+                "shrunk_from": self.shrunk_from,
+                "matches": [dict(m) for m in self.matches], "inference": self.inference}
 
 
 @dataclass
@@ -94,6 +104,8 @@ class RunResult:
     seconds: float = 0.0
     failures: list[Failure] = field(default_factory=list)
     skipped: str | None = None
+    #: The conformance level checked: full, observable or none (what the engine declares).
+    level: str = "full"
     #: The engine's node count at each ply that the PERFT check visited (equal to the
     #: reference's unless PERFT failed).
     perft: list[int] = field(default_factory=list)
@@ -107,7 +119,7 @@ class RunResult:
         """Return the run as JSON."""
         return {"config": dict(self.config), "ok": self.ok, "examples": self.examples,
                 "steps": self.steps, "seconds": round(self.seconds, 3),
-                "skipped": self.skipped, "perft": list(self.perft),
+                "skipped": self.skipped, "level": self.level, "perft": list(self.perft),
                 "failures": [f.to_json() for f in self.failures]}
 
 

@@ -28,6 +28,20 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
     return out
 
 
+def _params(values: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in values:
+        key, sep, text = item.partition("=")
+        if not sep or not key or not text:
+            raise click.UsageError(f"--param {item!r} must look like NAME=VALUE, for example "
+                                   "target_score=30")
+        try:
+            out[key] = json.loads(text)
+        except json.JSONDecodeError:
+            out[key] = text
+    return out
+
+
 @click.command()
 @click.option("--engine", "engine_cmd", metavar="CMD",
               help="Command that starts the engine under test (it speaks the engine protocol on "
@@ -38,6 +52,9 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
 @click.option("--ruling", "-r", multiple=True, metavar="AMB=OPT",
               help="Ruling to check under (repeatable; others take their default).")
 @click.option("--variant", "-v", multiple=True, metavar="ID", help="Variant to enable (repeatable).")
+@click.option("--param", "-p", "param", multiple=True, metavar="NAME=VALUE",
+              help="Parameter override, VALUE in JSON (a bare word is a string); repeatable. "
+                   "Played only if the engine's hello declares the parameter.")
 @click.option("--examples", type=int, default=40, show_default=True,
               help="Games Hypothesis plays per configuration.")
 @click.option("--max-steps", type=int, default=3000, show_default=True,
@@ -57,10 +74,19 @@ def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
               help="Check the state schema and every invariant on every state (slower; by "
                    "default on every state that differs from the reference's, every terminal "
                    "state and a sample of the others).")
+@click.option("--declared", is_flag=True,
+              help="Play every ruling option the engine declares in hello, each at least once "
+                   "and every pair of options of two ambiguities in some configuration (a "
+                   "covering array over the player counts), instead of the defaults only.")
+@click.option("--infer", is_flag=True,
+              help="Instead of checking, report the engine's ruling profile: per ambiguity, the "
+                   "options its behaviour is consistent with (it plays --examples games, at most "
+                   "10, per player count on the engine alone).")
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
-            no_golden: bool, full: bool) -> None:
+            no_golden: bool, full: bool, infer: bool, param: tuple[str, ...],
+            declared: bool) -> None:
     """Check an engine against a game's spec, rule by rule."""
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
     from rulespec.conformance.report import render
@@ -86,12 +112,20 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     else:
         adapter = InProcessAdapter()
         name = "reference (in-process)"
+    if infer:
+        try:
+            _infer(adapter, game, players, _pairs(ruling, "--ruling"), variant,
+                   min(examples, 10), min(max_steps, 500), seed or 0, fmt, report_path)
+        finally:
+            adapter.close()
+        return
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
                       golden=not no_golden, full=full)
     try:
         report = check_engine(adapter, game, players=players or None,
                               rulings=_pairs(ruling, "--ruling"), variants=variant,
-                              options=options, engine_name=name)
+                              options=options, engine_name=name, parameters=_params(param),
+                              declared=declared)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     except RulespecError as exc:
@@ -102,11 +136,40 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     text = render(report, fmt)
     if report_path is not None:
         report_path.write_text(text, encoding="utf-8")
-        if fmt != "text":
-            text = render(report, "text")
-    click.echo(text, nl=False)
+    click.echo(text, nl=False)  # in the format asked for, so `--format json` pipes into tools
     checked = any(r.skipped is None for r in report.runs)
     sys.exit(EXIT_OK if report.ok and checked else EXIT_FAILED)
+
+
+def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, str],
+           variants: Sequence[str], games: int, max_steps: int, seed: int, fmt: str,
+           report_path: Path | None) -> None:
+    """Print the ruling profile of the engine behind ``adapter`` (``conform --infer``)."""
+    from rulespec.conformance.inference import render_profile, run_inference
+    from rulespec.conformance.protocol import EngineError, EngineFailure
+    from rulespec.reference.core import ConfigError
+    from rulespec.reference.registry import engine_class
+    from rulespec.spec.registry import get_spec
+
+    spec = get_spec(game)
+    counts = list(players) or list(range(spec.min_players, spec.max_players + 1))
+    try:
+        profiles = run_inference(adapter, spec, engine_class(spec), players=counts,
+                                 rulings=rulings, variants=variants, games=games,
+                                 max_steps=max_steps, seed=seed)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    except (EngineFailure, EngineError) as exc:
+        click.echo(f"rulespec: the engine broke down while playing: {exc}; run the kit without "
+                   "--infer to see where", err=True)
+        sys.exit(EXIT_FAILED)
+    if fmt == "json":
+        text = json.dumps([p.to_json() for p in profiles], indent=2) + "\n"
+    else:
+        text = "".join(render_profile(p, spec.default_rulings()) for p in profiles)
+    if report_path is not None:
+        report_path.write_text(text, encoding="utf-8")
+    click.echo(text, nl=False)
 
 
 @click.command()

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulespec.conformance.checks import RunResult
 from rulespec.spec.model import Spec
 
 
@@ -42,12 +43,40 @@ class Options:
     #: (0: no PERFT check), and the most positions of one ply it visits.
     perft_seconds: float = 1.0
     perft_nodes: int = 400
+    #: Seconds spent afterwards playing other games capped below the failing game's length, to
+    #: find a shorter one with the same check (0: never), and games per such round.
+    shorter_seconds: float = 10.0
+    shorter_examples: int = 30
+    #: On a divergence, name the ruling options under which the reference does what the engine
+    #: did (replays of the minimal game under each alternative option, then pairs).
+    infer_rulings: bool = True
+    #: Seconds the ruling inference of one failure may take.
+    infer_seconds: float = 10.0
+    #: Games per configuration in the first stage, which visits every configuration before any
+    #: gets the rest of its games (0: each configuration plays all its games in turn).
+    warmup_examples: int = 3
+
+
+def schedule(options: Options) -> list[tuple[int, int]]:
+    """Return the stages of a run: (salt, games per configuration), the short stage first."""
+    warm = options.warmup_examples
+    if 0 < warm < options.examples:
+        return [(0, warm), (1, options.examples - warm)]
+    return [(0, options.examples)]
+
+
+def merge_runs(first: RunResult, then: RunResult) -> RunResult:
+    """Return one configuration's result over two stages."""
+    return RunResult(first.config, first.examples + then.examples, first.steps + then.steps,
+                     first.seconds + then.seconds, first.failures + then.failures,
+                     then.skipped, then.level, first.perft or then.perft)
 
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,
                       rulings: Mapping[str, str] | None = None,
-                      variants: Sequence[str] = ()) -> list[dict[str, Any]]:
+                      variants: Sequence[str] = (),
+                      parameters: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Return the configurations to check: one per player count, under the given rulings."""
     counts = list(players) if players else list(range(spec.min_players, spec.max_players + 1))
     return [{"game": spec.game_id, "players": n, "rulings": dict(rulings or {}),
-             "variants": list(variants), "parameters": {}} for n in counts]
+             "variants": list(variants), "parameters": dict(parameters or {})} for n in counts]

@@ -124,8 +124,14 @@ class Hello:
     games: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     capabilities: Sequence[str] = ()
 
-    def supports(self, game: str, rulings: Mapping[str, str], variants: Sequence[str]) -> list[str]:
-        """Return why this configuration is unsupported (empty when supported)."""
+    def supports(self, game: str, rulings: Mapping[str, str], variants: Sequence[str], *,
+                 players: int | None = None,
+                 parameters: Mapping[str, Any] | None = None) -> list[str]:
+        """Return why this configuration is unsupported (empty when supported).
+
+        Player counts and parameters are checked only when the engine declares them (an engine
+        written before they could be declared plays every count and no parameter override).
+        """
         if game not in self.games:
             return [f"the engine does not play {game!r} (it plays {', '.join(self.games)})"]
         info = self.games[game]
@@ -138,7 +144,15 @@ class Hello:
         for v in variants:
             if v not in info.get("variants", []):
                 out.append(f"variant {v!r} is not supported")
+        counts = info.get("players")
+        if players is not None and counts is not None and players not in counts:
+            out.append(f"the engine plays {game} with {_counts(counts)} players, not {players}")
+        out.extend(_parameter_problems(info.get("parameters"), parameters or {}))
         return out
+
+    def level(self, game: str) -> str:
+        """Return the conformance level the engine declares for ``game`` (``full`` by default)."""
+        return str(self.games.get(game, {}).get("level", "full"))
 
     def to_json(self) -> dict[str, Any]:
         """Return the ``hello`` result object."""
@@ -156,6 +170,33 @@ class Hello:
             raise ProtocolViolation(f"hello: the engine speaks {data['protocol']!r}; the kit "
                                     f"speaks {PROTOCOL!r}")
         return cls(data["name"], data["version"], data["games"], data.get("capabilities", []))
+
+
+def _counts(counts: Sequence[int]) -> str:
+    ordered = sorted(counts)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 2:
+        return f"{ordered[0]} to {ordered[-1]}"
+    return ", ".join(map(str, ordered[:-1])) + (" or " if len(ordered) > 1 else "") + str(
+        ordered[-1])
+
+
+def _parameter_problems(declared: Mapping[str, Any] | None,
+                        parameters: Mapping[str, Any]) -> list[str]:
+    """Return why parameter overrides fall outside what the engine declares."""
+    if declared is None:
+        return []
+    out = []
+    for name, value in sorted(parameters.items()):
+        info = declared.get(name)
+        if info is None:
+            out.append(f"parameter {name!r} is not declared by the engine")
+        elif "values" in info and value not in info["values"]:
+            out.append(f"parameter {name}={value!r} is not among {info['values']!r}")
+        elif isinstance(value, int | float) and not (
+                info.get("minimum", value) <= value <= info.get("maximum", value)):
+            out.append(f"parameter {name}={value!r} is outside {info.get('minimum')}.."
+                       f"{info.get('maximum')}")
+    return out
 
 
 def fraction_text(p: Fraction) -> str:

@@ -11,32 +11,46 @@ from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.checks import Failure
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.protocol import EngineError, EngineFailure
-from rulespec.conformance.verdicts import Verdicts, state_diff
+from rulespec.conformance.verdicts import Verdicts
 from rulespec.reference.core import ConfigError
 from rulespec.reference.trace import Trace, read_trace
+from rulespec.spec.statediff import describe, diff_states, governing_clauses
 
 #: Builds the PROTOCOL failure for an engine that broke down (config, exception).
 ProtocolFailure = Callable[[Mapping[str, Any], Exception], Failure]
 
 
 def replay_golden(adapter: Adapter, verdicts: Verdicts, name: str, trace: Trace,
-                  protocol_failure: ProtocolFailure) -> Failure | None:
-    """Replay one golden trace on the engine; return its GOLDEN failure, or None."""
+                  protocol_failure: ProtocolFailure,
+                  states: list[Any] | None = None,
+                  project: Callable[[Any], Any] | None = None) -> Failure | None:
+    """Replay one golden trace on the engine; return its GOLDEN failure, or None.
+
+    The engine's states (the initial one first) are appended to ``states`` when it is given, so
+    the caller can write the engine's side of a failing replay as a trace. ``project`` keeps
+    what the engine's conformance level compares of each state (both sides).
+    """
+    keep = project or (lambda state: state)
     cfg = dict(trace.config)
     steps: list[tuple[Any, Mapping[str, Any]]] = []
+    seen = states if states is not None else []
     try:
         adapter.start(cfg)
+        seen.append(adapter.state())
         for step in trace.steps:
             steps.append((step.actor, step.action))
             rejection, state, _ = adapter.step(step.action)
+            seen.append(state if rejection is None else None)
             if rejection is not None:
                 return Failure("GOLDEN", verdicts.clauses(step.action),
                                f"{name} step {step.n}: the engine refused {step.action!r}: "
                                f"{rejection.reason}", cfg, step.n, tuple(steps), subject=name)
-            if step.state is not None and state != step.state:
-                return Failure("GOLDEN", verdicts.clauses(step.action),
-                               f"{name} step {step.n}: " + state_diff(state, step.state),
-                               cfg, step.n, tuple(steps), subject=name)
+            if step.state is not None and keep(state) != keep(step.state):
+                changes = tuple(diff_states(keep(state), keep(step.state), verdicts.schema))
+                return Failure("GOLDEN", governing_clauses(changes) + verdicts.clauses(step.action),
+                               f"{name} step {step.n}: " + describe(changes),
+                               cfg, step.n, tuple(steps), subject=name,
+                               diff=tuple(c.to_json() for c in changes))
         final = adapter.state()
     except (EngineFailure, EngineError, ConfigError) as exc:
         return replace(protocol_failure(cfg, exc), check="GOLDEN", subject=name)

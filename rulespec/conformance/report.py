@@ -34,8 +34,11 @@ def _failure_text(f: Failure) -> list[str]:
              f"  {f.message}"]
     if f.also:
         lines.append(f"  also failing at that step: {', '.join(f.also)}")
+    lines.extend(_rulings_text(f))
     if f.actions:
-        lines.append(f"  minimal game ({len(f.actions)} actions):")
+        shrunk = (f", shrunk from {f.shrunk_from}" if f.shrunk_from is not None
+                  and f.shrunk_from != len(f.actions) else "")
+        lines.append(f"  minimal game ({len(f.actions)} actions{shrunk}):")
         shown = list(f.actions)
         if len(shown) > 12:
             shown = [*shown[:4], ("...", {"kind": f"{len(shown) - 10} more"}), *shown[-6:]]
@@ -44,6 +47,69 @@ def _failure_text(f: Failure) -> list[str]:
     if f.trace:
         lines.append(f"  trace: {f.trace}  (run: rulespec replay {f.trace})")
     return lines
+
+
+#: What each conformance level leaves out, as the run line says it.
+_LEVELS = {"full": "", "observable": " at level observable (hidden state not compared)",
+           "none": " at level none (states not compared, only results)"}
+
+
+def _rulings_text(f: Failure) -> list[str]:
+    """Say which ruling options make the reference do what the engine did."""
+    if f.inference is None:
+        return []
+    if not f.matches:
+        return [f"  rulings: no alternative option reproduces the engine's behaviour "
+                f"({f.inference})"]
+    from rulespec.conformance.inference import describe_match
+
+    configured = dict(f.config.get("rulings", {}))
+    lines = [f"  rulings: the engine behaves like {describe_match(m, configured)}"
+             for m in f.matches]
+    flags = " ".join(f"--ruling {a}={o}" for a, o in sorted(f.matches[0].items()))
+    lines.append(f"    declare it in hello and check with {flags}, or fix the engine "
+                 f"({f.inference})")
+    return lines
+
+
+#: Column heads of the configuration-by-check matrix.
+_SHORT = {"PROTOCOL": "PROT", "STATE-SCHEMA": "SCHM", "INVARIANT": "INV", "DIFF-LEGAL": "LEGL",
+          "DIFF-STATE": "STAT", "DIFF-RESULT": "RSLT", "ILLEGAL-REJECTED": "ILLG",
+          "DETERMINISM": "DET", "CHANCE-DIST": "CHNC"}
+
+
+def _label(run: RunResult, defaults: dict[str, str]) -> str:
+    """Name a configuration by what differs from the defaults."""
+    config = dict(run.config)
+    parts = [f"{config.get('players')} players"]
+    parts += [f"{a}={o}" for a, o in sorted(config.get("rulings", {}).items())
+              if defaults.get(a) != o]
+    parts += list(config.get("variants", []))
+    parts += [f"{k}={v}" for k, v in sorted(config.get("parameters", {}).items())]
+    return ", ".join(parts)
+
+
+def _matrix(report: Report) -> list[str]:
+    """Return the configuration-by-check matrix (more than one configuration only)."""
+    if len(report.runs) < 2:
+        return []
+    from rulespec.spec.errors import RulespecError
+    from rulespec.spec.registry import get_spec
+
+    try:
+        defaults = get_spec(report.game).default_rulings()
+    except RulespecError:  # a report of a game no longer registered still renders
+        defaults = {}
+    labels = [_label(r, defaults) for r in report.runs]
+    width = min(max(len(x) for x in labels), 60)
+    out = ["", "configuration by check (FAIL failed, part: passed until a failure stopped play):",
+           ("  " + " " * width + " " + " ".join(f"{h:4}" for h in _SHORT.values())).rstrip()]
+    for run, label in zip(report.runs, labels, strict=True):
+        failed = {f.check for f in run.failures}
+        cells = ["skip" if run.skipped is not None else "FAIL" if cid in failed
+                 else "part" if failed else "ok" for cid in _SHORT]
+        out.append((f"  {label[:width]:{width}} " + " ".join(f"{c:4}" for c in cells)).rstrip())
+    return out
 
 
 def render_text(report: Report) -> str:
@@ -57,8 +123,9 @@ def render_text(report: Report) -> str:
             out.append(f"  skipped: {run.skipped}")
             continue
         status = "ok" if run.ok else "FAILED"
+        level = _LEVELS.get(run.level, f" at level {run.level}")
         out.append(f"  {status}: {run.examples} games, {run.steps} steps checked in "
-                   f"{run.seconds:.2f} s")
+                   f"{run.seconds:.2f} s{level}")
         if run.perft:
             out.append(f"  perft to ply {len(run.perft)}: "
                        + ", ".join(f"{n:,}" for n in run.perft) + " nodes")
@@ -75,6 +142,7 @@ def render_text(report: Report) -> str:
     out.append("checks:")
     for cid, status in report.check_status().items():
         out.append(f"  {status:8} {cid:17} {BY_ID[cid].title}")
+    out.extend(_matrix(report))
     out.append("")
     checked = [r for r in report.runs if r.skipped is None]
     rulings = sorted({f"{k}={v}" for r in checked for k, v in r.config.get("rulings", {}).items()})

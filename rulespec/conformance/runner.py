@@ -11,13 +11,17 @@ import gc
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, NoReturn
 
 from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
-from rulespec.conformance.options import Options, supported_configs
+from rulespec.conformance.inference import explain_failure
+from rulespec.conformance.levels import projection
+from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.perft_check import perft_check
+from rulespec.conformance.probes import ProbeMaker, after_end
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.tracefile import write_failure_trace
@@ -29,7 +33,15 @@ from rulespec.conformance.verdicts import (
     state_diff,
     unique,
 )
-from rulespec.reference.core import Action, Actor, Config, ConfigError, Engine, config_from_json
+from rulespec.reference.core import (
+    Action,
+    Actor,
+    Config,
+    ConfigError,
+    Engine,
+    Rejection,
+    config_from_json,
+)
 from rulespec.reference.registry import engine_class
 from rulespec.reference.trace import Trace, read_trace
 from rulespec.spec.model import Spec
@@ -40,8 +52,6 @@ __all__ = ["Conformance", "Options", "check_engine", "load_golden", "supported_c
 #: Steps of a determinism replay sent before their answers are read (bounded so the requests
 #: never fill the pipe while the engine waits for its answers to be read).
 _REPLAY_CHUNK = 16
-#: An action kind no spec declares: the first illegal action every engine must refuse.
-BOGUS_KIND = "__not_an_action__"
 
 
 class _Found(Exception):
@@ -60,6 +70,14 @@ class _Abort(BaseException):
         self.failure = failure
 
 
+class _OutOfTime(BaseException):
+    """The shrinking budget is spent: stop Hypothesis at once and keep the smallest failure.
+
+    Returning early from each example instead leaves Hypothesis's shrinker running its own
+    bookkeeping over the long choice sequence for many more seconds.
+    """
+
+
 class Conformance:
     """Check one engine (through an adapter) against the spec and reference of one game."""
 
@@ -72,27 +90,62 @@ class Conformance:
         self.engine_name = engine_name or "engine"
         self.reference = reference or engine_class(self.spec)
         self.verdicts = Verdicts(self.spec)
+        self.probes = ProbeMaker(self.spec)
         self.steps_checked = 0
         #: States that got the schema and invariant checks (all of them with ``full``).
         self.full_checks = 0
         self._examples = 0
         self._last: Failure | None = None
         self._last_states: list[Any] = []
+        self._last_legal: Legal | None = None
         self._found_at: float | None = None
+        #: Actions of the first failing game of this configuration (before shrinking).
+        self._first_length: int | None = None
+        #: The conformance level checked (what the engine's hello declares).
+        self.level = "full"
+        #: While searching for a shorter failing game: its longest length, and the time limit.
+        self._cap: int | None = None
+        self._deadline = float("inf")
+        #: Player counts the run was asked for (golden traces of other counts are not replayed).
+        self._players: set[int] = set()
+        self._project: Callable[[Any], Any] = projection(self.spec, "full")
 
     # -- public ------------------------------------------------------------------------------
 
     def run(self, configs: Iterable[Mapping[str, Any]]) -> Report:
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
-        for config in configs:
-            report.runs.append(self.run_config(config))
+        configs = list(configs)
+        # Golden traces follow the player counts asked for (and those the engine declares).
+        self._players = {int(c["players"]) for c in configs if "players" in c}
+        report.runs = self._run_interleaved(configs)
         if self.options.golden:
             report.golden = self.run_golden()
         return report
 
-    def run_config(self, config_json: Mapping[str, Any]) -> RunResult:
-        """Play Hypothesis-driven games under one configuration."""
+    def _run_interleaved(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
+        """Play every configuration a little first, then deepen each (``schedule``).
+
+        A bug that shows only under the last configuration is then found within the first
+        stage, not after every other configuration has had all its games.
+        """
+        results: list[RunResult | None] = [None] * len(configs)
+        for salt, examples in schedule(self.options):
+            for i, config in enumerate(configs):
+                prev = results[i]
+                if prev is not None and (prev.skipped is not None or prev.failures):
+                    continue
+                got = self.run_config(config, examples=examples, salt=salt)
+                results[i] = got if prev is None else merge_runs(prev, got)
+        return [r for r in results if r is not None]
+
+    def run_config(self, config_json: Mapping[str, Any], *, examples: int | None = None,
+                   salt: int = 0) -> RunResult:
+        """Play Hypothesis-driven games under one configuration.
+
+        ``examples`` overrides the options' count; a nonzero ``salt`` draws other games than the
+        first stage did (a fixed seed, so runs stay reproducible).
+        """
         config = config_from_json(self.spec, dict(config_json))
         cfg = config.to_json()
         result = RunResult(cfg)
@@ -102,11 +155,15 @@ class Conformance:
         except EngineFailure as exc:
             result.failures.append(self._protocol_failure(cfg, exc))
             return result
-        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants)
+        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
+                                     players=config.players, parameters=config.overrides)
         if unsupported:
             result.skipped = "; ".join(unsupported)
             return result
-        if self.options.perft_seconds > 0:
+        self.level = hello.level(self.spec.game_id)
+        self._project = projection(self.spec, self.level)
+        result.level = self.level
+        if salt == 0 and self.options.perft_seconds > 0:
             try:
                 self._perft(config, result)
             except (EngineFailure, EngineError, ConfigError) as exc:
@@ -115,23 +172,67 @@ class Conformance:
         self._examples = 0
         self._last = None
         self._found_at = None
+        self._first_length = None
         steps_before = self.steps_checked
-        test = self._hypothesis_test(config)
+        test = self._hypothesis_test(config, examples or self.options.examples, salt)
         try:
             test()
         except _Abort as abort:
             result.failures.append(self._write_trace(abort.failure))
+        except _OutOfTime:
+            if self._last is not None:
+                result.failures.append(self._keep_smallest(config, salt))
         except Exception as exc:
             # _Found, or Hypothesis's own error when the shrink budget cut shrinking short
             # (its final replay then "passes"): either way the smallest failure seen is kept.
             if self._last is not None:
-                result.failures.append(self._write_trace(self._last))
+                result.failures.append(self._keep_smallest(config, salt))
             elif type(exc).__name__ == "Unsatisfiable":
                 result.skipped = ("no game fitted in Hypothesis's choice budget (games too "
                                   "long); lower --max-steps")
             else:
                 raise
         return self._finish(result, started, steps_before)
+
+    def _keep_smallest(self, config: Config, salt: int) -> Failure:
+        """Search for a shorter failing game, then write the smallest one found as a trace."""
+        self._search_shorter(config, salt)
+        if self._last is None:  # pragma: no cover - the caller checked
+            raise RuntimeError("no failure to keep")
+        return self._write_trace(self._last)
+
+    def _search_shorter(self, config: Config, salt: int) -> None:
+        """Play other games capped below the failing game's length, looking for the same check.
+
+        Hypothesis shrinks the choices of the game it found; when that game was among the first
+        and simplest it tried, it cannot shrink further, though another game may show the bug far
+        sooner. Each round caps games one action below the smallest failure so far, and stops
+        when a round finds nothing shorter or ``shorter_seconds`` run out.
+        """
+        opts = self.options
+        skip = ("PROTOCOL", "DETERMINISM")
+        if opts.shorter_seconds <= 0 or self._last is None or self._last.check in skip:
+            return
+        self._deadline = time.perf_counter() + opts.shorter_seconds
+        try:
+            for attempt in range(1, 1000):
+                before = len(self._last.actions)
+                if before <= 1 or time.perf_counter() > self._deadline:
+                    return
+                self._cap = before - 1
+                self._found_at = None
+                test = self._hypothesis_test(config, opts.shorter_examples, salt + 100 + attempt)
+                try:
+                    test()
+                except _Abort:
+                    return
+                except (_OutOfTime, Exception):  # a failure found, or the time budget spent
+                    pass
+                if len(self._last.actions) >= before:
+                    return
+        finally:
+            self._cap = None
+            self._deadline = float("inf")
 
     def run_golden(self) -> list[tuple[str, Failure | None]]:
         """Replay every golden trace of the game the engine supports."""
@@ -140,12 +241,17 @@ class Conformance:
             hello = self.adapter.hello()
         except EngineFailure as exc:
             return [("hello", self._protocol_failure({}, exc))]
+        self.level = hello.level(self.spec.game_id)
+        self._project = projection(self.spec, self.level)
         for path in golden_paths(self.spec.game_id):
             trace = read_trace(path)
             config = config_from_json(self.spec, trace.config)
-            if hello.supports(self.spec.game_id, config.rulings, config.variants):
+            if self._players and config.players not in self._players:
                 continue
-            out.append((path.name, self.replay(path.name, trace)))
+            if hello.supports(self.spec.game_id, config.rulings, config.variants,
+                              players=config.players, parameters=config.overrides):
+                continue
+            out.append((path.name, self.replay(path.name, trace, path=path)))
         return out
 
     def run_golden_trace(self, name: str) -> tuple[Failure | None, str | None]:
@@ -160,14 +266,26 @@ class Conformance:
             return self._protocol_failure({}, exc), None
         trace = read_trace(paths[name])
         config = config_from_json(self.spec, trace.config)
-        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants)
+        unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
+                                     players=config.players, parameters=config.overrides)
         if unsupported:
             return None, "; ".join(unsupported)
-        return self.replay(name, trace), None
+        return self.replay(name, trace, path=paths[name]), None
 
-    def replay(self, name: str, trace: Trace) -> Failure | None:
-        """Replay one golden trace (called ``name`` in messages); return its failure or None."""
-        return replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure)
+    def replay(self, name: str, trace: Trace, *, path: Path | None = None) -> Failure | None:
+        """Replay one golden trace (called ``name`` in messages); return its failure or None.
+
+        A failure names the golden file (``path``) and gets the engine's side of the replay
+        written as a trace, like any other failure.
+        """
+        states: list[Any] = []
+        failure = replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure,
+                                states, self._project)
+        if failure is None:
+            return None
+        if path is not None:
+            failure = replace(failure, message=f"{failure.message} (golden file: {path})")
+        return write_failure_trace(self.spec, failure, states, self.options.trace_dir)
 
     def _perft(self, config: Config, result: RunResult) -> None:
         """Run the PERFT check first: deterministic, cheap, and the most precise failure."""
@@ -187,7 +305,8 @@ class Conformance:
         result.seconds = time.perf_counter() - started
         return result
 
-    def _hypothesis_test(self, config: Config) -> Callable[[], None]:
+    def _hypothesis_test(self, config: Config, examples: int,
+                         salt: int = 0) -> Callable[[], None]:
         from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
         from hypothesis import strategies as st
 
@@ -207,12 +326,12 @@ class Conformance:
                 self._play(config, lambda n: data.draw(st.integers(0, n - 1)))
 
         test = given(st.data())(play)
-        test = settings(max_examples=opts.examples, derandomize=opts.seed is None,
+        test = settings(max_examples=examples, derandomize=opts.seed is None and not salt,
                         database=None, deadline=None, phases=phases,
                         suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
                         print_blob=False, report_multiple_bugs=False)(test)
-        if opts.seed is not None:
-            test = seed(opts.seed)(test)
+        if opts.seed is not None or salt:
+            test = seed((opts.seed or 0) + salt)(test)
         return test
 
     def _play(self, config: Config, choose: Callable[[int], int]) -> None:
@@ -233,9 +352,10 @@ class Conformance:
             gc.enable()
 
     def _play_game(self, config: Config, choose: Callable[[int], int]) -> None:
-        if (self._found_at is not None
-                and time.perf_counter() - self._found_at > self.options.shrink_seconds):
-            return  # out of shrinking time: keep the smallest failing game found so far
+        now = time.perf_counter()
+        if ((self._found_at is not None and now - self._found_at > self.options.shrink_seconds)
+                or now > self._deadline):
+            raise _OutOfTime  # keep the smallest failing game found so far
         self._examples += 1
         spec, opts = self.spec, self.options
         cfg = config.to_json()
@@ -243,12 +363,13 @@ class Conformance:
         ref = self.reference(spec, config)
         try:
             self.adapter.start(cfg)
-            state = self.adapter.state()
+            state = self._project(self.adapter.state())
             legal = self.adapter.legal()
         except (EngineFailure, EngineError, ConfigError) as exc:
             raise _Abort(self._protocol_failure(cfg, exc)) from None
         game.states.append(state)
-        self._check_state(game, state, ref.state(), None, None)
+        game.legal = legal
+        self._check_state(game, state, self._project(ref.state()), None, None)
         ref_legal = legal_of(ref)
         self._check(game, self.verdicts.legal(legal, ref_legal, None))
         pool: dict[Any, Action] = {}
@@ -256,7 +377,7 @@ class Conformance:
         # chosen from the reference alone, so the engine can work on step n + 1 while the kit
         # checks step n; one step is kept in flight.
         inflight: list[Callable[[], None]] = []
-        for n in range(1, opts.max_steps + 1):
+        for n in range(1, (self._cap or opts.max_steps) + 1):
             actor = ref.current_player()
             if actor is None:
                 break
@@ -277,13 +398,16 @@ class Conformance:
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
             ref.apply(action)
-            expected = ref.state()
+            expected = self._project(ref.state())
             ref_legal = legal_of(ref)
             inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
             while len(inflight) > 1:
                 inflight.pop(0)()
         while inflight:
             inflight.pop(0)()
+        if opts.probe_every and game.steps and ref.current_player() is None:
+            probe, why = after_end(game.steps[-1][1], self.verdicts.end_clauses)
+            self._probe(game, probe.action, why, game.steps[-1][0])()
         if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
             self._check_determinism(game)
 
@@ -295,12 +419,14 @@ class Conformance:
         def check() -> None:
             try:
                 rejection, new_state, legal = collect()
+                new_state = self._project(new_state)
             except (EngineFailure, EngineError) as exc:
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(game.cfg, exc, game)) from None
             prev = game.states[-1]
             game.steps.append((actor, action))
             game.states.append(new_state)
+            game.legal = legal
             if rejection is not None:
                 self._check(game, self.verdicts.refused(action, rejection))
             self.steps_checked += 1
@@ -313,8 +439,9 @@ class Conformance:
                      prev: dict[str, Any] | None, action: Action | None) -> None:
         """Check a state: schema and invariants when sampled or different, then the diff."""
         differs = state != expected  # compared once: the states can be long
-        full = (differs or self.options.full or state.get("result") is not None
-                or game.since_full >= self.options.sample_every)
+        full = self.level == "full" and (
+            differs or self.options.full or state.get("result") is not None
+            or game.since_full >= self.options.sample_every)
         if full:
             game.since_full = 0
             self.full_checks += 1
@@ -328,12 +455,26 @@ class Conformance:
     def _send_probe(self, game: _Game, ref: Engine, ref_legal: Legal,
                     pool: Mapping[Any, Action], actor: Actor,
                     choose: Callable[[int], int]) -> Callable[[], None]:
-        """Send an illegal action; return the function that checks how the engine took it."""
+        """Send an illegal action; return the function that checks how the engine took it.
+
+        A family of probes is chosen first, then a probe of it, so small families (an extra key,
+        an unknown kind) are tried as often as large ones (the actions legal earlier).
+        """
         legal_keys = {fast_key(a) for a in ref_legal.actions}
-        candidates = [a for k, a in pool.items() if k not in legal_keys]
-        candidates.append({"kind": BOGUS_KIND})
-        bad = candidates[choose(len(candidates))]
-        why = ref.rejection(bad)
+        earlier = [a for k, a in pool.items() if k not in legal_keys]
+        legal = ref_legal.actions
+        # One Hypothesis choice per probe (the family): more would lengthen the choice sequence
+        # the shrinker works on. The template and the probe within the family follow the step.
+        n = len(game.steps)
+        template = legal[_offset(n) % len(legal)] if legal else None
+        families = self.probes.families(legal, earlier, template)
+        family = families[choose(len(families))]
+        probe = family[_offset(n + 1) % len(family)]
+        return self._probe(game, probe.action, self.probes.explain(probe, ref.rejection(probe.action)),
+                           actor)
+
+    def _probe(self, game: _Game, bad: Any, why: Rejection, actor: Actor) -> Callable[[], None]:
+        """Send the illegal action ``bad``; return the function that checks how it was taken."""
         cfg = game.cfg
         try:
             collect = self.adapter.send_probe(bad)
@@ -345,6 +486,7 @@ class Conformance:
             state = game.states[-1]  # the engine's state before the probe, checked by now
             try:
                 rejection, after = collect()
+                after = self._project(after) if after is not None else None
             except (EngineFailure, EngineError) as exc:
                 game.steps.append((actor, bad))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
@@ -352,6 +494,7 @@ class Conformance:
             if rejection is None:
                 game.steps.append((actor, bad))
                 game.states.append(None)
+                game.legal = None
             self._check(game, found)
 
         return check
@@ -359,7 +502,7 @@ class Conformance:
     def _check_determinism(self, game: _Game) -> None:
         try:
             self.adapter.start(game.cfg)
-            first = self.adapter.state()
+            first = self._project(self.adapter.state())
             if first != game.states[0]:
                 self._fail(game, "DETERMINISM", (), "a fresh game starts in a different state: "
                            + state_diff(first, game.states[0] or {}))
@@ -369,6 +512,7 @@ class Conformance:
                 pending = [self.adapter.send_step(action) for _, (_, action) in chunk]
                 for (i, (_, action)), collect in zip(chunk, pending, strict=True):
                     rejection, state, _ = collect()
+                    state = self._project(state)
                     if rejection is not None or state != game.states[i]:
                         what = (f"refused it ({rejection.reason})" if rejection is not None
                                 else state_diff(state, game.states[i] or {}))
@@ -384,21 +528,25 @@ class Conformance:
         """Turn a check's finding into the failure of this game (nothing when it passed)."""
         if found is not None:
             self._fail(game, found.check, found.clauses, found.message, subject=found.subject,
-                       also=found.also)
+                       also=found.also, diff=tuple(c.to_json() for c in found.diff))
 
     def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
               subject: str | None = None, also: tuple[str, ...] = (),
-              step: int | None = None) -> NoReturn:
+              step: int | None = None, diff: tuple[Mapping[str, Any], ...] = ()) -> NoReturn:
         at = len(game.steps) if step is None else step
         failure = Failure(check, tuple(unique(clauses)), message, game.cfg, step=at,
-                          actions=tuple(game.steps[:at]), also=also, subject=subject)
+                          actions=tuple(game.steps[:at]), also=also, subject=subject, diff=diff)
         game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
             self._found_at = time.perf_counter()
+        if self._first_length is None:
+            self._first_length = at
         # Hypothesis tries smaller and smaller games: keep the smallest (the first among equals).
-        if self._last is None or len(failure.actions) < len(self._last.actions):
+        same = self._cap is None or self._last is None or failure.check == self._last.check
+        if self._last is None or (len(failure.actions) < len(self._last.actions) and same):
             self._last = replace(failure)
             self._last_states = game.failure_states
+            self._last_legal = game.legal if at == len(game.steps) else None
         raise _Found(failure)
 
     def _protocol_failure(self, cfg: Mapping[str, Any], exc: Exception,
@@ -410,8 +558,19 @@ class Conformance:
                        actions=steps, subject=kind)
 
     def _write_trace(self, failure: Failure) -> Failure:
-        """Write the failing game as a trace ``rulespec replay`` runs; return it with the path."""
-        return write_failure_trace(self.spec, failure, self._last_states, self.options.trace_dir)
+        """Write the failing game as a trace ``rulespec replay`` runs; return it with the path.
+
+        The failure also gets the length of the first failing game found (before shrinking) and
+        the ruling options under which the reference does what the engine did.
+        """
+        if failure.check != "PROTOCOL" and self._first_length is not None:
+            failure = replace(failure, shrunk_from=self._first_length)
+        if self.options.infer_rulings and self.level == "full":
+            failure = explain_failure(self.spec, self.reference, failure, self._last_states,
+                                      self._last_legal, budget=self.options.infer_seconds)
+        # Below the full level the states are partial: the trace records the actions only.
+        states = self._last_states if self.level == "full" else []
+        return write_failure_trace(self.spec, failure, states, self.options.trace_dir)
 
 
 class _Game:
@@ -423,6 +582,8 @@ class _Game:
         self.steps: list[tuple[Actor, Action]] = []
         self.states: list[dict[str, Any] | None] = []
         self.failure_states: list[dict[str, Any] | None] = []
+        #: The engine's answer to legal_actions after the last step checked.
+        self.legal: Legal | None = None
         self.since_full = 0
 
 
@@ -433,8 +594,20 @@ def _offset(n: int) -> int:
 
 def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None = None,
                  rulings: Mapping[str, str] | None = None, variants: Sequence[str] = (),
-                 options: Options | None = None, engine_name: str | None = None) -> Report:
-    """Run the kit: check the engine behind ``adapter`` on ``game``; return the report."""
+                 options: Options | None = None, engine_name: str | None = None,
+                 parameters: Mapping[str, Any] | None = None, declared: bool = False) -> Report:
+    """Run the kit: check the engine behind ``adapter`` on ``game``; return the report.
+
+    With ``declared`` (and no ``rulings``), every ruling option the engine declares in ``hello``
+    is played, pairwise across ambiguities (``rulespec.conformance.coverage``).
+    """
     kit = Conformance(adapter, game, options=options, engine_name=engine_name)
-    configs = supported_configs(kit.spec, players=players, rulings=rulings, variants=variants)
+    if declared and not rulings:
+        from rulespec.conformance.coverage import declared_configs
+
+        configs = declared_configs(kit.spec, adapter.hello(), players=players, variants=variants,
+                                   parameters=parameters)
+        return kit.run(configs)
+    configs = supported_configs(kit.spec, players=players, rulings=rulings, variants=variants,
+                                parameters=parameters)
     return kit.run(configs)

@@ -18,6 +18,7 @@ from rulespec.conformance.validation import StateValidator
 from rulespec.reference.core import CHANCE, Action, Actor, Engine, Rejection
 from rulespec.spec.invariants import Invariants
 from rulespec.spec.model import Spec
+from rulespec.spec.statediff import Change, StateSchema, describe, diff_states, governing_clauses
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class Finding:
     message: str
     subject: str | None = None
     also: tuple[str, ...] = ()
+    #: Every differing field, when the finding compares two states.
+    diff: tuple[Change, ...] = ()
 
 
 class Verdicts:
@@ -38,6 +41,7 @@ class Verdicts:
         self.spec = spec
         self.invariants = Invariants(spec)
         self.validator = StateValidator(spec.state_schema)
+        self.schema = StateSchema.of(spec)
         self.action_clauses = {str(a["id"]): tuple(str(c) for c in a["clauses"])
                                for a in spec.section("actions")}
         objective = spec.data["game"].get("objective", {})
@@ -84,7 +88,13 @@ class Verdicts:
             return Finding("DIFF-RESULT", self.end_clauses + clauses,
                            f"result {state.get('result')!r} but the reference gives "
                            f"{expected.get('result')!r}")
-        return Finding("DIFF-STATE", clauses, state_diff(state, expected))
+        changes = tuple(diff_states(state, expected, self.schema))
+        if not changes:
+            return None  # they differ only where the spec's conventions say it does not matter
+        # The clauses that govern the differing fields say what rule is broken; the last
+        # action's clauses only say what was being done, so they come after.
+        return Finding("DIFF-STATE", governing_clauses(changes) + clauses,
+                       describe(changes), diff=changes)
 
     def refused(self, action: Action, rejection: Rejection) -> Finding:
         """The engine refused an action the reference allows."""
@@ -198,23 +208,7 @@ def who(actor: Actor | None) -> str:
     return "chance" if actor == CHANCE else f"player {actor}"
 
 
-def state_diff(got: Mapping[str, Any], want: Mapping[str, Any], path: str = "") -> str:
-    """Describe the first difference between two canonical states."""
-    for name in sorted(set(got) | set(want)):
-        where = f"{path}/{name}"
-        if name not in got:
-            return f"state lacks {where} (the reference has {want[name]!r:.120})"
-        if name not in want:
-            return f"state has {where} = {got[name]!r:.120}, which the reference does not"
-        a, b = got[name], want[name]
-        if a != b:
-            if isinstance(a, dict) and isinstance(b, dict):
-                return state_diff(a, b, where)
-            if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-                for i, (x, y) in enumerate(zip(a, b, strict=True)):
-                    if x != y:
-                        if isinstance(x, dict) and isinstance(y, dict):
-                            return state_diff(x, y, f"{where}/{i}")
-                        return f"{where}/{i} is {x!r:.120} but the reference has {y!r:.120}"
-            return f"{where} is {a!r:.160} but the reference has {b!r:.160}"
-    return "states differ"
+def state_diff(got: Mapping[str, Any], want: Mapping[str, Any],
+               schema: StateSchema | None = None) -> str:
+    """Describe every difference between two canonical states (the first few in full)."""
+    return describe(diff_states(got, want, schema))

@@ -31,6 +31,7 @@ from rulespec.reference.core import (
 )
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import RulespecError
+from rulespec.spec.model import Spec
 from rulespec.spec.registry import get_spec
 
 TRACE_FORMAT = "rulespec-trace/1"
@@ -208,6 +209,25 @@ class ReplayOutcome:
     message: str
     step: int | None = None
     engine: Engine | None = None
+    #: Every differing field when a recorded state differs (``Change.to_json()`` records).
+    diff: tuple[dict[str, Any], ...] = ()
+    #: The clauses that govern what went wrong (the differing fields', then the action's).
+    clauses: tuple[str, ...] = ()
+
+
+def _state_differs(spec: Spec, step: TraceStep, engine: Engine, note: str) -> ReplayOutcome:
+    """Say which fields of a recorded state differ from the reference's, and their clauses."""
+    from rulespec.spec.statediff import StateSchema, describe, diff_states, governing_clauses
+
+    changes = diff_states(step.state, engine.state(), StateSchema.of(spec))
+    kinds = {str(a["id"]): a.get("clauses", []) for a in spec.section("actions")}
+    clauses = tuple(dict.fromkeys([*governing_clauses(changes),
+                                   *kinds.get(str(step.action.get("kind")), [])]))
+    cite = f"; clauses: {', '.join(clauses)}" if clauses else ""
+    return ReplayOutcome(False, step.n, f"step {step.n} (line {step.line}), after "
+                         f"{json.dumps(step.action, sort_keys=True)}: the recorded state differs "
+                         f"from the reference state{note}: {describe(changes)}{cite}", step.n,
+                         engine, tuple(c.to_json() for c in changes), clauses)
 
 
 def replay(trace: Trace) -> ReplayOutcome:
@@ -234,8 +254,7 @@ def replay(trace: Trace) -> ReplayOutcome:
             return ReplayOutcome(False, step.n - 1, f"step {step.n} (line {step.line}): {exc}{note}",
                                  step.n, engine)
         if step.state is not None and not strictly_equal(step.state, engine.state()):
-            return ReplayOutcome(False, step.n, f"step {step.n} (line {step.line}): the recorded "
-                                 f"state differs from the reference state{note}", step.n, engine)
+            return _state_differs(spec, step, engine, note)
     if trace.result is not None and not strictly_equal(trace.result, engine.result()):
         return ReplayOutcome(False, len(trace.steps), f"result: recorded {trace.result!r} but the "
                              f"reference gives {engine.result()!r}{note}", None, engine)

@@ -144,7 +144,8 @@ class _Checker:
     def check_clause_refs(self) -> None:
         known = self.clause_ids()
         for path, value in iter_nodes(self.data):
-            if path and path[-1] == "clauses" and path != ("clauses",) and isinstance(value, list):
+            if (path and path[-1] in ("clauses", "x-clauses") and path != ("clauses",)
+                    and isinstance(value, list)):
                 for j, ref in enumerate(value):
                     if ref not in known:
                         hint = _closest(str(ref), known)

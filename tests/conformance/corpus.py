@@ -42,6 +42,8 @@ class BadEngine:
     subject: str | None = None
     players: int | None = None
     rulings: Mapping[str, str] = field(default_factory=dict)
+    #: The (ambiguity, option) the engine follows while declaring the configured rulings.
+    behaves_like: tuple[str, str] | None = None
 
     def engine(self) -> type[Engine]:
         """Return the bad engine class."""
@@ -70,12 +72,18 @@ def with_parameter(name: str, change: Callable[[Any], Any]) -> Builder:
 
 
 def with_ruling(ambiguity: str, option: str) -> Builder:
-    """An engine that plays another reading of an ambiguous rule than the one configured."""
+    """An engine that plays another reading of an ambiguous rule than the one configured.
+
+    The configuration is resolved again under that reading, so an option that overrides
+    parameters (not only one implemented as behaviour) takes effect too.
+    """
 
     def build(base: type[Engine]) -> type[Engine]:
         def __init__(self: Engine, spec: Spec, config: Config) -> None:  # noqa: N807
-            rulings = {**config.rulings, ambiguity: option}
-            base.__init__(self, spec, replace(config, rulings=rulings))
+            real = make_config(spec, players=config.players,
+                               rulings={**config.rulings, ambiguity: option},
+                               variants=config.variants, parameters=config.overrides)
+            base.__init__(self, spec, real)
             self.config = config
 
         return type(f"Bad{base.__name__}", (base,), {"__init__": __init__})
@@ -173,6 +181,65 @@ def stale_memo(base: type[Engine]) -> type[Engine]:
                                                   "state": state})
 
 
+def ignores_extra_keys(base: type[Engine]) -> type[Engine]:
+    """An engine with a lenient parser: keys no legal action has are dropped, not refused."""
+
+    def apply(self: Engine, action: Any) -> None:
+        if isinstance(action, dict) and not self.is_terminal():
+            known = {k for a in self.legal_actions() for k in a}
+            action = {k: v for k, v in action.items() if k in known}
+        base.apply(self, action)
+
+    return type(f"Lenient{base.__name__}", (base,), {"apply": apply})
+
+
+def accepts_after_end(base: type[Engine]) -> type[Engine]:
+    """An engine that silently accepts any action once the game is over."""
+
+    def apply(self: Engine, action: Any) -> None:
+        if self.is_terminal():
+            return
+        base.apply(self, action)
+
+    return type(f"Endless{base.__name__}", (base,), {"apply": apply})
+
+
+def die_faces_up_to(top: int) -> Builder:
+    """An engine that checks a rolled face against 1..``top`` instead of the die's faces."""
+
+    def build(base: type[Engine]) -> type[Engine]:
+        def apply(self: Engine, action: Any) -> None:
+            if isinstance(action, dict) and isinstance(action.get("face"), int):
+                for legal in self.legal_actions():
+                    if ({**legal, "face": action["face"]} == action
+                            and 1 <= action["face"] <= top):
+                        self._apply(action)
+                        return
+            base.apply(self, action)
+
+        return type(f"D{top}{base.__name__}", (base,), {"apply": apply})
+
+    return build
+
+
+def only_with(players: int, build: Builder) -> Builder:
+    """An engine with the bug of ``build`` only at ``players`` players (a count-specific path).
+
+    ``build`` must change only ``__init__`` (as ``with_parameter`` and ``with_ruling`` do).
+    """
+
+    def wrap(base: type[Engine]) -> type[Engine]:
+        bad = build(base)
+
+        def __init__(self: Engine, spec: Spec, config: Config) -> None:  # noqa: N807
+            chosen = bad if config.players == players else base
+            chosen.__init__(self, spec, config)
+
+        return type(f"Only{players}{base.__name__}", (base,), {"__init__": __init__})
+
+    return wrap
+
+
 # -- which games a generic bad engine fits ------------------------------------------------------
 
 
@@ -248,6 +315,10 @@ GENERIC = [
             debug_field, closed_state),
     Generic("stale-memo", "a state cache keyed by the actions goes stale", "DETERMINISM",
             stale_memo),
+    Generic("ignores-extra-keys", "an action with a key its schema does not allow is accepted "
+            "(the key is dropped)", "ILLEGAL-REJECTED", ignores_extra_keys),
+    Generic("accepts-after-end", "actions are accepted after the game is over",
+            "ILLEGAL-REJECTED", accepts_after_end),
 ]
 
 
@@ -276,6 +347,9 @@ SPECIFIC: dict[str, list[BadEngine]] = {
         BadEngine("dado-de-ouro", "rotating-starter",
                   "DDO-ROUND-01 the round starter rotates instead of staying with the game starter",
                   "DIFF-STATE", with_ruling("DDO-AMB-04", "rotate-clockwise")),
+        BadEngine("dado-de-ouro", "d10-faces",
+                  "DDO-TURN-01 a die face 9 is accepted: faces are checked against 1 to 10, not "
+                  "the six-sided die's faces", "ILLEGAL-REJECTED", die_faces_up_to(10)),
         BadEngine("dado-de-ouro", "starts-at-one",
                   "DDO-SCORE-01 off by one: players start each game with one point, not zero",
                   "INVARIANT", with_parameter("starting_score", lambda n: n + 1),
@@ -321,12 +395,34 @@ SPECIFIC: dict[str, list[BadEngine]] = {
                   "wrong tie-break: of two equal off-colour cards the first played is the worst "
                   "(the reference reads FOOL-AMB-05 as the last played)",
                   "DIFF-STATE", with_ruling("FOOL-AMB-05", "first-played"), players=4),
+        BadEngine("fool", "eight-player-deal",
+                  "FOOL-DEAL-03 misread only at eight players: ten cards each, not eleven",
+                  "DIFF-STATE", only_with(8, with_parameter("cards_per_player", lambda n: n - 1)),
+                  players=8),
         BadEngine("fool", "eleven-for-going-out",
                   "FOOL-SCORE-01 off by one: going out scores one point too many",
                   "INVARIANT", with_parameter("going_out_points", lambda n: n + 1),
                   subject="FOOL-INV-ROUND-SCORING", players=4),
     ],
 }
+
+
+def like(game: str, ambiguity: str, option: str, players: int) -> BadEngine:
+    """An engine that plays ``option`` of ``ambiguity`` while claiming the configured ruling."""
+    return BadEngine(game, f"like-{ambiguity}", f"{ambiguity} read as {option!r} (not the "
+                     "configured option)", "DIFF-STATE", with_ruling(ambiguity, option),
+                     players=players, behaves_like=(ambiguity, option))
+
+
+#: Engines that each behave exactly like one non-default option (at least one per game): the kit
+#: must name that option, and ``conform --infer`` must report it.
+RULING_ENGINES: list[BadEngine] = [
+    like("dado-de-ouro", "DDO-AMB-04", "rotate-clockwise", 4),
+    like("fool", "FOOL-AMB-03", "eight-only", 7),
+    like("fool", "FOOL-AMB-06", "first-played", 4),
+    like("ruby-rhino", "RR-AMB-13", "matching-only", 2),
+    like("ouro-de-tolo", "OURO-AMB-14", "at-once", 3),
+]
 
 
 def playable_games() -> list[str]:

@@ -29,6 +29,7 @@ def bad_server_command(game: str, name: str) -> list[str]:
 
 def quick(tmp: Path | None = None, **kw: object) -> Options:
     """Return small kit options for tests."""
-    base: dict[str, object] = {"examples": 6, "trace_dir": tmp, "shrink_seconds": 4.0}
+    base: dict[str, object] = {"examples": 6, "trace_dir": tmp, "shrink_seconds": 4.0,
+                               "shorter_seconds": 1.0}
     base.update(kw)
     return Options(**base)  # type: ignore[arg-type]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +60,24 @@ def test_a_tampered_golden_trace_fails_with_golden() -> None:
     assert failure is not None and failure.check == "GOLDEN"
     assert failure.step == step.n, failure.message
     assert "/phase" in failure.message
+
+
+def test_a_golden_failure_names_the_file_and_writes_the_engines_trace(tmp_path: Path) -> None:
+    """GOLDEN: the failure names the golden file, lists the differing fields with their
+    clauses, and writes the engine's side of the replay as a trace."""
+    from rulespec.conformance import Options
+
+    game = GAMES[0]
+    path = golden_paths(game)[0]
+    trace = read_trace(path)
+    index = next(i for i, s in enumerate(trace.steps) if s.state is not None)
+    step = trace.steps[index]
+    assert step.state is not None
+    steps = list(trace.steps)
+    steps[index] = replace(step, state={**step.state, "phase": "tampered"})
+    kit = Conformance(InProcessAdapter(), game, options=Options(trace_dir=tmp_path))
+    failure = kit.replay(path.name, replace(trace, steps=steps), path=path)
+    assert failure is not None and str(path) in failure.message
+    assert [d["path"] for d in failure.diff] == ["/phase"]
+    assert failure.trace is not None and Path(failure.trace).is_file()
+    assert len(read_trace(failure.trace).steps) == step.n

@@ -28,7 +28,8 @@ def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
     # PERFT is off: it would catch the bugs of the first plies before the check under test.
     options = Options(examples=25, trace_dir=tmp_path, golden=False, shrink_seconds=4,
-                      determinism_every=1 if bad.check == "DETERMINISM" else 0, perft_seconds=0)
+                      shorter_seconds=0, perft_seconds=0,
+                      determinism_every=1 if bad.check == "DETERMINISM" else 0)
     players = bad.players or get_spec(bad.game).min_players
     report = check_engine(adapter, bad.game, players=[players], rulings=bad.rulings,
                           options=options)

@@ -9,13 +9,15 @@ import sys
 
 from rulespec.conformance.adapters import InProcessAdapter
 from rulespec.conformance.server import serve
-from tests.conformance.corpus import corpus
+from tests.conformance.corpus import RULING_ENGINES, corpus
 
 
 def main() -> int:
     """Serve the bad engine named on the command line."""
     game, name = sys.argv[1], sys.argv[2]
-    for bad in corpus([game]):
+    for bad in [*corpus([game]), *RULING_ENGINES]:
+        if bad.game != game:
+            continue
         if bad.name == name:
             return serve(InProcessAdapter({game: bad.engine()}, name=f"bad:{name}"))
     sys.stderr.write(f"no bad engine {name!r} for {game!r}\n")

@@ -1,0 +1,150 @@
+"""Illegal actions the kit tries on an engine, each with the rule or schema it breaks.
+
+Probes come in families, so every family is tried often whatever its size: an action legal
+earlier but not now, a value out of the range the legal actions take (a die face 9 on a six-sided
+die), a key the action's schema does not allow, a field of the wrong JSON type, a missing field,
+and a kind no spec declares. After the game is over every action is illegal; the driver probes
+that too (``after_end``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from rulespec.reference.core import Action, Rejection
+from rulespec.spec.model import Spec
+
+#: An action kind no spec declares.
+BOGUS_KIND = "__not_an_action__"
+#: A key no action schema declares.
+EXTRA_KEY = "x_unexpected"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """An action the rules forbid now, and the rule or schema it breaks, in words."""
+
+    action: Any
+    family: str
+    breaks: str
+
+
+def _jkey(value: Any) -> str:
+    """Return a type-strict key (``true`` is not ``1``, ``1.5`` is not ``1``)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def wrong_types(value: Any) -> list[Any]:
+    """Return values of other JSON types than ``value`` (never a bool for a number or back)."""
+    if isinstance(value, bool):
+        return [str(value).lower(), None, [value]]
+    if isinstance(value, int):
+        return [str(value), None, [value], {"value": value}, value + 0.5]
+    if isinstance(value, str):
+        return [len(value), None, [value], {"value": value}]
+    if value is None:
+        return ["null", [None]]
+    return ["x", 7]
+
+
+def out_of_range(values: Sequence[Any], schema: Mapping[str, Any]) -> list[Any]:
+    """Return integers outside the range ``values`` take (and outside the schema's bounds)."""
+    ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if not ints:
+        strs = [v for v in values if isinstance(v, str)]
+        return ["no-such-" + strs[0]] if strs else []
+    lo, hi = min(ints), max(ints)
+    out = [hi + 1, hi + 3, lo - 1, -1]
+    for bound, step in (("maximum", 1), ("minimum", -1)):
+        if isinstance(schema.get(bound), int):
+            out.append(schema[bound] + step)
+    seen = set(ints)
+    return list(dict.fromkeys(v for v in out if v not in seen))
+
+
+class ProbeMaker:
+    """Build the probes of one game from its action schemas."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.params: dict[str, Mapping[str, Any]] = {
+            str(a["id"]): a.get("params") or {} for a in spec.section("actions")}
+        self._validators = {k: jsonschema.Draft202012Validator(dict(v))
+                            for k, v in self.params.items()}
+
+    def _schema_says(self, action: Mapping[str, Any]) -> str | None:
+        """Return why ``action`` breaks its kind's params schema (None if it does not)."""
+        validator = self._validators.get(str(action.get("kind")))
+        if validator is None or validator.is_valid(action):
+            return None
+        err = min(validator.iter_errors(action), key=lambda e: len(list(e.absolute_path)))
+        where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+        return (f"it breaks the spec's params schema of action {action.get('kind')!r} at "
+                f"{where}: {err.message[:160]}")
+
+    def families(self, legal: Sequence[Action], earlier: Sequence[Action],
+                 template: Action | None) -> list[list[Probe]]:
+        """Return the probes now, by family; none is a legal action (compared type-strictly).
+
+        ``earlier`` are actions seen in this game that are not legal now; ``template`` is the
+        legal action the value, key and type probes are made from.
+        """
+        legal_keys = {_jkey(a) for a in legal}
+        out: list[list[Probe]] = []
+        out.append([Probe(a, "wrong time", "it was legal earlier in this game but is not now")
+                    for a in earlier])
+        if template is not None:
+            out.extend(self._from_template(template, legal))
+        out.append([Probe({"kind": BOGUS_KIND}, "unknown kind",
+                          f"no action of the spec has the kind {BOGUS_KIND!r}")])
+        return [[p for p in fam if _jkey(p.action) not in legal_keys] for fam in out if fam]
+
+    def _from_template(self, template: Action, legal: Sequence[Action]) -> list[list[Probe]]:
+        kind = str(template.get("kind"))
+        props = self.params.get(kind, {}).get("properties", {})
+        fields = [f for f in template if f != "kind"]
+        same = [a for a in legal if a.get("kind") == kind]
+        values: list[Probe] = []
+        types: list[Probe] = []
+        missing: list[Probe] = []
+        for f in fields:
+            schema = props.get(f, {}) if isinstance(props, Mapping) else {}
+            for v in out_of_range([a.get(f) for a in same], schema):
+                values.append(self._probe({**template, f: v}, "out-of-range value",
+                                          f"no legal {kind} now has {f} = {v!r}"))
+            for v in wrong_types(template[f]):
+                types.append(self._probe({**template, f: v}, "wrong JSON type",
+                                         f"{f} must be a {type(template[f]).__name__}-typed "
+                                         f"JSON value, not {v!r}"))
+            rest = {k: v for k, v in template.items() if k != f}
+            missing.append(self._probe(rest, "missing key", f"a {kind} needs its {f!r}"))
+        extra = [self._probe({**template, EXTRA_KEY: 0}, "extra key",
+                             f"a {kind} has no key {EXTRA_KEY!r}")]
+        return [values, extra, types, missing]
+
+    @staticmethod
+    def _probe(action: Action, family: str, breaks: str) -> Probe:
+        return Probe(action, family, breaks)
+
+    def explain(self, probe: Probe, why: Rejection) -> Rejection:
+        """Return the reference's rejection with what the probe breaks (its schema, if it does).
+
+        The schema is consulted only for the probe sent, not for every candidate: probes are
+        made every few steps.
+        """
+        schema = (self._schema_says(probe.action)
+                  if probe.family not in ("wrong time", "after the end") else None)
+        if schema is not None:
+            return Rejection(f"{probe.family}: {schema}; the reference says: {why.reason}",
+                             why.clauses)
+        return Rejection(f"{why.reason} ({probe.family}: {probe.breaks})", why.clauses)
+
+
+def after_end(last: Action, end_clauses: Sequence[str]) -> tuple[Probe, Rejection]:
+    """Return the probe of an action after the game is over, and why it is illegal."""
+    probe = Probe(dict(last), "after the end", "the game is over; no action is legal")
+    return probe, Rejection("the game is over; no action is legal", tuple(end_clauses))

@@ -1,0 +1,59 @@
+"""Wider probing: out-of-range values, extra keys, wrong JSON types, unknown kinds, after the end."""
+
+from __future__ import annotations
+
+import json
+
+from rulespec.conformance.probes import ProbeMaker, after_end
+from rulespec.reference.core import Rejection
+from rulespec.reference.registry import new_game
+from rulespec.spec.registry import get_spec
+
+
+def _roll_families() -> tuple[list[dict[str, object]], dict[str, list[object]]]:
+    engine = new_game("dado-de-ouro", players=4)
+    legal = [a for a, _ in engine.chance_outcomes()]
+    families = ProbeMaker(get_spec("dado-de-ouro")).families(legal, [], legal[0])
+    by_family: dict[str, list[object]] = {}
+    for fam in families:
+        for p in fam:
+            by_family.setdefault(p.family, []).append(p.action)
+    return legal, by_family
+
+
+def test_probes_try_a_die_face_the_die_does_not_have() -> None:
+    """DDO-TURN-01: with a six-sided die, a roll of 9 is among the out-of-range probes."""
+    _, by_family = _roll_families()
+    faces = [a["face"] for a in by_family["out-of-range value"]
+             if isinstance(a, dict)]
+    assert 9 in faces and 7 in faces and 0 in faces
+
+
+def test_probes_cover_every_family_and_are_never_legal() -> None:
+    """Every family is present, and no probe equals a legal action (compared type-strictly)."""
+    legal, by_family = _roll_families()
+    assert {"out-of-range value", "extra key", "wrong JSON type", "missing key",
+            "unknown kind"} <= set(by_family)
+    legal_keys = {json.dumps(a, sort_keys=True) for a in legal}
+    for actions in by_family.values():
+        for a in actions:
+            assert json.dumps(a, sort_keys=True) not in legal_keys, a
+    wrong = by_family["wrong JSON type"]
+    assert not any(isinstance(a, dict) and isinstance(a.get("face"), bool) for a in wrong)
+
+
+def test_schema_breaking_probe_says_which_schema() -> None:
+    """A probe with an extra key cites the action's params schema, not only the reference."""
+    spec = get_spec("dado-de-ouro")
+    maker = ProbeMaker(spec)
+    _, by_family = _roll_families()
+    extra = next(p for fam in maker.families([], [], by_family["extra key"][0])  # type: ignore[arg-type]
+                 for p in fam if p.family == "extra key")
+    why = maker.explain(extra, Rejection("not legal", ("DDO-TURN-01",)))
+    assert "params schema of action 'roll'" in why.reason and why.clauses == ("DDO-TURN-01",)
+
+
+def test_after_the_end_cites_the_end_clauses() -> None:
+    """Any action after the game is over is illegal, citing the clauses that end the game."""
+    probe, why = after_end({"kind": "roll", "player": 0, "face": 3}, ["DDO-MATCH-02"])
+    assert probe.family == "after the end" and why.clauses == ("DDO-MATCH-02",)

@@ -42,7 +42,9 @@ def _schema_problems(data: Any, marks: Marks) -> list[Problem]:
         # oneOf/anyOf failures hide the useful sub-error; pick the most relevant one.
         err = best_match([error]) if error.context else error
         path: JsonPath = tuple(err.absolute_path)
-        problems.append(marks.problem(path, _explain(err)))
+        problem = marks.problem(path, _explain(err))
+        if problem not in problems:
+            problems.append(problem)
     return problems
 
 
@@ -52,7 +54,10 @@ def _explain(err: jsonschema.ValidationError) -> str:
     if validator == "required":
         wanted = err.validator_value if isinstance(err.validator_value, list) else []
         missing = [m for m in wanted if isinstance(err.instance, dict) and m not in err.instance]
-        return f"missing required key {missing[0]!r}; add it" if missing else err.message
+        # jsonschema reports each missing key as its own error ("'x' is a required property").
+        named = [m for m in missing if err.message.startswith(f"{m!r} ")]
+        key = named[0] if named else missing[0] if missing else None
+        return f"missing required key {key!r}; add it" if key is not None else err.message
     if validator == "additionalProperties":
         return f"{err.message}; remove it or fix its spelling"
     if validator == "type":

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Protocol, runtime_checkable
 
+from rulespec.conformance import processes
 from rulespec.conformance.protocol import (
     BAD_CONFIG,
     ILLEGAL_ACTION,
@@ -241,6 +242,7 @@ class SubprocessAdapter:
                 start_new_session=True)
         except OSError as exc:
             raise EngineCrashed(f"cannot start engine {shlex.join(self.argv)!r}: {exc}") from None
+        processes.register(self.proc)
         self._buffer = b""
         return self.proc
 
@@ -275,11 +277,9 @@ class SubprocessAdapter:
         """End the engine process now (and its process group)."""
         proc, self.proc = self.proc, None
         if proc is not None and proc.poll() is None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, 9)
-            with contextlib.suppress(OSError):
-                proc.kill()
+            processes.kill_group(proc)
         if proc is not None:
+            processes.unregister(proc)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=2)
             for stream in (proc.stdin, proc.stdout):

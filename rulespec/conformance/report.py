@@ -68,6 +68,10 @@ def render_text(report: Report) -> str:
         for _, gf in report.golden:
             if gf is not None:
                 out.extend("  " + line for line in _failure_text(gf))
+    if report.golden_not_run:
+        out.append("")
+        out.append(f"golden traces: {'the rest ' if report.golden else ''}not run: "
+                   f"{report.golden_not_run}")
     out.append("")
     out.append("checks:")
     for cid, status in report.check_status().items():
@@ -97,6 +101,7 @@ def render_json(report: Report) -> str:
         "runs": [r.to_json() for r in report.runs],
         "golden": [{"trace": name, "ok": f is None, "failure": f.to_json() if f else None}
                    for name, f in report.golden],
+        "golden_not_run": report.golden_not_run,
         "failures": [f.to_json() for f in report.failures],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

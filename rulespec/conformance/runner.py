@@ -17,7 +17,7 @@ from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.options import Options, supported_configs
-from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
+from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import (
@@ -78,6 +78,9 @@ class Conformance:
         self._last: Failure | None = None
         self._last_states: list[Any] = []
         self._found_at: float | None = None
+        #: Set when the engine stopped answering (a timeout): the golden traces are then not
+        #: replayed, each waiting for the timeout again, but reported "not run" at once.
+        self.dead: str | None = None
 
     # -- public ------------------------------------------------------------------------------
 
@@ -87,7 +90,9 @@ class Conformance:
         for config in configs:
             report.runs.append(self.run_config(config))
         if self.options.golden:
-            report.golden = self.run_golden()
+            if self.dead is None:
+                report.golden = self.run_golden()
+            report.golden_not_run = self.dead
         return report
 
     def run_config(self, config_json: Mapping[str, Any]) -> RunResult:
@@ -138,6 +143,8 @@ class Conformance:
             config = config_from_json(self.spec, trace.config)
             if hello.supports(self.spec.game_id, config.rulings, config.variants):
                 continue
+            if self.dead is not None:
+                break
             out.append((path.name, self.replay(path.name, trace)))
         return out
 
@@ -387,6 +394,9 @@ class Conformance:
     def _protocol_failure(self, cfg: Mapping[str, Any], exc: Exception,
                           game: _Game | None = None) -> Failure:
         kind = getattr(exc, "kind", "error")
+        if isinstance(exc, EngineTimeout):
+            where = f"a {cfg['players']}-player game" if "players" in cfg else "its handshake"
+            self.dead = f"the engine stopped answering in {where} ({str(exc).split(';')[0]})"
         steps = tuple(game.steps) if game else ()
         self._last_states = list(game.states) if game else []
         return Failure("PROTOCOL", (), f"{kind}: {exc}", dict(cfg), step=len(steps),

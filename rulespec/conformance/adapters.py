@@ -266,7 +266,8 @@ class SubprocessAdapter:
 
     def _crashed(self, what: str) -> EngineCrashed:
         code = self.proc.poll() if self.proc is not None else None
-        tail = self.stderr_tail().strip()
+        # One line, however many the engine wrote (a traceback of its own, say).
+        tail = " | ".join(line.strip() for line in self.stderr_tail().splitlines() if line.strip())
         msg = f"{what} (exit status {code})" if code is not None else what
         if tail:
             msg += f"; its stderr ends with: {tail[-600:]}"

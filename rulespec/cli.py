@@ -256,7 +256,10 @@ def _play_one(game: str, players: int | None, ruling: Sequence[str], variant: Se
     result = engine.result()
     click.echo(f"{game}: result after {len(recorder.steps)} actions: {_result_text(result)}")
     if trace_path is not None:
-        recorder.trace().write(trace_path)
+        try:
+            recorder.trace().write(trace_path)
+        except OSError as exc:
+            _fail(f"--trace {str(trace_path)!r}: cannot write: {exc.strerror}", EXIT_USAGE)
         click.echo(f"trace written to {trace_path}")
 
 
@@ -331,6 +334,12 @@ def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None,
             if severity and amb["severity"] != severity:
                 continue
             records.append({"game": spec.game_id, **amb})
+    if not records and fmt != "json":
+        # Say so on stderr: an empty table alone looks like a broken command.
+        wanted = ", ".join([*status, *([severity] if severity else [])])
+        click.echo(f"rulespec: no ambiguity record is {wanted or 'registered'}; statuses in use: "
+                   f"{', '.join(sorted({a['status'] for s in specs for a in s.section('ambiguities')}))}",
+                   err=True)
     if fmt == "json":
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
     elif fmt == "markdown":

@@ -338,7 +338,11 @@ class SubprocessAdapter:
     def _decode(self, line: bytes, what: str) -> Any:
         try:
             return json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except RecursionError:
+            self.kill()
+            raise ProtocolViolation(f"{what}: the engine printed JSON nested too deeply to "
+                                    "read") from None
+        except ValueError:  # not JSON, not UTF-8, or an integer of thousands of digits
             self.kill()
             raise ProtocolViolation(f"{what}: the engine printed something that is not JSON: "
                                     f"{line[:200]!r}; write only protocol lines to stdout and "

@@ -6,15 +6,28 @@ Shared by ``rulespec/cli.py`` and ``rulespec/conformance/cli.py``; every problem
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
+
+class _Seconds(click.FloatRange):
+    """A number of seconds: more than zero, at most a day (and never NaN)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number of seconds in the range 0<x<=86400", param, ctx)
+        return number
+
+
 #: ``--seconds``, ``--timeout``: more than zero, at most a day.
-POSITIVE_SECONDS = click.FloatRange(min=0, min_open=True, max=86_400)
+POSITIVE_SECONDS = _Seconds(min=0, min_open=True, max=86_400)
 #: ``--max-steps``, ``--examples``: at least one.
 AT_LEAST_ONE = click.IntRange(min=1)
 #: ``--players``: a player count is at least one (the game's own range is checked later).

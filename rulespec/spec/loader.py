@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -117,7 +118,15 @@ class _Builder:
             raise _TooBig(path, node, deep=True)
         self.marks.record(path, node)
         if isinstance(node, ScalarNode):
-            return self.loader.construct_object(node, deep=True)
+            try:
+                return self.loader.construct_object(node, deep=True)
+            except ValueError:  # an integer of thousands of digits
+                raise SpecError([self.marks.problem(path, "an integer too long to read (over "
+                                                    f"{sys.get_int_max_str_digits()} digits); "
+                                                    "write a smaller number")]) from None
+        if node.tag not in _COLLECTION_TAGS:
+            raise SpecError([self.marks.problem(path, f"unsupported YAML tag {node.tag!r}; a "
+                                                "spec holds plain JSON data: remove the tag")])
         if isinstance(node, SequenceNode):
             return [self.build(child, (*path, i)) for i, child in enumerate(node.value)]
         if isinstance(node, MappingNode):
@@ -151,6 +160,10 @@ class _Builder:
                 result[key] = self.build(value_node, (*path, key))
             return result
         raise SpecError([self.marks.problem(path, f"unsupported YAML node {node.tag!r}")])
+
+
+#: The tags a list or mapping may carry: the implicit ones (a spec is plain JSON data).
+_COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"})
 
 
 class _TooBig(Exception):

@@ -33,16 +33,19 @@ class Case:
     files: dict[str, str | bytes] = field(default_factory=dict)
     #: Needs a subprocess engine (slower): kept to the few cases that need one.
     engine: bool = False
+    #: What the command reads on standard input (``rulespec serve``: a hostile client).
+    stdin: str = ""
 
 
 CASES: list[Case] = []
 
 
 def case(id: str, argv: str | list[str], code: int, *words: str,
-         files: dict[str, str | bytes] | None = None, engine: bool = False) -> None:
+         files: dict[str, str | bytes] | None = None, engine: bool = False,
+         stdin: str = "") -> None:
     """Add a case; ``argv`` is split on spaces when given as a string."""
     args = tuple(argv.split()) if isinstance(argv, str) else tuple(argv)
-    CASES.append(Case(id, args, code, words, dict(files or {}), engine))
+    CASES.append(Case(id, args, code, words, dict(files or {}), engine, stdin))
 
 
 # -- specs: `rulespec validate FILE` (a problem in the spec is a failed check: exit 1) -------
@@ -315,6 +318,25 @@ case("cli-conform-bench-examples", "conform-bench fool --examples 0", USAGE, "--
 case("cli-conform-bench-engine-empty", ["conform-bench", "fool", "--engine", ""], USAGE,
      "--engine is empty")
 case("cli-serve-unknown-game", "serve chess", USAGE, "unknown game 'chess'")
+
+
+# -- hostile clients: `rulespec serve` answers every line, whatever it is, and exits 0 ----------
+
+def client(id: str, line: str, *words: str) -> None:
+    """Add a case feeding ``line`` (then a shutdown) to ``rulespec serve fool``."""
+    shutdown = '{"jsonrpc": "2.0", "id": 99, "method": "shutdown", "params": {}}'
+    case(f"serve-{id}", "serve fool", OK, *words, stdin=f"{line}\n{shutdown}\n")
+
+
+client("not-json", "hello engine", "-32700", "parse error")
+client("deep-json", "[" * 100_000 + "]" * 100_000, "-32700", "nested too deeply")
+client("huge-int", '{"jsonrpc": "2.0", "id": ' + "9" * 5000 + "}", "-32700")
+client("empty-batch", "[]", "-32600", "empty batch")
+client("unknown-method", '{"jsonrpc": "2.0", "id": 1, "method": "fly", "params": {}}', "-32601")
+client("apply-before-start", '{"jsonrpc": "2.0", "id": 1, "method": "apply", '
+       '"params": {"action": {"kind": "x"}}}', '"id":1', "error")
+client("start-bad-config", '{"jsonrpc": "2.0", "id": 1, "method": "start", '
+       '"params": {"config": {"game": "fool", "players": "4"}}}', '"id":1', "error")
 
 
 # -- hostile engines: `rulespec conform --engine CMD` (cannot run: 3; misbehaves: 1) -------

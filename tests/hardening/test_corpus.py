@@ -6,6 +6,7 @@ hostile engines as subprocesses. See ``corpus.py`` for the cases and the exit-co
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,7 @@ def test_bad_input(case: Case, capsys: pytest.CaptureFixture[str], tmp_path: Pat
         else:
             path.write_text(content, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(case.stdin))
     code, out, err = _run(capsys, case.argv)
     text = out + err
     assert not any(line.startswith("Traceback") for line in text.splitlines()), text[-3000:]

@@ -16,12 +16,12 @@ MAX_SPEC_DEPTH = 64
 MAX_SPEC_NODES = 50_000
 
 #: Largest trace file accepted, in bytes (checked on the file size, before it is read).
-MAX_TRACE_BYTES = 256 * 1024 * 1024
+MAX_TRACE_BYTES = 64 * 1024 * 1024
 #: Longest trace line accepted, in bytes.
 MAX_TRACE_LINE = 4 * 1024 * 1024
 #: Deepest nesting of arrays and objects in one trace line.
 MAX_TRACE_DEPTH = 64
 #: Most digits of an integer in a trace (a 64-bit integer has at most 20).
 MAX_INT_DIGITS = 24
-#: Most steps in one trace.
-MAX_TRACE_STEPS = 1_000_000
+#: Most steps in one trace (twice the longest game the golden-trace generator allows).
+MAX_TRACE_STEPS = 200_000

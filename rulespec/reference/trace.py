@@ -165,11 +165,15 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+#: One strict decoder for every line (building one per line costs more than the parse).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_parse_int,
+                            parse_float=_parse_float)
+
+
 def _load_line(text: str, where: str) -> dict[str, Any]:
     """Parse one trace line strictly: JSON with finite numbers, bounded integers and depth."""
     try:
-        obj = json.loads(text, parse_constant=_refuse_constant, parse_int=_parse_int,
-                         parse_float=_parse_float)
+        obj = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise TraceError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); the "
                          "file is corrupted: regenerate it or cut it before this line") from None
@@ -178,7 +182,8 @@ def _load_line(text: str, where: str) -> dict[str, Any]:
                          "deep; this is not a trace") from None
     except ValueError as exc:
         raise TraceError(f"{where}: {exc}; this is not a trace") from None
-    if _depth(obj) > MAX_TRACE_DEPTH:
+    # A line cannot nest deeper than it has opening brackets: most lines need no walk.
+    if text.count("[") + text.count("{") > MAX_TRACE_DEPTH and _depth(obj) > MAX_TRACE_DEPTH:
         raise TraceError(f"{where}: arrays and objects nest more than {MAX_TRACE_DEPTH} levels "
                          "deep; this is not a trace")
     if not isinstance(obj, dict) or "type" not in obj:

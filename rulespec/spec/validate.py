@@ -341,8 +341,12 @@ def check_sources(data: Mapping[str, Any], marks: Marks, sources_dir: Path) -> l
     """Check every quote is verbatim in its source and every source file's sha256."""
     problems: list[Problem] = []
     texts: dict[str, str] = {}
-    for i, src in enumerate(data.get("sources", [])):
-        file = sources_dir / str(src["file"])
+    sources = data.get("sources")
+    for i, src in enumerate(sources if isinstance(sources, list) else []):
+        if not (isinstance(src, dict) and isinstance(src.get("file"), str)
+                and isinstance(src.get("id"), str)):
+            continue  # the schema reports the malformed source
+        file = sources_dir / src["file"]
         try:
             raw = file.read_bytes()
         except OSError:
@@ -350,14 +354,14 @@ def check_sources(data: Mapping[str, Any], marks: Marks, sources_dir: Path) -> l
                                           "found; pass the rulebooks folder with --sources"))
             continue
         digest = hashlib.sha256(raw).hexdigest()
-        if digest != src["sha256"]:
+        if digest != src.get("sha256"):
             problems.append(marks.problem(("sources", i, "sha256"), f"sha256 of {str(file)!r} is "
-                                          f"{digest}, not {src['sha256']}; the text changed: "
+                                          f"{digest}, not {src.get('sha256')}; the text changed: "
                                           "re-check the quotes, then update the digest"))
         texts[src["id"]] = _norm(raw.decode("utf-8", errors="replace"))
     for path, value in iter_nodes(data):
         if isinstance(value, dict) and {"source", "section", "quote"} <= value.keys():
-            text = texts.get(value["source"])
+            text = texts.get(value["source"]) if isinstance(value["source"], str) else None
             if text is not None and _norm(str(value["quote"])) not in text:
                 problems.append(marks.problem((*path, "quote"), "quote not found verbatim in "
                                               f"source {value['source']!r}: "

@@ -99,6 +99,11 @@ spec("anchor-undefined", "a: *nope\n", "YAML syntax error")
 spec("toy-truncated", TOY[: len(TOY) // 2], "s.yaml")
 spec("toy-unknown-key", TOY + "\nsurprise: 1\n", "'surprise' was unexpected")
 spec("toy-duplicated", TOY + "\n" + TOY, "duplicate key")
+for name, text in (("empty", "sources: [{}]\n"), ("not-a-list", "sources: 5\n"),
+                   ("list-ids", "sources:\n  - {id: [1], file: x, sha256: 1}\nclauses:\n"
+                                "  - citation: {source: [1], section: a, quote: q}\n")):
+    case(f"spec-sources-{name}", "validate s.yaml --sources src", FAILED, "s.yaml:",
+         files={"s.yaml": text, "src/x": "rules"})
 case("spec-missing-file", "validate nope.yaml", USAGE, "no such file or folder", "nope.yaml")
 case("spec-empty-folder", "validate empty", USAGE, "holds no *.yaml", files={"empty/x.txt": ""})
 case("spec-sources-missing", "validate s.yaml --sources nowhere", USAGE, "--sources",

@@ -37,6 +37,8 @@ SLOW_EXAMPLES = 10_000
 SPEC_TEXT = (Path(__file__).parents[1] / "specs" / "valid" / "toy.yaml").read_text(encoding="utf-8")
 TRACE_TEXT = min((p.read_text(encoding="utf-8") for p in golden_paths("dado-de-ouro")),
                  key=len)
+#: The toy spec's rulebook texts: mutated specs also go through the verbatim-quote check.
+SOURCES = Path(__file__).parents[1] / "specs" / "sources"
 SPEC_KEYS = list(yaml.safe_load(spec_paths()[0].read_text(encoding="utf-8")))
 
 json_values = st.recursive(
@@ -72,7 +74,7 @@ def _spec_file(content: bytes) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "fuzz.yaml"
         path.write_bytes(content)
-        _expect_clean(lambda: load_spec(path))
+        _expect_clean(lambda: load_spec(path, sources=SOURCES))
 
 
 def _trace_file(content: bytes) -> None:

@@ -273,10 +273,15 @@ def read_text(path: Path) -> str:
         size = path.stat().st_size
         if path.is_dir():
             raise SpecError([Problem(str(path), 0, 0, "$", "is a folder, not a spec file")])
-        if size > MAX_SPEC_BYTES:
-            raise SpecError([Problem(str(path), 0, 0, "$", f"the file is {size} bytes; a spec "
-                                     f"may be at most {MAX_SPEC_BYTES} bytes: check the path")])
-        return path.read_text(encoding="utf-8")
+        # Read at most one byte past the limit: a device or pipe (/dev/zero) has no size.
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SPEC_BYTES + 1)
+        if size > MAX_SPEC_BYTES or len(raw) > MAX_SPEC_BYTES:
+            what = f"{size} bytes" if size > MAX_SPEC_BYTES else f"over {MAX_SPEC_BYTES} bytes"
+            raise SpecError([Problem(str(path), 0, 0, "$", f"the file is {what}; a spec may be "
+                                     f"at most {MAX_SPEC_BYTES} bytes: check the path")])
+        # Universal newlines, as text mode reads them.
+        return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise SpecError([Problem(str(path), 0, 0, "$", "no such file; check the path")]) from None
     except UnicodeDecodeError as exc:

@@ -104,6 +104,7 @@ for name, text in (("empty", "sources: [{}]\n"), ("not-a-list", "sources: 5\n"),
                                 "  - citation: {source: [1], section: a, quote: q}\n")):
     case(f"spec-sources-{name}", "validate s.yaml --sources src", FAILED, "s.yaml:",
          files={"s.yaml": text, "src/x": "rules"})
+case("spec-dev-zero", "validate /dev/zero", FAILED, "/dev/zero", "over 2097152 bytes")
 case("spec-missing-file", "validate nope.yaml", USAGE, "no such file or folder", "nope.yaml")
 case("spec-empty-folder", "validate empty", USAGE, "holds no *.yaml", files={"empty/x.txt": ""})
 case("spec-sources-missing", "validate s.yaml --sources nowhere", USAGE, "--sources",
@@ -226,6 +227,7 @@ trace("illegal-action", with_step(action={"kind": "roll", "face": 99, "player": 
 trace("wrong-actor", with_step(actor=2), FAILED, "step 1 (line 2)", "recorded actor 2")
 trace("wrong-result", edited(len(LINES) - 1, lambda r: {**r, "result": {"winners": [3]}}),
       FAILED, "result: recorded")
+case("trace-dev-zero", "replay /dev/zero", USAGE, "/dev/zero:1", "longer than")
 case("trace-missing-file", "replay nope.jsonl", USAGE, "no such trace file")
 case("trace-folder", "replay d", USAGE, "d", files={"d/x": ""})
 

@@ -71,6 +71,36 @@ def _explain(err: jsonschema.ValidationError) -> str:
     return err.message
 
 
+def _ref_problems(schema: Any) -> list[tuple[JsonPath, str]]:
+    """Return every ``$ref`` of ``schema`` that is not a local pointer to a part of it."""
+    out: list[tuple[JsonPath, str]] = []
+    for path, value in iter_nodes(schema):
+        ref = value.get("$ref") if isinstance(value, dict) else None
+        if ref is None:
+            continue
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            out.append(((*path, "$ref"), f"reference {ref!r} is not local; a spec's schemas "
+                        "refer only to their own parts ('#/$defs/NAME')"))
+        elif not _resolves(schema, ref):
+            out.append(((*path, "$ref"), f"reference {ref!r} points to nothing in this schema; "
+                        "define it under $defs"))
+    return out
+
+
+def _resolves(schema: Any, ref: str) -> bool:
+    """Return whether the JSON pointer of a local ``#/...`` reference exists in ``schema``."""
+    node = schema
+    for raw in ref[1:].split("/")[1:] if ref != "#" else []:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return True
+
+
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -241,8 +271,13 @@ class _Checker:
         return {str(p["id"]): p for _, p in self.items("parameters")}
 
     def check_value(self, path: JsonPath, param: Mapping[str, Any], value: Any) -> None:
+        schema = param.get("schema", {})
         try:
-            jsonschema.Draft202012Validator(param.get("schema", {})).validate(value)
+            # A validator does not check its own schema: an unknown type would raise mid-way.
+            jsonschema.Draft202012Validator.check_schema(schema)
+            if _ref_problems(schema):
+                return  # reported by check_schemas
+            jsonschema.Draft202012Validator(schema).validate(value)
         except jsonschema.ValidationError as exc:
             self.add(path, f"value {value!r} for parameter {param['id']!r} is invalid: "
                      f"{exc.message}")
@@ -270,6 +305,9 @@ class _Checker:
                 jsonschema.Draft202012Validator.check_schema(schema)
             except jsonschema.SchemaError as exc:
                 self.add(path, f"not a valid JSON Schema: {exc.message}")
+                continue
+            for where, message in _ref_problems(schema):
+                self.add((*path, *where), message)
 
     def check_invariants(self) -> None:
         from rulespec.spec.expressions import ExpressionError, compile_expression
@@ -349,7 +387,7 @@ def check_sources(data: Mapping[str, Any], marks: Marks, sources_dir: Path) -> l
         file = sources_dir / src["file"]
         try:
             raw = file.read_bytes()
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL byte in the file name
             problems.append(marks.problem(("sources", i, "file"), f"source file {str(file)!r} not "
                                           "found; pass the rulebooks folder with --sources"))
             continue

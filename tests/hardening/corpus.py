@@ -99,6 +99,16 @@ spec("anchor-undefined", "a: *nope\n", "YAML syntax error")
 spec("toy-truncated", TOY[: len(TOY) // 2], "s.yaml")
 spec("toy-unknown-key", TOY + "\nsurprise: 1\n", "'surprise' was unexpected")
 spec("toy-duplicated", TOY + "\n" + TOY, "duplicate key")
+PARAM_SCHEMA = "    schema: {type: integer, minimum: 1}"
+for name, schema, words in (
+        ("unknown-type", "{type: nteger, minimum: 1}", ("s.yaml:59:13", "not a valid JSON Schema")),
+        ("ref-to-nothing", '{$ref: "#/nope"}', ("s.yaml:59:", "points to nothing")),
+        ("ref-remote", '{$ref: "https://example.com/s.json"}', ("s.yaml:59:", "not local")),
+        ("ref-not-string", "{$ref: 5}", ("s.yaml:59:13", "not of type 'string'"))):
+    spec(f"param-schema-{name}", TOY.replace(PARAM_SCHEMA, f"    schema: {schema}"), *words)
+spec("state-schema-ref-to-nothing", TOY.replace("bank: {type: integer, minimum: 0}",
+                                                'bank: {$ref: "#/$defs/coins"}'),
+     "$.state.schema", "points to nothing")
 for name, text in (("empty", "sources: [{}]\n"), ("not-a-list", "sources: 5\n"),
                    ("list-ids", "sources:\n  - {id: [1], file: x, sha256: 1}\nclauses:\n"
                                 "  - citation: {source: [1], section: a, quote: q}\n")):

@@ -140,6 +140,10 @@ def render_junit(report: Report) -> str:
         cases += 1
         failures += fail is not None
         _case(suite, f"GOLDEN {name}", f"{report.game}.golden", None, fail)
+    if report.golden_not_run:
+        cases += 1
+        skipped += 1
+        _case(suite, "GOLDEN", f"{report.game}.golden", None, None, report.golden_not_run)
     suite.set("tests", str(cases))
     suite.set("failures", str(failures))
     suite.set("skipped", str(skipped))

@@ -9,6 +9,7 @@ spec without building the site.
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -822,7 +823,9 @@ def cli_page(command: click.Command, name: str = "rulespec") -> Page:
 
 
 def _help(command: click.Command) -> str:
-    lines = [line for line in (command.help or "").splitlines() if line.strip() != "\b"]
+    # Click keeps a docstring's indentation; dedent it, or later paragraphs become code blocks.
+    lines = [line for line in inspect.cleandoc(command.help or "").splitlines()
+             if line.strip() != "\b"]
     return "\n".join(lines).strip()
 
 

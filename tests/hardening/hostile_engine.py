@@ -23,8 +23,8 @@ import subprocess
 import sys
 import time
 
-from rulespec.conformance.adapters import InProcessAdapter
-from rulespec.conformance.server import Server
+#: Modes that break the handshake: answered without importing rulespec (a fast start).
+HANDSHAKE = ("garbage-hello", "bad-hello", "old-protocol", "deep-hello", "huge-int")
 
 
 def _say(text: str) -> None:
@@ -58,9 +58,9 @@ def _misbehave(mode: str, reply: str) -> str | None:
     if mode == "bad-hello":
         return json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"name": 5}})
     if mode == "old-protocol":
-        msg = json.loads(reply)
-        msg["result"]["protocol"] = "rulespec-engine/0"
-        return json.dumps(msg)
+        return json.dumps({"jsonrpc": "2.0", "id": 1, "result": {
+            "protocol": "rulespec-engine/0", "name": "old", "version": "0",
+            "games": {"fool": {"spec_version": "1.0.0", "rulings": {}, "variants": []}}}})
     if mode == "sleepy-child":
         subprocess.Popen([sys.executable, "-c", "import signal, time; "
                           "signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(3600)"])
@@ -78,6 +78,14 @@ def main() -> int:
         return 4
     if mode == "traceback":
         raise RuntimeError("my engine is broken")
+    if mode in HANDSHAKE:
+        sys.stdin.readline()
+        _say(_misbehave(mode, "") or "")
+        time.sleep(60)  # the kit ends this process once it has read the answer
+        return 0
+    from rulespec.conformance.adapters import InProcessAdapter
+    from rulespec.conformance.server import Server
+
     server = Server(InProcessAdapter())
     answered = 0
     for line in sys.stdin:

@@ -45,9 +45,9 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
-def end_all() -> None:
-    """Kill every registered engine's process group and reap the processes."""
-    for proc in list(_LIVE.values()):
+def end_all(*, keep: frozenset[int] = frozenset()) -> None:
+    """Kill every registered engine's process group (except the pids in ``keep``), reap them."""
+    for proc in [p for pid, p in _LIVE.items() if pid not in keep]:
         kill_group(proc)
         with contextlib.suppress(subprocess.TimeoutExpired, OSError):
             proc.wait(timeout=2)
@@ -83,6 +83,7 @@ def ending_engines_on_signals() -> Iterator[None]:
     ``atexit`` hook already does.
     """
     previous: dict[int, Any] = {}
+    before = frozenset(_LIVE)  # engines of the caller's own, started before: not ours to end
     try:
         for sig in SIGNALS:
             previous[sig] = signal.signal(sig, _handler)
@@ -93,4 +94,4 @@ def ending_engines_on_signals() -> Iterator[None]:
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
-        end_all()
+        end_all(keep=before)

@@ -98,3 +98,20 @@ def test_adapter_close_and_exit_end_the_group() -> None:
     assert adapter.proc is None and not processes.live()
     assert _gone(marker)
     adapter.close()
+
+
+def test_the_signal_guard_ends_only_the_engines_started_inside_it() -> None:
+    """Leaving ``ending_engines_on_signals`` ends its own engines, not the caller's older ones."""
+    outside = SubprocessAdapter(f"{ENGINE} silent 1", timeout=5)
+    inside = SubprocessAdapter(f"{ENGINE} silent 1", timeout=5)
+    try:
+        outside.hello()
+        with processes.ending_engines_on_signals():
+            inside.hello()
+            assert inside.proc is not None and inside.proc.pid in processes.live()
+        assert inside.proc is not None and inside.proc.poll() is not None
+        assert outside.proc is not None and outside.proc.poll() is None
+    finally:
+        inside.close()
+        outside.close()
+    assert not processes.live()

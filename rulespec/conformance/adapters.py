@@ -236,13 +236,15 @@ class SubprocessAdapter:
     def _spawn(self) -> subprocess.Popen[bytes]:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
         try:
-            self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, env=None if self.env is None else {**os.environ, **self.env},
-                start_new_session=True)
+            with processes.spawning():
+                self.proc = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=self._stderr, cwd=self.cwd,
+                    env=None if self.env is None else {**os.environ, **self.env},
+                    start_new_session=True)
+                processes.register(self.proc)
         except OSError as exc:
             raise EngineCrashed(f"cannot start engine {shlex.join(self.argv)!r}: {exc}") from None
-        processes.register(self.proc)
         self._buffer = b""
         return self.proc
 

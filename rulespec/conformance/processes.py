@@ -70,7 +70,35 @@ class Interrupted(BaseException):
         self.code = 128 + signum
 
 
+#: Not empty while an engine is being started: a signal then waits until it is registered.
+_spawning: list[bool] = []
+#: Signals received while an engine was being started.
+_pending: list[int] = []
+
+
+@contextlib.contextmanager
+def spawning() -> Iterator[None]:
+    """Start an engine (and ``register`` it) inside this block: a signal waits for its end.
+
+    Without it, a signal arriving between the fork and the registration would end the kit
+    and leave the new engine, in its own session, running.
+    """
+    _spawning.append(True)
+    try:
+        yield
+    finally:
+        _spawning.pop()
+        if _pending and not _spawning:
+            signum = _pending[0]
+            _pending.clear()
+            end_all()
+            raise Interrupted(signum)
+
+
 def _handler(signum: int, frame: FrameType | None) -> None:
+    if _spawning:
+        _pending.append(signum)
+        return
     end_all()
     raise Interrupted(signum)
 

@@ -58,8 +58,9 @@ def _conform(tmp_path: Path, marker: str) -> list[str]:
 def test_sigterm_from_timeout_leaves_no_engine(tmp_path: Path) -> None:
     """`timeout -s TERM 5 rulespec conform --engine ...` leaves no process of the engine."""
     marker = f"marker-term-{os.getpid()}"
-    done = subprocess.run(["timeout", "-s", "TERM", "5", *_conform(tmp_path, marker)],
-                          capture_output=True, text=True, timeout=60, check=False)
+    # -k 30: should the kit ignore the TERM, timeout kills it 30 s later (exit 137, a failure)
+    done = subprocess.run(["timeout", "-k", "30", "-s", "TERM", "5", *_conform(tmp_path, marker)],
+                          capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 124, done.stderr  # timeout's own code: it had to stop the kit
     assert "interrupted by SIGTERM" in done.stderr and "Traceback" not in done.stderr
     assert _gone(marker), f"engine processes left behind: {_engine_groups(marker)}"

@@ -1,6 +1,7 @@
 """The ``rulespec`` command: games, validate, golden, play, replay, ambiguities, bench.
 
-Exit codes: 0 ok, 1 a check failed, 2 a usage error (unknown game, bad option, missing file).
+Exit codes (``rulespec.exitcodes``): 0 ok, 1 a check failed, 2 a usage or input error (unknown
+game, bad option, missing or unreadable file), 3 the engine under test failed to run.
 """
 
 from __future__ import annotations
@@ -15,13 +16,11 @@ from typing import Any, NoReturn
 
 import click
 
+from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, POSITIVE_SECONDS, output_file
 from rulespec.conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
+from rulespec.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_for
 from rulespec.perft_cli import perft as perft_command
 from rulespec.spec.errors import RulespecError, SpecError
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
 
 
 class UsageError(click.UsageError):
@@ -35,10 +34,13 @@ def _fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
 
 def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    raw: dict[str, str] = {}
     for item in values:
         key, sep, value = item.partition("=")
         if not sep or not key or not value:
             raise UsageError(f"{what} {item!r} must look like NAME=VALUE")
+        if raw.setdefault(key, value) != value:
+            raise UsageError(f"{what} gives {key} twice ({raw[key]!r} and {value!r}); choose one")
         if json_values:
             try:
                 out[key] = json.loads(value)
@@ -52,7 +54,14 @@ def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False)
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulespec")
 def cli() -> None:
-    """Machine-checkable specifications of printed tabletop rulebooks."""
+    """Machine-checkable specifications of printed tabletop rulebooks.
+
+    Exit codes, for every command: 0 ok; 1 a check failed (a spec problem, a conformance
+    failure, a replay that disagrees); 2 a usage or input error (bad option or value, unknown
+    game, missing or unreadable file, a malformed trace), reported before any work is done;
+    3 the engine under test failed to run (cannot be started, or never answered hello);
+    130 or 143 when interrupted by SIGINT or SIGTERM.
+    """
 
 
 # -- games ------------------------------------------------------------------------------------
@@ -81,9 +90,16 @@ def games(fmt: str) -> None:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     for r in rows:
-        click.echo(f"{r['id']:<14} {r['name']} ({r['english']}), {r['players'][0]}-"
-                   f"{r['players'][1]} players, spec {r['spec_version']}: {r['clauses']} clauses, "
-                   f"{r['ambiguities']} ambiguities, {r['variants']} variants")
+        name = r["name"] if r["english"] == r["name"] else f"{r['name']} ({r['english']})"
+        low, high = r["players"]
+        count = f"{low}" if low == high else f"{low}-{high}"
+        click.echo(f"{r['id']:<14} {name}, {count} players, spec {r['spec_version']}: "
+                   f"{r['clauses']} clauses, {_plural(r['ambiguities'], 'ambiguity', 'ambiguities')}"
+                   f", {_plural(r['variants'], 'variant', 'variants')}")
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 # -- validate ---------------------------------------------------------------------------------
@@ -111,6 +127,8 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
         raise UsageError(f"--sources {str(sources)!r} is not a folder")
     targets: list[Path] = []
     for path in paths:
+        if not path.exists():
+            raise UsageError(f"no such file or folder: {str(path)!r}")
         if path.is_dir():
             found = sorted(path.glob("*.yaml"))
             if not found:
@@ -221,7 +239,8 @@ def _engine_from_options(game: str, players: int | None, ruling: Sequence[str],
 
 
 _config_options = [
-    click.option("--players", "-n", type=int, help="Number of players (default: the minimum)."),
+    click.option("--players", "-n", type=PLAYER_COUNT,
+                 help="Number of players (default: the minimum)."),
     click.option("--ruling", "-r", multiple=True, metavar="AMB=OPTION",
                  help="Choose an option of an ambiguity (repeatable)."),
     click.option("--variant", "-v", multiple=True, metavar="VARIANT",
@@ -247,8 +266,8 @@ def config_options(func: Any) -> Any:
 @click.option("--trace", "trace_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the game as a JSON Lines trace.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
-@click.option("--max-steps", type=int, default=1_000_000, show_default=True,
-              help="Give up after this many actions.")
+@click.option("--max-steps", type=AT_LEAST_ONE, default=1_000_000, show_default=True,
+              help="Give up after this many actions (at least 1).")
 def play(game: str | None, players: int | None, ruling: tuple[str, ...],
          variant: tuple[str, ...], param: tuple[str, ...], all_games: bool, seed: int,
          trace_path: Path | None, quiet: bool, max_steps: int) -> None:
@@ -263,6 +282,7 @@ def play(game: str | None, players: int | None, ruling: tuple[str, ...],
         return
     if game is None:
         raise UsageError("name a GAME (see 'rulespec games') or pass --all")
+    output_file(trace_path, "--trace")
     _play_one(game, players, ruling, variant, param, seed, trace_path, quiet, max_steps)
 
 
@@ -294,7 +314,10 @@ def _play_one(game: str, players: int | None, ruling: Sequence[str], variant: Se
     result = engine.result()
     click.echo(f"{game}: result after {len(recorder.steps)} actions: {_result_text(result)}")
     if trace_path is not None:
-        recorder.trace().write(trace_path)
+        try:
+            recorder.trace().write(trace_path)
+        except OSError as exc:
+            _fail(f"--trace {str(trace_path)!r}: cannot write: {exc.strerror}", EXIT_USAGE)
         click.echo(f"trace written to {trace_path}")
 
 
@@ -328,9 +351,9 @@ def replay(trace_path: Path, fmt: str) -> None:
     except TraceError as exc:
         if fmt == "json":
             click.echo(json.dumps({"ok": False, "error": str(exc)}))
-        _fail(str(exc))
+        _fail(str(exc), EXIT_USAGE)
     except UnknownGame as exc:
-        _fail(f"{trace_path}: {exc}")
+        _fail(f"{trace_path}: {exc}", EXIT_USAGE)
     if fmt == "json":
         click.echo(json.dumps({"ok": outcome.ok, "steps": outcome.steps, "step": outcome.step,
                                "message": outcome.message, "diff": list(outcome.diff),
@@ -370,6 +393,12 @@ def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None,
             if severity and amb["severity"] != severity:
                 continue
             records.append({"game": spec.game_id, **amb})
+    if not records and fmt != "json":
+        # Say so on stderr: an empty table alone looks like a broken command.
+        wanted = ", ".join([*status, *([severity] if severity else [])])
+        click.echo(f"rulespec: no ambiguity record is {wanted or 'registered'}; statuses in use: "
+                   f"{', '.join(sorted({a['status'] for s in specs for a in s.section('ambiguities')}))}",
+                   err=True)
     if fmt == "json":
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
     elif fmt == "markdown":
@@ -393,10 +422,10 @@ def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None,
 
 @cli.command()
 @click.argument("games", nargs=-1)
-@click.option("--players", "-n", type=int, multiple=True,
+@click.option("--players", "-n", type=PLAYER_COUNT, multiple=True,
               help="Player counts to measure (repeatable; default: the minimum and maximum).")
-@click.option("--seconds", type=float, default=2.0, show_default=True,
-              help="Time to spend on each game and player count.")
+@click.option("--seconds", type=POSITIVE_SECONDS, default=2.0, show_default=True,
+              help="Time to spend on each game and player count (more than 0).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt: str) -> None:
@@ -458,22 +487,25 @@ for _command in (*CONFORMANCE_COMMANDS, perft_command):
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; turn every rulespec error into a message and an exit code."""
+    from rulespec.conformance.processes import Interrupted
+
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",
                  standalone_mode=False)
-    except click.exceptions.Abort:
-        _fail("aborted", EXIT_FAILED)
+    except Interrupted as exc:
+        _fail(f"{exc}; engines ended", exc.code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _fail("interrupted", 130)
     except click.UsageError as exc:
-        hint = f"\n{exc.ctx.get_usage()}" if exc.ctx is not None else ""
-        click.echo(f"rulespec: {exc.format_message()}{hint}", err=True)
+        # One line: the problem, then where the command's help is.
+        path = exc.ctx.command_path if exc.ctx is not None else "rulespec"
+        click.echo(f"rulespec: {exc.format_message()} (see '{path} --help')", err=True)
         sys.exit(EXIT_USAGE)
     except click.ClickException as exc:
         click.echo(f"rulespec: {exc.format_message()}", err=True)
         sys.exit(EXIT_USAGE)
-    except SpecError as exc:
-        _fail(str(exc))
     except RulespecError as exc:
-        _fail(str(exc))
+        _fail(str(exc), exit_code_for(exc))
     except BrokenPipeError:
         sys.exit(EXIT_OK)
     sys.exit(EXIT_OK)

@@ -34,3 +34,13 @@ def rulebooks() -> Path:
     if not RULEBOOKS.is_dir():
         pytest.skip("the shared rulebooks folder is not beside the checkout")
     return RULEBOOKS
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip tests marked ``slow`` unless they are asked for (``pytest -m slow``)."""
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="long run: select it with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

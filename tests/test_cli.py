@@ -1,4 +1,4 @@
-"""The command line: exit codes (0 ok, 1 check failed, 2 usage error) and clear messages."""
+"""The command line: exit codes (0 ok, 1 check failed, 2 usage or input error, 3 engine failed) and clear messages."""
 
 from __future__ import annotations
 
@@ -66,11 +66,11 @@ def test_replay_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]
 
 def test_replay_corrupted_trace_fails_with_the_line(capsys: pytest.CaptureFixture[str],
                                                    tmp_path: Path) -> None:
-    """A corrupted trace exits 1 and names the bad line."""
+    """A corrupted trace is an input error: exit 2, naming the bad line."""
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"type": "header"\n', encoding="utf-8")
     code, _, err = run(capsys, "replay", str(broken))
-    assert code == 1 and "broken.jsonl:1: not valid JSON" in err
+    assert code == 2 and "broken.jsonl:1: not valid JSON" in err
 
 
 def test_bad_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Protocol, runtime_checkable
 
+from rulespec.conformance import processes
 from rulespec.conformance.protocol import (
     BAD_CONFIG,
     ILLEGAL_ACTION,
@@ -236,10 +237,13 @@ class SubprocessAdapter:
     def _spawn(self) -> subprocess.Popen[bytes]:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
         try:
-            self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                cwd=self.cwd, env=None if self.env is None else {**os.environ, **self.env},
-                start_new_session=True)
+            with processes.spawning():
+                self.proc = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=self._stderr, cwd=self.cwd,
+                    env=None if self.env is None else {**os.environ, **self.env},
+                    start_new_session=True)
+                processes.register(self.proc)
         except OSError as exc:
             raise EngineCrashed(f"cannot start engine {shlex.join(self.argv)!r}: {exc}") from None
         self._buffer = b""
@@ -265,7 +269,8 @@ class SubprocessAdapter:
 
     def _crashed(self, what: str) -> EngineCrashed:
         code = self.proc.poll() if self.proc is not None else None
-        tail = self.stderr_tail().strip()
+        # One line, however many the engine wrote (a traceback of its own, say).
+        tail = " | ".join(line.strip() for line in self.stderr_tail().splitlines() if line.strip())
         msg = f"{what} (exit status {code})" if code is not None else what
         if tail:
             msg += f"; its stderr ends with: {tail[-600:]}"
@@ -276,11 +281,9 @@ class SubprocessAdapter:
         """End the engine process now (and its process group)."""
         proc, self.proc = self.proc, None
         if proc is not None and proc.poll() is None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, 9)
-            with contextlib.suppress(OSError):
-                proc.kill()
+            processes.kill_group(proc)
         if proc is not None:
+            processes.unregister(proc)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=2)
             for stream in (proc.stdin, proc.stdout):
@@ -338,7 +341,11 @@ class SubprocessAdapter:
     def _decode(self, line: bytes, what: str) -> Any:
         try:
             return json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except RecursionError:
+            self.kill()
+            raise ProtocolViolation(f"{what}: the engine printed JSON nested too deeply to "
+                                    "read") from None
+        except ValueError:  # not JSON, not UTF-8, or an integer of thousands of digits
             self.kill()
             raise ProtocolViolation(f"{what}: the engine printed something that is not JSON: "
                                     f"{line[:200]!r}; write only protocol lines to stdout and "

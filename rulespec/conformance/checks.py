@@ -132,6 +132,8 @@ class Report:
     spec_version: str
     runs: list[RunResult] = field(default_factory=list)
     golden: list[tuple[str, Failure | None]] = field(default_factory=list)
+    #: Why the (remaining) golden traces were not replayed: the engine stopped answering.
+    golden_not_run: str | None = None
 
     @property
     def failures(self) -> list[Failure]:

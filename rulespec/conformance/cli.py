@@ -1,7 +1,8 @@
 """The kit's commands: ``rulespec conform``, ``rulespec serve``, ``rulespec conform-bench``.
 
 They are click commands registered on the ``rulespec`` group by ``rulespec/cli.py``. Exit codes
-follow the CLI's: 0 conformant, 1 a check failed, 2 a usage error.
+follow the CLI's (``rulespec.exitcodes``): 0 conformant, 1 a check failed, 2 a usage error,
+3 the engine under test failed to run.
 """
 
 from __future__ import annotations
@@ -14,27 +15,26 @@ from typing import Any
 
 import click
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+from rulespec.cliargs import (
+    AT_LEAST_ONE,
+    PLAYER_COUNT,
+    POSITIVE_SECONDS,
+    engine_argv,
+    output_file,
+    output_folder,
+    parse_pairs,
+)
+from rulespec.exitcodes import EXIT_ENGINE, EXIT_FAILED, EXIT_OK, exit_code_for
 
 
 def _pairs(values: Sequence[str], what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key or not value:
-            raise click.UsageError(f"{what} {item!r} must look like AMBIGUITY=OPTION, for "
-                                   "example DDO-AMB-01=reroll")
-        out[key] = value
-    return out
+    return parse_pairs(values, what, example="DDO-AMB-01=d8", shape="AMBIGUITY=OPTION")
 
 
 def _params(values: Sequence[str]) -> dict[str, Any]:
+    """Return --param NAME=VALUE pairs, each VALUE read as JSON (a bare word is a string)."""
     out: dict[str, Any] = {}
-    for item in values:
-        key, sep, text = item.partition("=")
-        if not sep or not key or not text:
-            raise click.UsageError(f"--param {item!r} must look like NAME=VALUE, for example "
-                                   "target_score=30")
+    for key, text in parse_pairs(values, "--param", example="target_score=30").items():
         try:
             out[key] = json.loads(text)
         except json.JSONDecodeError:
@@ -47,7 +47,7 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
               help="Command that starts the engine under test (it speaks the engine protocol on "
                    "stdin/stdout). Without it, the reference is checked in-process.")
 @click.option("--game", required=True, metavar="ID", help="Game id from `rulespec games`.")
-@click.option("--players", "-n", type=int, multiple=True,
+@click.option("--players", "-n", type=PLAYER_COUNT, multiple=True,
               help="Player count to check (repeatable; default: every count).")
 @click.option("--ruling", "-r", multiple=True, metavar="AMB=OPT",
               help="Ruling to check under (repeatable; others take their default).")
@@ -55,12 +55,12 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
 @click.option("--param", "-p", "param", multiple=True, metavar="NAME=VALUE",
               help="Parameter override, VALUE in JSON (a bare word is a string); repeatable. "
                    "Played only if the engine's hello declares the parameter.")
-@click.option("--examples", type=int, default=40, show_default=True,
-              help="Games Hypothesis plays per configuration.")
-@click.option("--max-steps", type=int, default=3000, show_default=True,
-              help="Longest game played, in actions.")
-@click.option("--timeout", type=float, default=10.0, show_default=True,
-              help="Seconds the engine may take to answer one call.")
+@click.option("--examples", type=AT_LEAST_ONE, default=40, show_default=True,
+              help="Games Hypothesis plays per configuration (at least 1).")
+@click.option("--max-steps", type=AT_LEAST_ONE, default=3000, show_default=True,
+              help="Longest game played, in actions (at least 1).")
+@click.option("--timeout", type=POSITIVE_SECONDS, default=10.0, show_default=True,
+              help="Seconds the engine may take to answer one call (more than 0).")
 @click.option("--seed", type=int, default=None, help="Hypothesis seed (default: derandomized).")
 @click.option("--report", "report_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Also write the report to this file.")
@@ -87,8 +87,14 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
             no_golden: bool, full: bool, infer: bool, param: tuple[str, ...],
             declared: bool) -> None:
-    """Check an engine against a game's spec, rule by rule."""
+    """Check an engine against a game's spec, rule by rule.
+
+    Exits 0 when conformant, 1 when a check failed, 2 on a usage error, 3 when the engine
+    cannot be started or never answers hello. The engine runs in its own process group and is
+    ended with the kit, however the kit ends (SIGINT, SIGTERM, SIGHUP, an error).
+    """
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
+    from rulespec.conformance.processes import ending_engines_on_signals
     from rulespec.conformance.report import render
     from rulespec.conformance.runner import Options, check_engine
     from rulespec.reference.core import ConfigError
@@ -105,34 +111,42 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
                                    f"players, not {n}")
     if examples < 1:
         raise click.UsageError("--examples must be at least 1")
+    rulings = _pairs(ruling, "--ruling")
+    parameters = _params(param)
+    argv = engine_argv(engine_cmd)
+    output_file(report_path, "--report")
+    output_folder(trace_dir, "--trace-dir")
     adapter: Any
-    if engine_cmd:
-        adapter = SubprocessAdapter(engine_cmd, timeout=timeout)
+    if argv is not None and engine_cmd is not None:
+        adapter = SubprocessAdapter(argv, timeout=timeout)
         name = engine_cmd
     else:
         adapter = InProcessAdapter()
         name = "reference (in-process)"
     if infer:
-        try:
-            _infer(adapter, game, players, _pairs(ruling, "--ruling"), variant,
-                   min(examples, 10), min(max_steps, 500), seed or 0, fmt, report_path)
-        finally:
-            adapter.close()
+        with ending_engines_on_signals():
+            try:
+                _handshake(adapter)
+                _infer(adapter, game, players, rulings, variant, min(examples, 10),
+                       min(max_steps, 500), seed or 0, fmt, report_path)
+            finally:
+                adapter.close()
         return
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
                       golden=not no_golden, full=full)
-    try:
-        report = check_engine(adapter, game, players=players or None,
-                              rulings=_pairs(ruling, "--ruling"), variants=variant,
-                              options=options, engine_name=name, parameters=_params(param),
-                              declared=declared)
-    except ConfigError as exc:
-        raise click.UsageError(str(exc)) from None
-    except RulespecError as exc:
-        click.echo(f"rulespec: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
-    finally:
-        adapter.close()
+    with ending_engines_on_signals():
+        try:
+            _handshake(adapter)
+            report = check_engine(adapter, game, players=players or None, rulings=rulings,
+                                  variants=variant, options=options, engine_name=name,
+                                  parameters=parameters, declared=declared)
+        except ConfigError as exc:
+            raise click.UsageError(str(exc)) from None
+        except RulespecError as exc:
+            click.echo(f"rulespec: {exc}", err=True)
+            sys.exit(exit_code_for(exc))
+        finally:
+            adapter.close()
     text = render(report, fmt)
     if report_path is not None:
         report_path.write_text(text, encoding="utf-8")
@@ -172,6 +186,18 @@ def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, s
     click.echo(text, nl=False)
 
 
+def _handshake(adapter: Any) -> None:
+    """Say hello to the engine first: one that cannot start or answer it exits with code 3."""
+    from rulespec.conformance.protocol import EngineFailure
+
+    try:
+        adapter.hello()
+    except EngineFailure as exc:
+        adapter.close()
+        click.echo(f"rulespec: the engine under test failed to run: {exc}", err=True)
+        sys.exit(EXIT_ENGINE)
+
+
 @click.command()
 @click.argument("games", nargs=-1)
 def serve(games: tuple[str, ...]) -> None:
@@ -192,17 +218,25 @@ def serve(games: tuple[str, ...]) -> None:
 @click.argument("games", nargs=-1)
 @click.option("--engine", "engine_cmd", metavar="CMD",
               help="Engine command for the protocol figure (default: `rulespec serve GAME`).")
-@click.option("--examples", type=int, default=30, show_default=True,
-              help="Games per configuration and path.")
+@click.option("--examples", type=AT_LEAST_ONE, default=30, show_default=True,
+              help="Games per configuration and path (at least 1).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def conform_bench(games: tuple[str, ...], engine_cmd: str | None, examples: int,
                   fmt: str) -> None:
     """Print how many steps per second the kit checks, in-process and over the protocol."""
     from rulespec.conformance.bench import bench
-    from rulespec.spec.registry import game_ids
+    from rulespec.conformance.processes import ending_engines_on_signals
+    from rulespec.spec.registry import UnknownGame, game_ids, get_spec
 
-    rows = [bench(g, engine_cmd=engine_cmd, examples=examples) for g in games or game_ids()]
+    engine_argv(engine_cmd)
+    try:
+        for g in games:
+            get_spec(g)
+    except UnknownGame as exc:
+        raise click.UsageError(str(exc)) from None
+    with ending_engines_on_signals():
+        rows = [bench(g, engine_cmd=engine_cmd, examples=examples) for g in games or game_ids()]
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return

@@ -92,10 +92,12 @@ def _items(session: pytest.Session, config: pytest.Config) -> Iterator[RulespecI
 
     game = config.getoption("rulespec_game")
     spec = get_spec(game)
-    rulings = {}
+    rulings: dict[str, str] = {}
     for item in config.getoption("rulespec_ruling"):
         key, _, value = item.partition("=")
-        rulings[key] = value
+        if rulings.setdefault(key, value) != value:
+            raise pytest.UsageError(f"--rulespec-ruling gives {key} twice ({rulings[key]!r} and "
+                                    f"{value!r}); choose one")
     configs = supported_configs(spec, players=config.getoption("rulespec_players") or None,
                                 rulings=rulings, variants=config.getoption("rulespec_variant"))
     for cfg in configs:

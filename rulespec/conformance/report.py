@@ -138,6 +138,10 @@ def render_text(report: Report) -> str:
         for _, gf in report.golden:
             if gf is not None:
                 out.extend("  " + line for line in _failure_text(gf))
+    if report.golden_not_run:
+        out.append("")
+        out.append(f"golden traces: {'the rest ' if report.golden else ''}not run: "
+                   f"{report.golden_not_run}")
     out.append("")
     out.append("checks:")
     for cid, status in report.check_status().items():
@@ -168,6 +172,7 @@ def render_json(report: Report) -> str:
         "runs": [r.to_json() for r in report.runs],
         "golden": [{"trace": name, "ok": f is None, "failure": f.to_json() if f else None}
                    for name, f in report.golden],
+        "golden_not_run": report.golden_not_run,
         "failures": [f.to_json() for f in report.failures],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
@@ -206,6 +211,10 @@ def render_junit(report: Report) -> str:
         cases += 1
         failures += fail is not None
         _case(suite, f"GOLDEN {name}", f"{report.game}.golden", None, fail)
+    if report.golden_not_run:
+        cases += 1
+        skipped += 1
+        _case(suite, "GOLDEN", f"{report.game}.golden", None, None, report.golden_not_run)
     suite.set("tests", str(cases))
     suite.set("failures", str(failures))
     suite.set("skipped", str(skipped))

@@ -22,7 +22,7 @@ from rulespec.conformance.levels import projection
 from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.perft_check import perft_check
 from rulespec.conformance.probes import ProbeMaker, after_end
-from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
+from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import (
@@ -109,6 +109,9 @@ class Conformance:
         #: Player counts the run was asked for (golden traces of other counts are not replayed).
         self._players: set[int] = set()
         self._project: Callable[[Any], Any] = projection(self.spec, "full")
+        #: Set when the engine stopped answering (a timeout): the golden traces are then not
+        #: replayed, each waiting for the timeout again, but reported "not run" at once.
+        self.dead: str | None = None
 
     # -- public ------------------------------------------------------------------------------
 
@@ -120,7 +123,9 @@ class Conformance:
         self._players = {int(c["players"]) for c in configs if "players" in c}
         report.runs = self._run_interleaved(configs)
         if self.options.golden:
-            report.golden = self.run_golden()
+            if self.dead is None:
+                report.golden = self.run_golden()
+            report.golden_not_run = self.dead
         return report
 
     def _run_interleaved(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
@@ -251,6 +256,8 @@ class Conformance:
             if hello.supports(self.spec.game_id, config.rulings, config.variants,
                               players=config.players, parameters=config.overrides):
                 continue
+            if self.dead is not None:
+                break
             out.append((path.name, self.replay(path.name, trace, path=path)))
         return out
 
@@ -552,6 +559,9 @@ class Conformance:
     def _protocol_failure(self, cfg: Mapping[str, Any], exc: Exception,
                           game: _Game | None = None) -> Failure:
         kind = getattr(exc, "kind", "error")
+        if isinstance(exc, EngineTimeout):
+            where = f"a {cfg['players']}-player game" if "players" in cfg else "its handshake"
+            self.dead = f"the engine stopped answering in {where} ({str(exc).split(';')[0]})"
         steps = tuple(game.steps) if game else ()
         self._last_states = list(game.states) if game else []
         return Failure("PROTOCOL", (), f"{kind}: {exc}", dict(cfg), step=len(steps),

@@ -129,6 +129,11 @@ class Server:
         except json.JSONDecodeError as exc:
             return dumps({"jsonrpc": "2.0", "id": None,
                           "error": {"code": PARSE_ERROR, "message": f"parse error: {exc.msg}"}})
+        except (ValueError, RecursionError) as exc:
+            # An integer of thousands of digits, or arrays nested thousands deep.
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            return dumps({"jsonrpc": "2.0", "id": None,
+                          "error": {"code": PARSE_ERROR, "message": f"parse error: {reason}"}})
         if isinstance(msg, list):
             if not msg:
                 return dumps({"jsonrpc": "2.0", "id": None,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import click
 
 from rulespec.docsgen.markdown import Page, anchor, code, fenced, table, text
@@ -17,7 +19,9 @@ def cli_page(command: click.Command, name: str = "rulespec") -> Page:
 
 
 def _help(command: click.Command) -> str:
-    lines = [line for line in (command.help or "").splitlines() if line.strip() != "\b"]
+    # Click keeps a docstring's indentation; dedent it, or later paragraphs become code blocks.
+    lines = [line for line in inspect.cleandoc(command.help or "").splitlines()
+             if line.strip() != "\b"]
     return "\n".join(lines).strip()
 
 

@@ -14,11 +14,19 @@ that stopped before its end (a minimal failing game, for example).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from rulespec.limits import (
+    MAX_INT_DIGITS,
+    MAX_TRACE_BYTES,
+    MAX_TRACE_DEPTH,
+    MAX_TRACE_LINE,
+    MAX_TRACE_STEPS,
+)
 from rulespec.reference.actions import strictly_equal
 from rulespec.reference.core import (
     CHANCE,
@@ -36,7 +44,7 @@ from rulespec.spec.registry import get_spec
 
 TRACE_FORMAT = "rulespec-trace/1"
 #: Longest line accepted when reading a trace (a guard against garbage, not a rule).
-MAX_LINE = 16 * 1024 * 1024
+MAX_LINE = MAX_TRACE_LINE
 
 
 class TraceError(RulespecError):
@@ -118,6 +126,113 @@ class Recorder:
                      self.engine.result())
 
 
+#: The keys each kind of line may carry (required ones first); any other key is refused.
+_LINE_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "header": (frozenset({"type", "format", "game", "spec_version", "config"}), frozenset()),
+    "step": (frozenset({"type", "n", "actor", "action"}), frozenset({"state"})),
+    "result": (frozenset({"type", "steps", "result"}), frozenset()),
+}
+#: The keys of a configuration in a trace header.
+_CONFIG_KEYS = frozenset({"game", "players", "rulings", "variants", "parameters"})
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number; write a finite number")
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits is beyond the "
+                         f"{MAX_INT_DIGITS}-digit limit")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is too large for a finite number")
+    return value
+
+
+def _depth(value: Any) -> int:
+    """Return how deeply arrays and objects nest in ``value`` (iteratively: no recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_TRACE_DEPTH:
+                children = item.values() if isinstance(item, dict) else item
+                stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+#: One strict decoder for every line (building one per line costs more than the parse).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_parse_int,
+                            parse_float=_parse_float)
+
+
+def _load_line(text: str, where: str) -> dict[str, Any]:
+    """Parse one trace line strictly: JSON with finite numbers, bounded integers and depth."""
+    try:
+        obj = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise TraceError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); the "
+                         "file is corrupted: regenerate it or cut it before this line") from None
+    except RecursionError:
+        raise TraceError(f"{where}: arrays and objects nest more than {MAX_TRACE_DEPTH} levels "
+                         "deep; this is not a trace") from None
+    except ValueError as exc:
+        raise TraceError(f"{where}: {exc}; this is not a trace") from None
+    # A line cannot nest deeper than it has opening brackets: most lines need no walk.
+    if text.count("[") + text.count("{") > MAX_TRACE_DEPTH and _depth(obj) > MAX_TRACE_DEPTH:
+        raise TraceError(f"{where}: arrays and objects nest more than {MAX_TRACE_DEPTH} levels "
+                         "deep; this is not a trace")
+    if not isinstance(obj, dict) or "type" not in obj:
+        raise TraceError(f"{where}: each line must be a JSON object with a 'type'")
+    kind = obj["type"]
+    if not isinstance(kind, str) or kind not in _LINE_KEYS:
+        raise TraceError(f"{where}: unknown line type {kind!r}; expected header, step or result")
+    required, optional = _LINE_KEYS[kind]
+    unknown = sorted(set(obj) - required - optional)
+    if unknown:
+        raise TraceError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))} in a {kind} "
+                         f"line; allowed: {', '.join(sorted(required | optional))}")
+    missing = sorted(required - set(obj))
+    if missing:
+        raise TraceError(f"{where}: the {kind} line misses {', '.join(map(repr, missing))}")
+    return obj
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_config(config: dict[str, Any], game: str, where: str) -> None:
+    """Check the types of a header's configuration (its values are the game's to judge)."""
+    unknown = sorted(set(config) - _CONFIG_KEYS)
+    if unknown:
+        raise TraceError(f"{where}: unknown configuration key(s) {', '.join(map(repr, unknown))};"
+                         f" allowed: {', '.join(sorted(_CONFIG_KEYS))}")
+    if "game" in config and config["game"] != game:
+        raise TraceError(f"{where}: config.game {config['game']!r} differs from the header's "
+                         f"game {game!r}")
+    players = config.get("players")
+    if players is not None and not _is_int(players):
+        raise TraceError(f"{where}: config.players must be a whole number such as 4, not "
+                         f"{players!r}")
+    rulings = config.get("rulings", {})
+    if not isinstance(rulings, dict) or not all(isinstance(v, str) for v in rulings.values()):
+        raise TraceError(f"{where}: config.rulings must map ambiguity ids to option id strings, "
+                         f"not {rulings!r:.100}")
+    variants = config.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise TraceError(f"{where}: config.variants must be a list of variant id strings, not "
+                         f"{variants!r:.100}")
+    if not isinstance(config.get("parameters", {}), dict):
+        raise TraceError(f"{where}: config.parameters must be an object of parameter values")
+
+
 def _parse_lines(lines: Iterable[str], name: str) -> Trace:
     header: dict[str, Any] | None = None
     steps: list[TraceStep] = []
@@ -132,52 +247,51 @@ def _parse_lines(lines: Iterable[str], name: str) -> Trace:
             continue
         if ended:
             raise TraceError(f"{where}: text after the result line; a trace ends with its result")
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TraceError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); the "
-                             "file is corrupted: regenerate it or cut it before this line") from None
-        if not isinstance(obj, dict) or "type" not in obj:
-            raise TraceError(f"{where}: each line must be a JSON object with a 'type'")
+        obj = _load_line(text, where)
         kind = obj["type"]
         if header is None:
             if kind != "header":
                 raise TraceError(f"{where}: the first line must be the header, not {kind!r}")
             if obj.get("format") != TRACE_FORMAT:
-                raise TraceError(f"{where}: unsupported trace format {obj.get('format')!r}; "
+                raise TraceError(f"{where}: unsupported trace format {obj.get('format')!r:.80}; "
                                  f"this rulespec reads {TRACE_FORMAT!r}")
             for key, typ in (("game", str), ("spec_version", str), ("config", dict)):
                 if not isinstance(obj.get(key), typ):
                     raise TraceError(f"{where}: header field {key!r} is missing or not a "
                                      f"{typ.__name__}")
+            _check_config(obj["config"], obj["game"], where)
             header = obj
+        elif kind == "header":
+            raise TraceError(f"{where}: a second header line; a trace has one header, first")
         elif kind == "step":
             n = obj.get("n")
-            if n != len(steps) + 1:
-                raise TraceError(f"{where}: step number {n!r}, expected {len(steps) + 1}; "
+            if not _is_int(n) or n != len(steps) + 1:
+                raise TraceError(f"{where}: step number {n!r:.40}, expected {len(steps) + 1}; "
                                  "steps must be numbered 1, 2, 3 ... without gaps")
-            actor = obj.get("actor")
-            if not (actor == CHANCE or (isinstance(actor, int) and not isinstance(actor, bool)
-                                        and actor >= 0)):
-                raise TraceError(f"{where}: actor must be a player index or 'chance', not {actor!r}")
+            if len(steps) >= MAX_TRACE_STEPS:
+                raise TraceError(f"{where}: more than {MAX_TRACE_STEPS} steps; this is not a "
+                                 "trace rulespec reads")
+            actor: Any = obj.get("actor")
+            if not (actor == CHANCE or (_is_int(actor) and actor >= 0)):
+                raise TraceError(f"{where}: actor must be a player index or 'chance', not "
+                                 f"{actor!r:.80}")
             action = obj.get("action")
             if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-                raise TraceError(f"{where}: action must be an object with a 'kind', not {action!r}")
+                raise TraceError(f"{where}: action must be an object with a 'kind', not "
+                                 f"{action!r:.200}")
             state = obj.get("state")
             if state is not None and not isinstance(state, dict):
                 raise TraceError(f"{where}: state must be an object")
             steps.append(TraceStep(n, actor, action, state, lineno))
-        elif kind == "result":
-            if obj.get("steps") != len(steps):
-                raise TraceError(f"{where}: the result line counts {obj.get('steps')!r} steps but "
-                                 f"the trace has {len(steps)}; steps are missing or extra")
+        else:
+            if obj.get("steps") != len(steps) or not _is_int(obj.get("steps")):
+                raise TraceError(f"{where}: the result line counts {obj.get('steps')!r:.40} steps "
+                                 f"but the trace has {len(steps)}; steps are missing or extra")
             res = obj.get("result")
             if res is not None and not isinstance(res, dict):
                 raise TraceError(f"{where}: result must be an object or null")
             result = res
             ended = True
-        else:
-            raise TraceError(f"{where}: unknown line type {kind!r}; expected step or result")
     if header is None:
         raise TraceError(f"{name}: empty trace; it needs a header line")
     if not ended:
@@ -186,18 +300,43 @@ def _parse_lines(lines: Iterable[str], name: str) -> Trace:
     return Trace(header["game"], header["spec_version"], header["config"], steps, result)
 
 
+def _bounded_lines(handle: IO[str]) -> Iterator[str]:
+    """Yield the lines of ``handle``, none longer than MAX_LINE + 1 characters (memory bound)."""
+    while True:
+        line = handle.readline(MAX_LINE + 1)
+        if not line:
+            return
+        yield line
+
+
 def read_trace(source: Path | str | IO[str]) -> Trace:
-    """Read and check a trace file; TraceError names the first bad line."""
+    """Read and check a trace file; TraceError names the first bad line.
+
+    The reader is strict: unknown keys, NaN or infinite numbers, integers longer than
+    ``MAX_INT_DIGITS`` digits, nesting deeper than ``MAX_TRACE_DEPTH`` and values of the wrong
+    type are refused with the file and line. The limits are in ``rulespec.limits``.
+    """
     if isinstance(source, str | Path):
         path = Path(source)
         try:
+            size = path.stat().st_size
+            if path.is_dir():
+                raise TraceError(f"{path}: is a folder, not a trace file")
+            if size > MAX_TRACE_BYTES:
+                raise TraceError(f"{path}: the file is {size} bytes; a trace may be at most "
+                                 f"{MAX_TRACE_BYTES} bytes")
             with path.open(encoding="utf-8") as handle:
-                return _parse_lines(handle, str(path))
+                return _parse_lines(_bounded_lines(handle), str(path))
         except FileNotFoundError:
             raise TraceError(f"{path}: no such trace file") from None
         except UnicodeDecodeError:
             raise TraceError(f"{path}: not UTF-8 text; this is not a trace") from None
-    return _parse_lines(source, getattr(source, "name", "<trace>"))
+        except OSError as exc:
+            raise TraceError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return _parse_lines(_bounded_lines(source), getattr(source, "name", "<trace>"))
+    except UnicodeDecodeError:
+        raise TraceError("<trace>: not UTF-8 text; this is not a trace") from None
 
 
 @dataclass(frozen=True)

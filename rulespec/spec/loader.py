@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,13 +11,14 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from rulespec.limits import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, MAX_SPEC_NODES
 from rulespec.spec.errors import Problem, SpecError
 
 #: A JSON path as a tuple of keys and indexes.
 JsonPath = tuple[str | int, ...]
 
 #: The most nodes an alias may expand a document to; protects against "billion laughs".
-MAX_EXPANDED_NODES = 200_000
+MAX_EXPANDED_NODES = MAX_SPEC_NODES
 
 
 def format_path(path: JsonPath) -> str:
@@ -33,7 +35,38 @@ def format_path(path: JsonPath) -> str:
 
 
 class _Loader(yaml.SafeLoader):
-    """Safe loader that leaves dates as strings: a spec is JSON data."""
+    """Safe loader that leaves dates as strings: a spec is JSON data.
+
+    Composing is recursive, so it stops at ``MAX_SPEC_DEPTH`` levels (before Python's own
+    recursion limit) and after ``MAX_SPEC_NODES`` nodes, before any value is built.
+    """
+
+    _depth = 0
+    _nodes = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+        self._nodes += 1
+        if self._nodes > MAX_SPEC_NODES:
+            raise _Limit(mark, f"the document holds more than {MAX_SPEC_NODES} values; a spec "
+                         "is far smaller: check the file, or split the data")
+        if self._depth >= MAX_SPEC_DEPTH:
+            raise _Limit(mark, f"lists and mappings nest more than {MAX_SPEC_DEPTH} levels "
+                         "deep; flatten the data")
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _Limit(Exception):
+    """A document beyond a size or depth limit (where, and what to do)."""
+
+    def __init__(self, mark: Any, message: str) -> None:
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
 
 
 # Timestamps would come back as datetime objects, which are not JSON; keep them as text.
@@ -80,9 +113,20 @@ class _Builder:
         self.expanded += 1
         if self.expanded > MAX_EXPANDED_NODES:
             raise _TooBig(path, node)
+        if len(path) > MAX_SPEC_DEPTH:
+            # Only aliases get here: each use of an anchor nests its whole value again.
+            raise _TooBig(path, node, deep=True)
         self.marks.record(path, node)
         if isinstance(node, ScalarNode):
-            return self.loader.construct_object(node, deep=True)
+            try:
+                return self.loader.construct_object(node, deep=True)
+            except ValueError:  # an integer of thousands of digits
+                raise SpecError([self.marks.problem(path, "an integer too long to read (over "
+                                                    f"{sys.get_int_max_str_digits()} digits); "
+                                                    "write a smaller number")]) from None
+        if node.tag not in _COLLECTION_TAGS:
+            raise SpecError([self.marks.problem(path, f"unsupported YAML tag {node.tag!r}; a "
+                                                "spec holds plain JSON data: remove the tag")])
         if isinstance(node, SequenceNode):
             return [self.build(child, (*path, i)) for i, child in enumerate(node.value)]
         if isinstance(node, MappingNode):
@@ -118,19 +162,33 @@ class _Builder:
         raise SpecError([self.marks.problem(path, f"unsupported YAML node {node.tag!r}")])
 
 
+#: The tags a list or mapping may carry: the implicit ones (a spec is plain JSON data).
+_COLLECTION_TAGS = frozenset({"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"})
+
+
 class _TooBig(Exception):
-    def __init__(self, path: JsonPath, node: Node) -> None:
+    def __init__(self, path: JsonPath, node: Node, *, deep: bool = False) -> None:
         self.path = path
         self.node = node
+        self.deep = deep
 
 
 def load_yaml(text: str, file: str) -> tuple[Any, Marks]:
     """Parse one YAML document into JSON data and its marks; raise SpecError on any problem."""
     marks = Marks(file)
-    loader = _Loader(text)
+    if len(text) > MAX_SPEC_BYTES:
+        raise SpecError([Problem(file, 0, 0, "$", f"the text is {len(text)} characters; a spec "
+                                 f"may be at most {MAX_SPEC_BYTES} bytes")])
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:
+        raise SpecError([_reader_problem(exc, text, file)]) from None
     try:
         try:
             node = loader.get_single_node()
+        except _Limit as limit:
+            line, col = limit.mark.line + 1, limit.mark.column + 1
+            raise SpecError([Problem(file, line, col, "$", limit.message)]) from None
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else 1
@@ -154,6 +212,10 @@ def load_yaml(text: str, file: str) -> tuple[Any, Marks]:
         except _TooBig as big:
             line = big.node.start_mark.line + 1
             col = big.node.start_mark.column + 1
+            if big.deep:
+                raise SpecError([Problem(file, line, col, format_path(big.path[:8]) + "...",
+                                         f"aliases nest the data more than {MAX_SPEC_DEPTH} "
+                                         "levels deep; write the data out instead")]) from None
             raise SpecError(
                 [
                     Problem(
@@ -180,6 +242,17 @@ def load_yaml(text: str, file: str) -> tuple[Any, Marks]:
         loader.dispose()
 
 
+def _reader_problem(exc: yaml.reader.ReaderError, text: str, file: str) -> Problem:
+    """Locate a character YAML refuses (a NUL byte, a control character) by line and column."""
+    before = text[:exc.position]
+    line = before.count("\n") + 1
+    col = exc.position - (before.rfind("\n") + 1) + 1
+    char = exc.character if isinstance(exc.character, int) else 0
+    name = " (a NUL byte)" if char == 0 else ""
+    return Problem(file, line, col, "$", f"character U+{char:04X}{name} is not allowed in YAML "
+                   "text; remove it (is this a binary file?)")
+
+
 def iter_nodes(data: Any, path: JsonPath = ()) -> Iterator[tuple[JsonPath, Any]]:
     """Yield every (path, value) of a JSON document, depth first."""
     yield path, data
@@ -192,9 +265,23 @@ def iter_nodes(data: Any, path: JsonPath = ()) -> Iterator[tuple[JsonPath, Any]]
 
 
 def read_text(path: Path) -> str:
-    """Read a UTF-8 file or raise SpecError saying why it cannot be read."""
+    """Read a UTF-8 file or raise SpecError saying why it cannot be read.
+
+    A file larger than ``MAX_SPEC_BYTES`` is refused before it is read.
+    """
     try:
-        return path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if path.is_dir():
+            raise SpecError([Problem(str(path), 0, 0, "$", "is a folder, not a spec file")])
+        # Read at most one byte past the limit: a device or pipe (/dev/zero) has no size.
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SPEC_BYTES + 1)
+        if size > MAX_SPEC_BYTES or len(raw) > MAX_SPEC_BYTES:
+            what = f"{size} bytes" if size > MAX_SPEC_BYTES else f"over {MAX_SPEC_BYTES} bytes"
+            raise SpecError([Problem(str(path), 0, 0, "$", f"the file is {what}; a spec may be "
+                                     f"at most {MAX_SPEC_BYTES} bytes: check the path")])
+        # Universal newlines, as text mode reads them.
+        return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise SpecError([Problem(str(path), 0, 0, "$", "no such file; check the path")]) from None
     except UnicodeDecodeError as exc:

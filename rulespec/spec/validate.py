@@ -42,7 +42,9 @@ def _schema_problems(data: Any, marks: Marks) -> list[Problem]:
         # oneOf/anyOf failures hide the useful sub-error; pick the most relevant one.
         err = best_match([error]) if error.context else error
         path: JsonPath = tuple(err.absolute_path)
-        problems.append(marks.problem(path, _explain(err)))
+        problem = marks.problem(path, _explain(err))
+        if problem not in problems:
+            problems.append(problem)
     return problems
 
 
@@ -52,7 +54,10 @@ def _explain(err: jsonschema.ValidationError) -> str:
     if validator == "required":
         wanted = err.validator_value if isinstance(err.validator_value, list) else []
         missing = [m for m in wanted if isinstance(err.instance, dict) and m not in err.instance]
-        return f"missing required key {missing[0]!r}; add it" if missing else err.message
+        # jsonschema reports each missing key as its own error ("'x' is a required property").
+        named = [m for m in missing if err.message.startswith(f"{m!r} ")]
+        key = named[0] if named else missing[0] if missing else None
+        return f"missing required key {key!r}; add it" if key is not None else err.message
     if validator == "additionalProperties":
         return f"{err.message}; remove it or fix its spelling"
     if validator == "type":
@@ -64,6 +69,36 @@ def _explain(err: jsonschema.ValidationError) -> str:
     if validator == "const":
         return f"{err.instance!r} must be {err.validator_value!r}"
     return err.message
+
+
+def _ref_problems(schema: Any) -> list[tuple[JsonPath, str]]:
+    """Return every ``$ref`` of ``schema`` that is not a local pointer to a part of it."""
+    out: list[tuple[JsonPath, str]] = []
+    for path, value in iter_nodes(schema):
+        ref = value.get("$ref") if isinstance(value, dict) else None
+        if ref is None:
+            continue
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            out.append(((*path, "$ref"), f"reference {ref!r} is not local; a spec's schemas "
+                        "refer only to their own parts ('#/$defs/NAME')"))
+        elif not _resolves(schema, ref):
+            out.append(((*path, "$ref"), f"reference {ref!r} points to nothing in this schema; "
+                        "define it under $defs"))
+    return out
+
+
+def _resolves(schema: Any, ref: str) -> bool:
+    """Return whether the JSON pointer of a local ``#/...`` reference exists in ``schema``."""
+    node = schema
+    for raw in ref[1:].split("/")[1:] if ref != "#" else []:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return False
+    return True
 
 
 def _norm(text: str) -> str:
@@ -237,8 +272,13 @@ class _Checker:
         return {str(p["id"]): p for _, p in self.items("parameters")}
 
     def check_value(self, path: JsonPath, param: Mapping[str, Any], value: Any) -> None:
+        schema = param.get("schema", {})
         try:
-            jsonschema.Draft202012Validator(param.get("schema", {})).validate(value)
+            # A validator does not check its own schema: an unknown type would raise mid-way.
+            jsonschema.Draft202012Validator.check_schema(schema)
+            if _ref_problems(schema):
+                return  # reported by check_schemas
+            jsonschema.Draft202012Validator(schema).validate(value)
         except jsonschema.ValidationError as exc:
             self.add(path, f"value {value!r} for parameter {param['id']!r} is invalid: "
                      f"{exc.message}")
@@ -266,6 +306,9 @@ class _Checker:
                 jsonschema.Draft202012Validator.check_schema(schema)
             except jsonschema.SchemaError as exc:
                 self.add(path, f"not a valid JSON Schema: {exc.message}")
+                continue
+            for where, message in _ref_problems(schema):
+                self.add((*path, *where), message)
 
     def check_invariants(self) -> None:
         from rulespec.spec.expressions import ExpressionError, compile_expression
@@ -337,23 +380,27 @@ def check_sources(data: Mapping[str, Any], marks: Marks, sources_dir: Path) -> l
     """Check every quote is verbatim in its source and every source file's sha256."""
     problems: list[Problem] = []
     texts: dict[str, str] = {}
-    for i, src in enumerate(data.get("sources", [])):
-        file = sources_dir / str(src["file"])
+    sources = data.get("sources")
+    for i, src in enumerate(sources if isinstance(sources, list) else []):
+        if not (isinstance(src, dict) and isinstance(src.get("file"), str)
+                and isinstance(src.get("id"), str)):
+            continue  # the schema reports the malformed source
+        file = sources_dir / src["file"]
         try:
             raw = file.read_bytes()
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL byte in the file name
             problems.append(marks.problem(("sources", i, "file"), f"source file {str(file)!r} not "
                                           "found; pass the rulebooks folder with --sources"))
             continue
         digest = hashlib.sha256(raw).hexdigest()
-        if digest != src["sha256"]:
+        if digest != src.get("sha256"):
             problems.append(marks.problem(("sources", i, "sha256"), f"sha256 of {str(file)!r} is "
-                                          f"{digest}, not {src['sha256']}; the text changed: "
+                                          f"{digest}, not {src.get('sha256')}; the text changed: "
                                           "re-check the quotes, then update the digest"))
         texts[src["id"]] = _norm(raw.decode("utf-8", errors="replace"))
     for path, value in iter_nodes(data):
         if isinstance(value, dict) and {"source", "section", "quote"} <= value.keys():
-            text = texts.get(value["source"])
+            text = texts.get(value["source"]) if isinstance(value["source"], str) else None
             if text is not None and _norm(str(value["quote"])) not in text:
                 problems.append(marks.problem((*path, "quote"), "quote not found verbatim in "
                                               f"source {value['source']!r}: "

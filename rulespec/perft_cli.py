@@ -14,23 +14,13 @@ from typing import Any
 
 import click
 
+from rulespec.cliargs import PLAYER_COUNT, parse_pairs
+from rulespec.exitcodes import EXIT_FAILED, EXIT_OK
 from rulespec.reference.perft import MAX_DEPTH, PerftRow
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def _rulings(values: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key or not value:
-            raise click.BadParameter(f"{item!r} must look like AMBIGUITY=OPTION",
-                                     param_hint="'--ruling'")
-        if key in out and out[key] != value:
-            raise click.BadParameter(f"{key} is given twice ({out[key]!r} and {value!r}); give "
-                                     "one option per ambiguity", param_hint="'--ruling'")
-        out[key] = value
-    return out
+    return parse_pairs(values, "--ruling", example="DDO-AMB-01=d8", shape="AMBIGUITY=OPTION")
 
 
 def _row_text(row: PerftRow) -> str:
@@ -40,7 +30,7 @@ def _row_text(row: PerftRow) -> str:
 
 @click.command()
 @click.argument("game", required=False)
-@click.option("--players", "-n", type=click.IntRange(min=1), help="Number of players "
+@click.option("--players", "-n", type=PLAYER_COUNT, help="Number of players "
               "(default: the minimum).")
 @click.option("--ruling", "-r", multiple=True, metavar="AMB=OPTION",
               help="Ruling to count under (repeatable; others take their default).")

@@ -135,8 +135,13 @@ class Play:
         # Legal ids and chance outcomes of the current step, computed once (reset by apply).
         self._legal: list[int] | None = None
         self._chance: list[tuple[int, Fraction]] | None = None
-        self._views: list[Any] = self._all_views()
-        self._events: list[list[str]] = [[_dumps(v)] for v in self._views]
+        # With nothing hidden, every player sees the state and all actions: one shared record
+        # (the first state, then the actions) is the information state, and views are not kept.
+        self._public = game.perfect_information
+        self._views: list[Any] = [] if self._public else self._all_views()
+        first = [_dumps(engine.state())] if self._public else None
+        self._events: list[list[str]] = ([first] * game.players if first is not None
+                                         else [[_dumps(v)] for v in self._views])
 
     def clone(self) -> Self:
         """Return an independent copy (views are never changed in place, so they are shared)."""
@@ -145,10 +150,15 @@ class Play:
         other.engine = self.engine.clone()
         other.steps = self.steps
         other.truncated = self.truncated
+        other._public = self._public
         other._legal = self._legal
         other._chance = self._chance
         other._views = list(self._views)
-        other._events = [list(e) for e in self._events]
+        if self._public:
+            shared = list(self._events[0])
+            other._events = [shared] * len(self._events)
+        else:
+            other._events = [list(e) for e in self._events]
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
@@ -189,7 +199,10 @@ class Play:
         self.steps += 1
         if self.steps >= self.game.max_length and not self.engine.is_terminal():
             self.truncated = True
-        shown = action if actor != CHANCE or self.game.perfect_information else None
+        if self._public:
+            self._events[0].append(_dumps([actor, action]))
+            return
+        shown = None if actor == CHANCE else action
         views = self._all_views()
         for p, (old, new) in enumerate(zip(self._views, views, strict=True)):
             changed = {k: v for k, v in new.items() if old.get(k) != v}
@@ -222,14 +235,17 @@ class Play:
 
     def observation_string(self, player: int) -> str:
         """Return ``player``'s view as canonical JSON text."""
+        if self._public:
+            return _dumps(self.engine.state())
         return _dumps(self._views[player])
 
     def information_state_string(self, player: int) -> str:
         """Return everything ``player`` has seen: the first view, then one line per action.
 
         Each line is ``[actor, action, changes]``: the action when a player took it (players act
-        in the open) or when nothing is hidden, else null; and the fields of the player's view
-        that changed. Two histories a player cannot tell apart give the same string.
+        in the open), else null; and the fields of the player's view that changed. When the
+        spec hides nothing, each line is ``[actor, action]``. Two histories a player cannot tell
+        apart give the same string.
         """
         return "\n".join(self._events[player])
 

@@ -88,8 +88,9 @@ def test_no_view_shows_a_field_hidden_from_its_player(game: str, players: int) -
             seen = json.loads(play.observation_string(p))
             assert seen == view(state, fields, p)
             assert not leaks(seen, fields, p), f"{game}: player {p} sees {leaks(seen, fields, p)}"
-            actor, action, changed = json.loads(play.information_state_string(p).split("\n")[-1]
-                                                 ) if play.steps else (None, None, {})
+            last = play.information_state_string(p).split("\n")[-1]
+            actor, action, *rest = json.loads(last) if play.steps else (None, None)
+            changed = rest[0] if rest else {}
             assert not leaks({**seen, **changed}, fields, p)
             if fields and actor == "chance":
                 assert action is None, f"{game}: a chance outcome is shown to player {p}"

@@ -29,7 +29,7 @@ def require(module: str, extra: str) -> ModuleType:
                    f"pip install -e '.[{extra}]'")
         if os.environ.get("CI"):
             pytest.fail(message)
-        pytest.skip(message)
+        pytest.skip(message, allow_module_level=True)
 
 
 def configurations() -> list[tuple[str, int]]:

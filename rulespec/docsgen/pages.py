@@ -313,9 +313,9 @@ def actions_page(spec: Spec) -> str:
         out.append("\n*owner*: only the seat the `[*]` of the path stands for; *nobody*: no "
                    "player. Everything else is public. Each player's view replaces what it may "
                    "not see; the [OpenSpiel and PettingZoo bridges](../../implementers/"
-                   "bridges.md) observe through it.\n")
+                   "bridges.md) observe through it.\n\n")
     else:
-        out.append("Nothing in the state is hidden from any player.\n")
+        out.append("Nothing in the state is hidden from any player.\n\n")
     out.append(_action_ids(spec))
     return "".join(out)
 

@@ -310,8 +310,31 @@ def actions_page(spec: Spec) -> str:
         out.append(table(["Path", "Visible to", "Clauses"], [
             [code(h["path"]), text(h["visible_to"]), links.many(h.get("clauses", []))]
             for h in hidden]))
+        out.append("\n*owner*: only the seat the `[*]` of the path stands for; *nobody*: no "
+                   "player. Everything else is public. Each player's view replaces what it may "
+                   "not see; the [OpenSpiel and PettingZoo bridges](../../implementers/"
+                   "bridges.md) observe through it.\n\n")
     else:
-        out.append("Nothing in the state is hidden from any player.\n")
+        out.append("Nothing in the state is hidden from any player.\n\n")
+    out.append(_action_ids(spec))
+    return "".join(out)
+
+
+def _action_ids(spec: Spec) -> str:
+    """Return the action numbering the bridges use, or why the spec's actions have none."""
+    from rulespec.bridges.encoding import ActionEncoding, EncodingError
+
+    out = [f"### Action ids {anchor('action-ids')}\n\n"]
+    try:
+        encoding = ActionEncoding(spec)
+    except EncodingError as exc:
+        return out[0] + f"The actions cannot be numbered: {text(str(exc))}\n"
+    out.append(f"The OpenSpiel and PettingZoo bridges number the {encoding.size} actions as "
+               "below: an action's id is the kind's first id plus the mixed-radix number of its "
+               "parameters' positions in their domains, the last parameter varying fastest.\n\n")
+    out.append(table(["Action", "First id", "Ids", "Parameters (most significant first)"], [
+        [code(kind), str(first), str(count), ", ".join(code(p) for p in params) or "none"]
+        for kind, first, count, params in encoding.table()]))
     return "".join(out)
 
 

@@ -124,7 +124,7 @@ class _Checker:
         checks = (self.check_ids, self.check_prefix, self.check_players, self.check_clause_refs,
                   self.check_citations, self.check_components, self.check_tables,
                   self.check_parameters, self.check_schemas, self.check_invariants,
-                  self.check_variants, self.check_ambiguities)
+                  self.check_variants, self.check_ambiguities, self.check_visibility)
         for check in checks:
             try:
                 check()
@@ -309,6 +309,12 @@ class _Checker:
                 continue
             for where, message in _ref_problems(schema):
                 self.add((*path, *where), message)
+
+    def check_visibility(self) -> None:
+        from rulespec.spec.visibility import check_hidden
+
+        for i, message in check_hidden(self.data):
+            self.add(("state", "hidden", i, "path"), message)
 
     def check_invariants(self) -> None:
         from rulespec.spec.expressions import ExpressionError, compile_expression

@@ -149,11 +149,13 @@ def test_the_die_is_exactly_fair() -> None:
 
 
 def test_true_is_not_a_face() -> None:
-    """PIG-COMP-01: a die action with face true is refused even though true == 1 in Python."""
+    """PIG-COMP-01, PIG-TURN-02: a die action with face true is refused though true == 1 in
+    Python; the refusal names the die action's schema and clauses."""
     engine = game()
     with pytest.raises(IllegalAction) as info:
         engine.apply({"kind": "die", "face": True})
-    assert "PIG-COMP-01" in info.value.clauses
+    assert "action schema of die" in str(info.value) and "a boolean" in str(info.value)
+    assert "PIG-TURN-02" in info.value.clauses
     with pytest.raises(IllegalAction):
         engine.apply({"kind": "die", "face": 2.0})
 

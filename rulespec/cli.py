@@ -419,6 +419,9 @@ def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None,
 
 # -- bench ------------------------------------------------------------------------------------
 
+#: Plies counted by the perft column of ``rulespec bench``.
+PERFT_BENCH_DEPTH = 3
+
 
 @cli.command()
 @click.argument("games", nargs=-1)
@@ -429,8 +432,12 @@ def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None,
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt: str) -> None:
-    """Measure random-playout speed of the reference engines (actions/s and games/s)."""
+    """Measure random-playout speed of the reference engines (actions/s and games/s).
+
+    Also the perft speed: tree nodes counted per second to ply 3 from the start.
+    """
     from rulespec.reference.core import ConfigError
+    from rulespec.reference.perft import perft
     from rulespec.reference.play import random_policy
     from rulespec.reference.registry import new_game
     from rulespec.spec.registry import UnknownGame, game_ids, get_spec
@@ -461,19 +468,22 @@ def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt:
                     actions += 1
                 finished += 1
             elapsed = time.perf_counter() - start
+            tree = perft(new_game(game, players=n), PERFT_BENCH_DEPTH)
             rows.append({"game": game, "players": n, "games": finished, "actions": actions,
                          "seconds": round(elapsed, 3),
                          "actions_per_s": round(actions / elapsed),
                          "games_per_s": round(finished / elapsed, 1),
-                         "actions_per_game": round(actions / max(finished, 1), 1)})
+                         "actions_per_game": round(actions / max(finished, 1), 1),
+                         "perft_nodes_per_s": round(tree.nodes_per_second)})
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return
     click.echo(f"{'game':<14} {'players':>7} {'actions/s':>11} {'games/s':>9} "
-               f"{'actions/game':>13} {'games':>7}")
+               f"{'actions/game':>13} {'games':>7} {'perft nodes/s':>14}")
     for r in rows:
         click.echo(f"{r['game']:<14} {r['players']:>7} {r['actions_per_s']:>11,} "
-                   f"{r['games_per_s']:>9,} {r['actions_per_game']:>13,} {r['games']:>7}")
+                   f"{r['games_per_s']:>9,} {r['actions_per_game']:>13,} {r['games']:>7} "
+                   f"{r['perft_nodes_per_s']:>14,}")
 
 
 # -- entry point ------------------------------------------------------------------------------

@@ -17,9 +17,11 @@ from __future__ import annotations
 from rulespec.docsgen.cli_reference import cli_page
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, fenced, table, text
+from rulespec.docsgen.matrix import MATRIX_PAGE, load_reports, matrix_page
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import property_rows, schema_type, spec_format_page
+from rulespec.docsgen.search import fold, patch_worker, tune_index
 from rulespec.docsgen.site import (
     MARKER_GAMES,
     MARKER_README,
@@ -30,26 +32,44 @@ from rulespec.docsgen.site import (
     readme_block,
     site_pages,
 )
+from rulespec.docsgen.traces import (
+    TRACE_DIR,
+    TraceFile,
+    catalog_script,
+    failure_traces,
+    golden_traces,
+    trace_script,
+)
 
 __all__ = [
     "GAME_PAGES",
     "MARKER_GAMES",
     "MARKER_README",
+    "MATRIX_PAGE",
     "REGISTER_PAGE",
+    "TRACE_DIR",
     "DocsError",
     "Links",
     "Page",
+    "TraceFile",
+    "catalog_script",
     "clause_users",
     "cli_page",
     "code",
+    "failure_traces",
     "fenced",
     "fill_markers",
+    "fold",
     "game_dir",
     "game_pages",
     "game_title",
     "games_index",
     "games_nav",
     "games_table",
+    "golden_traces",
+    "load_reports",
+    "matrix_page",
+    "patch_worker",
     "player_range",
     "property_rows",
     "readme_block",
@@ -59,4 +79,6 @@ __all__ = [
     "spec_format_page",
     "table",
     "text",
+    "trace_script",
+    "tune_index",
 ]

@@ -192,9 +192,9 @@
       const slider = el("input", { type: "range", min: "0", max: String(trace.steps.length), value: String(step), "aria-label": "Step" });
       slider.addEventListener("input", () => go(Number(slider.value)));
       const button = (label, target, name) => el("button", { class: "md-button rs-trace-" + name, type: "button", onclick: () => go(target) }, [label]);
-      controls.append(button("⏮", 0, "first"), button("◀", step - 1, "prev"),
+      controls.append(button("First", 0, "first"), button("Back", step - 1, "prev"),
         el("span", { class: "rs-trace-step", text: "step " + step + " of " + trace.steps.length }),
-        button("▶", step + 1, "next"), button("⏭", trace.steps.length, "last"), slider);
+        button("Next", step + 1, "next"), button("Last", trace.steps.length, "last"), slider);
       view.innerHTML = "";
       if (step === 0) {
         view.append(el("h3", { text: "Configuration" }), table(["Key", "Value"], [

@@ -38,7 +38,7 @@ def code(value: object) -> str:
     raw = re.sub(r"\s+", " ", str(value)).strip()
     raw = raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;")
     # Brackets as entities: `[a-z][0-9]` must not read as a reference link.
-    raw = raw.replace("[", "&#91;").replace("]", "&#93;")
+    raw = raw.replace("[", "&#91;").replace("]", "&#93;").replace("*", "&#42;")
     return f"<code>{raw}</code>"
 
 
@@ -96,6 +96,8 @@ def scalar(value: Any) -> str:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return str(value)
     if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
         return ", ".join(scalar(v) for v in value) if value else "none"
     if isinstance(value, (dict, list)):
@@ -155,7 +157,10 @@ def rich(value: object, link: Callable[[str], str | None] | None = None) -> str:
         if index % 2:
             out.append((link(part) if link else None) or code(part))
         else:
-            out.append(_link_ids(text(part), link) if part else "")
+            # text() trims; keep the spaces that separate this part from a code span.
+            lead = " " if part[:1].isspace() and index else ""
+            trail = " " if part[-1:].isspace() and index < len(parts) - 1 else ""
+            out.append(lead + _link_ids(text(part), link) + trail if part.strip() else part)
     return "".join(out)
 
 

@@ -13,8 +13,8 @@ from rulespec.docsgen.markdown import (
     badge,
     code,
     data_tables,
-    json_text,
     plural,
+    scalar,
     table,
     text,
 )
@@ -85,7 +85,8 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
     for opt in amb["options"]:
         how = []
         if opt.get("parameters"):
-            how.append("parameters " + code(json_text(opt["parameters"])))
+            how.append("; ".join(f"{links.to(str(k))} = {scalar(v)}"
+                                 for k, v in opt["parameters"].items()))
         if opt.get("behaviour"):
             how.append("behaviour in the reference")
         mark = "**default**" if opt["id"] == default["option"] else ""

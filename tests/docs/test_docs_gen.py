@@ -357,3 +357,89 @@ def test_player_range_collapses_a_single_count(example: Spec) -> None:
     data = dict(example.data, game=dict(example.data["game"], players={"min": 4, "max": 4}))
     single = Spec(path=example.path, data=data, marks=example.marks)
     assert docsgen.player_range(single) == "4"
+
+
+# -- reading aids: numbers, prose, measured data, search, the matrix ------------------------------
+
+
+def test_counts_agree_in_number() -> None:
+    """'1 table', never '1 tables'; bounds too ('at least 1 item')."""
+    from rulespec.docsgen.markdown import plural
+
+    assert plural(1, "table") == "1 table" and plural(3, "table") == "3 tables"
+    assert docsgen.schema_type({"type": "array", "minItems": 1}) == "array (at least 1 item)"
+
+
+def test_ids_in_prose_become_links(example: Spec) -> None:
+    """Bare permanent ids and code spans naming an element link to it; other text stays text."""
+    links = docsgen.Links(example)
+    out = links.prose("See TOY-TURN-02 and `roll`, not `nothing` or TOY-NOPE-99.")
+    assert "[<code>TOY-TURN-02</code>](rules.md#TOY-TURN-02)" in out
+    assert "[<code>roll</code>](actions.md#action-roll)" in out
+    assert "<code>nothing</code>" in out and "TOY-NOPE-99" in out and "`" not in out
+
+
+def test_measured_impact_is_tables_not_json() -> None:
+    """Per-option metrics become one matrix; scalars a key/value table without a header row."""
+    from rulespec.docsgen.markdown import data_tables
+
+    out = data_tables({"method": "1000 games", "d6": {"mean_score": 19.4, "ties": 21},
+                       "d8": {"mean_score": 25.7, "ties": 9}})
+    assert '<div class="rs-kv" markdown>' in out and "| method | 1000 games |" in out
+    assert "|  | mean score | ties |" in out
+    assert "| <code>d6</code> | 19.4 | 21 |" in out and "| <code>d8</code> | 25.7 | 9 |" in out
+    assert "{" not in out
+
+
+def test_nested_state_objects_get_field_tables() -> None:
+    """Objects inside the state (players[], result) get their own field table."""
+    from rulespec.docsgen.schema import nested_fields
+
+    schema = {"type": "object", "properties": {
+        "players": {"type": "array", "items": {"type": "object", "properties": {
+            "score": {"type": "integer", "description": "Points so far, see `result`."}}}},
+        "result": {"type": "object", "properties": {"winners": {"type": "array"}}}}}
+    out = nested_fields(schema)
+    assert "**Fields of <code>players&#91;&#93;</code>**" in out and "**Fields of <code>result</code>**" in out
+    assert "Points so far, see <code>result</code>." in out
+
+
+def test_search_index_tags_ids_and_folds_accents() -> None:
+    """A section anchored at an id is tagged with it; accented words are indexed folded too."""
+    index = {"config": {"separator": "x"}, "docs": [
+        {"location": "games/g/rules/#DDO-ROUND-02", "title": "DDO-ROUND-02",
+         "text": "Quando todos tiverem lançado o dado"},
+        {"location": "games/g/", "title": "Pontuação", "text": "plain"}]}
+    tuned = docsgen.tune_index(index)
+    assert tuned["docs"][0]["tags"] == ["DDO-ROUND-02"]
+    assert tuned["docs"][0]["text"].endswith("<span hidden>lancado</span>")
+    assert "tags" not in tuned["docs"][1] and "pontuacao" in tuned["docs"][1]["text"].lower()
+    assert docsgen.fold("pontuação") == "pontuacao"
+
+
+def test_search_worker_patch() -> None:
+    """The theme's worker splits queries on whitespace only after the patch, or we say so."""
+    worker = "a;t.QueryLexer.termSeparator=t.tokenizer.separator,b"
+    assert docsgen.patch_worker(worker) == "a;t.QueryLexer.termSeparator=/\\s+/,b"
+    assert docsgen.patch_worker("something else") is None
+
+
+def test_matrix_cells_link_to_their_failures(example: Spec) -> None:
+    """Each failed cell links to an anchored failure naming the check, clauses and game."""
+    checks = [{"id": c, "title": c.title(), "status": "passed"}
+              for c in ("PROTOCOL", "DIFF-LEGAL", "GOLDEN")]
+    config = {"players": 2, "rulings": {}, "variants": [], "parameters": {}}
+    failure = {"check": "DIFF-LEGAL", "title": "Legal actions differ", "clauses": ["TOY-TURN-02"],
+               "subject": None, "message": "order differs", "config": config, "step": 3,
+               "actions": [{"actor": "chance", "action": {"kind": "roll", "face": 2}}],
+               "trace": "conformance/reports/failures/toy.bad/toy-DIFF-LEGAL-1.jsonl", "also": []}
+    report = {"format": "rulespec-conformance/1", "engine": "bad", "game": "toy-dice",
+              "spec_version": "1", "ok": False, "checks": checks,
+              "runs": [{"config": config, "ok": False, "skipped": None, "failures": [failure]}],
+              "golden": [], "failures": [failure]}
+    page = docsgen.matrix_page([report], [example]).markdown
+    assert 'title: "Conformance matrix"' in page
+    assert '(#fail-1)' in page and "{ #fail-1 }" in page
+    assert "[<code>TOY-TURN-02</code>](../games/toy-dice/rules.md#TOY-TURN-02)" in page
+    assert "#trace=failure.toy.bad.toy-DIFF-LEGAL-1" in page
+    assert "Minimal game (1 action)" in page

@@ -120,6 +120,8 @@ def on_post_build(config: MkDocsConfig) -> None:
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Fill the generation markers of hand-written pages (games table, README commands)."""
     prefix = "../" * page.file.src_uri.count("/")
+    if config.repo_url:
+        markdown = docsgen.link_repository_files(markdown, config.repo_url)
     try:
         return docsgen.fill_markers(markdown, specs=_built["specs"], readme=_built["readme"],
                                      prefix=prefix)

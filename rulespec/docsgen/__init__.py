@@ -29,6 +29,7 @@ from rulespec.docsgen.site import (
     games_index,
     games_nav,
     games_table,
+    link_repository_files,
     readme_block,
     site_pages,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "games_nav",
     "games_table",
     "golden_traces",
+    "link_repository_files",
     "load_reports",
     "matrix_page",
     "patch_worker",

@@ -443,3 +443,10 @@ def test_matrix_cells_link_to_their_failures(example: Spec) -> None:
     assert "[<code>TOY-TURN-02</code>](../games/toy-dice/rules.md#TOY-TURN-02)" in page
     assert "#trace=failure.toy.bad.toy-DIFF-LEGAL-1" in page
     assert "Minimal game (1 action)" in page
+
+
+def test_generated_pages_link_their_source_file() -> None:
+    """With a repository URL set, 'Generated from specs/x.yaml' links to the file."""
+    md = '<p class="rs-provenance">Generated from <code>specs/fool.yaml</code>, spec 1.</p>'
+    out = docsgen.link_repository_files(md, "https://example.org/r/")
+    assert '<a href="https://example.org/r/blob/HEAD/specs/fool.yaml"><code>specs/fool.yaml</code></a>' in out

@@ -428,6 +428,14 @@ def test_trace_viewer_steps_through_a_golden_trace(browser: Chromium, registry_s
     assert browser.evaluate("document.querySelector('.rs-trace-step').textContent") == "step 0 of 29"
 
 
+def test_trace_viewer_works_offline_from_files(browser: Chromium, registry_site: Path) -> None:
+    """Opened from file:// (no server, no fetch), the viewer still loads a golden trace."""
+    page = registry_site / "implementers" / "trace-viewer" / "index.html"
+    browser.open(f"{page.as_uri()}#trace=dado-de-ouro.p4-default&step=3")
+    heading = browser.wait_for("document.querySelector('.rs-trace-view h3')?.textContent")
+    assert heading.startswith("Step 3: chance plays roll"), heading
+
+
 ID_LAYOUT_JS = r"""
 (() => {
   const idLike = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;

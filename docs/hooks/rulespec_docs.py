@@ -24,7 +24,7 @@ from rulespec.spec import Spec, SpecError, load_spec, spec_paths
 from rulespec.spec.validate import spec_schema
 
 SPECS_ENV = "RULESPEC_DOCS_SPECS"
-#: The folder of conformance reports the matrix page shows (default conformance/reports/).
+#: The folder of conformance reports the matrix page shows (default docs/conformance-reports/).
 REPORTS_ENV = "RULESPEC_DOCS_REPORTS"
 GAMES_SECTION = "Games"
 
@@ -55,7 +55,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _built["specs"] = specs
     _built["readme"] = readme_path.read_text(encoding="utf-8") if readme_path.is_file() else None
     root = Path(config.config_file_path).parent
-    reports = Path(os.environ.get(REPORTS_ENV) or root / "conformance" / "reports")
+    reports = Path(os.environ.get(REPORTS_ENV) or root / "docs" / "conformance-reports")
     _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli)
     _built["pages"].append(docsgen.matrix_page(docsgen.load_reports(reports), specs))
     _built["traces"] = _trace_files(specs, reports)

@@ -1,9 +1,10 @@
 """The conformance matrix: engines x configurations x checks, from JSON reports in a folder.
 
 The reports are what ``rulespec conform --format json`` writes. They are committed in
-``conformance/reports/`` so the docs build stays fast; refresh them with::
+``docs/conformance-reports/`` (docs input, not package data; mkdocs.yml excludes the folder
+from the site) so the docs build stays fast; refresh them with::
 
-    python -m rulespec.docsgen.matrix            # every job in JOBS, into conformance/reports/
+    python -m rulespec.docsgen.matrix            # every job in JOBS, into docs/conformance-reports/
     python -m rulespec.docsgen.matrix --out DIR  # elsewhere
 
 Every cell of the matrix links to the failure it stands for, listed below the matrix with
@@ -108,7 +109,7 @@ def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec]) -> 
     by_game = {spec.game_id: spec for spec in specs}
     out = [front_matter("Conformance matrix"), "# Conformance matrix\n\n",
            "Which engine passes which check, in which configuration, built from the JSON "
-           "reports of `rulespec conform --format json` in `conformance/reports/`. Each "
+           "reports of `rulespec conform --format json` in `docs/conformance-reports/`. Each "
            "✗ links to its failure below: the check, the clauses, the message and the minimal "
            "game. ✓ passed, – skipped (the engine does not support the configuration), "
            "· not run. Refresh the reports with `python -m rulespec.docsgen.matrix`.\n\n"]
@@ -216,7 +217,7 @@ def relabel(report: Path, label: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Refresh the committed conformance reports."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("conformance/reports"))
+    parser.add_argument("--out", type=Path, default=Path("docs/conformance-reports"))
     args = parser.parse_args(argv)
     for path in refresh(args.out):
         print(path)

@@ -20,6 +20,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
+from rulespec.docsgen.matrix import load_reports, matrix_page
 from rulespec.spec import Spec, SpecError, load_spec, spec_paths
 from rulespec.spec.validate import spec_schema
 
@@ -57,7 +58,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     root = Path(config.config_file_path).parent
     reports = Path(os.environ.get(REPORTS_ENV) or root / "docs" / "conformance-reports")
     _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli)
-    _built["pages"].append(docsgen.matrix_page(docsgen.load_reports(reports), specs))
+    _built["pages"].append(matrix_page(load_reports(reports), specs))
     _built["traces"] = _trace_files(specs, reports)
     nav = config.nav
     section = next((entry for entry in nav or [] if isinstance(entry, dict)

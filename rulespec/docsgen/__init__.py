@@ -9,7 +9,8 @@ One module per concern: ``markdown`` (escaping, tables, fences, the Page), ``lin
 element is documented), ``schema`` (JSON Schema in prose, the spec format reference), ``pages``
 (one game's pages), ``register`` (the ambiguity register), ``cli_reference`` (the command line
 reference) and ``site`` (the games index, page markers, every page). This package re-exports
-what the mkdocs hook and the tests use.
+what the mkdocs hook and the tests use, except ``matrix`` (the conformance matrix), which is
+also a script (``python -m rulespec.docsgen.matrix``) and so is imported on its own.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 from rulespec.docsgen.cli_reference import cli_page
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, fenced, table, text
-from rulespec.docsgen.matrix import MATRIX_PAGE, load_reports, matrix_page
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import property_rows, schema_type, spec_format_page
@@ -46,7 +46,6 @@ __all__ = [
     "GAME_PAGES",
     "MARKER_GAMES",
     "MARKER_README",
-    "MATRIX_PAGE",
     "REGISTER_PAGE",
     "TRACE_DIR",
     "DocsError",
@@ -69,8 +68,6 @@ __all__ = [
     "games_table",
     "golden_traces",
     "link_repository_files",
-    "load_reports",
-    "matrix_page",
     "patch_worker",
     "player_range",
     "property_rows",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -197,6 +198,7 @@ def refresh(out: Path, jobs: Sequence[Job] = JOBS, *, root: Path | None = None) 
     for job in jobs:
         report = out / f"{job.name}.json"
         failures = out / "failures" / job.name
+        shutil.rmtree(failures, ignore_errors=True)  # the kit numbers traces after old ones
         subprocess.run(job.command(report, failures), cwd=root, check=False,
                        stdout=subprocess.DEVNULL)
         if not report.is_file():

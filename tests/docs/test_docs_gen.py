@@ -437,7 +437,9 @@ def test_matrix_cells_link_to_their_failures(example: Spec) -> None:
               "spec_version": "1", "ok": False, "checks": checks,
               "runs": [{"config": config, "ok": False, "skipped": None, "failures": [failure]}],
               "golden": [], "failures": [failure]}
-    page = docsgen.matrix_page([report], [example]).markdown
+    from rulespec.docsgen.matrix import matrix_page
+
+    page = matrix_page([report], [example]).markdown
     assert 'title: "Conformance matrix"' in page
     assert '(#fail-1)' in page and "{ #fail-1 }" in page
     assert "[<code>TOY-TURN-02</code>](../games/toy-dice/rules.md#TOY-TURN-02)" in page

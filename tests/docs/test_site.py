@@ -141,7 +141,7 @@ def test_strict_mode_checks_links_and_anchors() -> None:
 def test_no_two_pages_share_a_title(registry_site: Path) -> None:
     """Every page has its own title (browser tab, header): 28 pages once shared 7 titles."""
     titles: dict[str, str] = {}
-    for page in sorted(registry_site.rglob("index.html")):
+    for page in [*sorted(registry_site.rglob("index.html")), registry_site / "404.html"]:
         html = page.read_text(encoding="utf-8")
         title = re.search(r"<title>([^<]*)</title>", html)
         assert title, f"{page}: no <title>"

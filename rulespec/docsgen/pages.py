@@ -295,7 +295,7 @@ def actions_page(spec: Spec) -> str:
         if action.get("probability"):
             out.append(f"**Probability:** {text(action['probability'])}\n\n")
         params = action["params"]
-        rows = property_rows(params) if isinstance(params, Mapping) else []
+        rows = property_rows(params, link=links.link) if isinstance(params, Mapping) else []
         if rows:
             out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
         out.append('??? note "JSON Schema of the action"\n\n'
@@ -308,11 +308,11 @@ def actions_page(spec: Spec) -> str:
                "what the players cannot see (listed under *Hidden information*).\n\n")
     if state.get("notes"):
         out.append(f"{links.prose(state['notes'])}\n\n")
-    rows = property_rows(schema) if isinstance(schema, Mapping) else []
+    rows = property_rows(schema, link=links.link) if isinstance(schema, Mapping) else []
     if rows:
         out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
     if isinstance(schema, Mapping):
-        out.append(nested_fields(schema))
+        out.append(nested_fields(schema, link=links.link))
     out.append('??? note "JSON Schema of the state"\n\n'
                + indent(fenced(json.dumps(schema, indent=2, ensure_ascii=False), "json")) + "\n")
     out.append(f"### Hidden information {anchor('hidden')}\n\n")

@@ -48,7 +48,8 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
                 code(amb["default"]["option"]), badge("authority", str(amb["default"]["authority"])),
                 ", ".join(code(o["id"]) for o in amb["options"]),
                 links.many(amb["clauses"], prefix=link_prefix),
-                _short(str(impact.get("text", ""))) + (" (measured)" if impact.get("measured") else ""),
+                links.prose(_short(str(impact.get("text", ""))), prefix=link_prefix)
+                + (" (measured)" if impact.get("measured") else ""),
                 code(history[-1]["date"]) if history else ""]
         rows.append(row)
     return (f'<div class="rs-register" data-filters="{",".join(filters)}" markdown>\n\n'
@@ -57,7 +58,7 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
 
 def _short(value: str, limit: int = 90) -> str:
     value = " ".join(value.split())
-    return text(value if len(value) <= limit else value[:limit].rsplit(" ", 1)[0] + " …")
+    return value if len(value) <= limit else value[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulespec.docsgen.markdown import Page, anchor, code, json_text, plural, rich, table
@@ -52,14 +52,15 @@ def schema_type(schema: Any, *, ref_link: str | None = None) -> str:
     return base + (f" ({', '.join(bounds)})" if bounds else "")
 
 
-def property_rows(schema: Mapping[str, Any], *, ref_link: str | None = None) -> list[list[str]]:
+def property_rows(schema: Mapping[str, Any], *, ref_link: str | None = None,
+                  link: Callable[[str], str | None] | None = None) -> list[list[str]]:
     """Return rows (key, type, required, description) for an object schema's properties."""
     required = set(schema.get("required", []))
     rows = []
     for key, sub in schema.get("properties", {}).items():
         desc = sub.get("description", "") if isinstance(sub, Mapping) else ""
         rows.append([code(key), schema_type(sub, ref_link=ref_link),
-                     "yes" if key in required else "", rich(desc)])
+                     "yes" if key in required else "", rich(desc, link)])
     return rows
 
 
@@ -77,7 +78,8 @@ def _object_of(schema: Any) -> tuple[str, Mapping[str, Any]] | None:
     return None
 
 
-def nested_fields(schema: Mapping[str, Any], path: str = "") -> str:
+def nested_fields(schema: Mapping[str, Any], path: str = "", *,
+                  link: Callable[[str], str | None] | None = None) -> str:
     """Return a field table for every nested object (``pending``, ``players[]``) of a schema."""
     out = []
     for key, sub in schema.get("properties", {}).items():
@@ -85,11 +87,11 @@ def nested_fields(schema: Mapping[str, Any], path: str = "") -> str:
         if found is None:
             continue
         where = f"{path}.{key}{found[0]}" if path else f"{key}{found[0]}"
-        rows = property_rows(found[1])
+        rows = property_rows(found[1], link=link)
         if rows:
             out.append(f"**Fields of {code(where)}**\n\n"
                        + table(["Field", "Type", "Required", "Description"], rows) + "\n")
-        out.append(nested_fields(found[1], where))
+        out.append(nested_fields(found[1], where, link=link))
     return "".join(out)
 
 

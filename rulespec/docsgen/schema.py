@@ -70,6 +70,11 @@ def _object_of(schema: Any) -> tuple[str, Mapping[str, Any]] | None:
         return None
     if isinstance(schema.get("properties"), Mapping):
         return "", schema
+    for key in ("oneOf", "anyOf"):  # a nullable object: {"oneOf": [{"type": "null"}, {...}]}
+        for alternative in schema.get(key, []):
+            found = _object_of(alternative)
+            if found is not None:
+                return found
     items = schema.get("items")
     if schema.get("type") == "array" and isinstance(items, Mapping):
         inner = _object_of(items)

@@ -398,7 +398,8 @@ def test_nested_state_objects_get_field_tables() -> None:
     schema = {"type": "object", "properties": {
         "players": {"type": "array", "items": {"type": "object", "properties": {
             "score": {"type": "integer", "description": "Points so far, see `result`."}}}},
-        "result": {"type": "object", "properties": {"winners": {"type": "array"}}}}}
+        "result": {"oneOf": [{"type": "null"}, {"type": "object", "properties": {
+            "winners": {"type": "array"}}}]}}}
     out = nested_fields(schema)
     assert "**Fields of <code>players&#91;&#93;</code>**" in out and "**Fields of <code>result</code>**" in out
     assert "Points so far, see <code>result</code>." in out

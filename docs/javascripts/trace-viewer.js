@@ -56,9 +56,11 @@
     return trace;
   }
 
-  // Flatten a JSON value into path -> scalar text, for "what changed".
+  // Flatten a JSON value into path -> text, for "what changed". A list of scalars (a hand,
+  // a pile) stays one value: index by index it would report every shifted card.
   function flatten(value, path, out) {
-    if (value !== null && typeof value === "object") {
+    const scalars = Array.isArray(value) && value.every((v) => v === null || typeof v !== "object");
+    if (value !== null && typeof value === "object" && !scalars) {
       const keys = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
       if (!keys.length) out[path || "(root)"] = Array.isArray(value) ? "[]" : "{}";
       keys.forEach((k) => flatten(value[k], path + (Array.isArray(value) ? "[" + k + "]" : (path ? "." : "") + k), out));
@@ -77,15 +79,16 @@
     return rows;
   }
 
+  // The theme styles only tables without a class, so the class goes on a wrapper.
   function table(headers, rows, cls) {
-    return el("table", { class: cls || "" }, [
+    return el("div", { class: cls || "" }, [el("table", {}, [
       el("thead", {}, [el("tr", {}, headers.map((h) => el("th", { text: h })))]),
       el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => {
         const td = el("td");
         if (c instanceof Node) td.appendChild(c); else td.textContent = c;
         return td;
       })))),
-    ]);
+    ])]);
   }
 
   function setup(root) {

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rulespec.docsgen.links import Links, game_title
-from rulespec.docsgen.markdown import Page, anchor, code, front_matter, plural, table, text
+from rulespec.docsgen.markdown import Page, anchor, code, plural, table, text
 from rulespec.spec.model import Spec
 
 #: Where the matrix page lives, relative to the docs folder.
@@ -108,7 +108,8 @@ def _cell(status: str, href: str | None = None) -> str:
 def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec]) -> Page:
     """Return the conformance matrix page."""
     by_game = {spec.game_id: spec for spec in specs}
-    out = [front_matter("Conformance matrix"), "# Conformance matrix\n\n",
+    # No contents sidebar: the matrix needs the width.
+    out = ['---\ntitle: "Conformance matrix"\nhide:\n  - toc\n---\n\n', "# Conformance matrix\n\n",
            "Which engine passes which check, in which configuration, built from the JSON "
            "reports of `rulespec conform --format json` in `docs/conformance-reports/`. Each "
            "✗ links to its failure below: the check, the clauses, the message and the minimal "
@@ -123,7 +124,12 @@ def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec]) -> 
         spec = by_game.get(game)
         out.append(f"## {text(game_title(spec)) if spec else code(game)} {anchor('game-' + game)}\n\n")
         rows = []
-        for report in (r for r in reports if r["game"] == game):
+        # The reference first, known-bad engines last, so a reader compares against the top row.
+        ordered = sorted((r for r in reports if r["game"] == game),
+                         key=lambda r: (str(r["engine"]).startswith("known-bad"),
+                                        not str(r["engine"]).startswith("reference"),
+                                        str(r.get("_file", "")).removesuffix(".json")))
+        for report in ordered:
             engine = text(report["engine"])
             for run in report["runs"]:
                 failed: dict[str, str] = {}

@@ -8,7 +8,9 @@ spec without building the site.
 One module per concern: ``markdown`` (escaping, tables, fences, the Page), ``links`` (where each
 element is documented), ``schema`` (JSON Schema in prose, the spec format reference), ``pages``
 (one game's pages), ``register`` (the ambiguity register), ``cli_reference`` (the command line
-reference) and ``site`` (the games index, page markers, every page). This package re-exports
+reference), ``site`` (the games index, page markers, every page), ``search`` (ids first and
+accents folded in the search index), ``traces`` (the trace viewer's data) and ``matrix`` (the
+conformance matrix from JSON reports). This package re-exports
 what the mkdocs hook and the tests use, except ``matrix`` (the conformance matrix), which is
 also a script (``python -m rulespec.docsgen.matrix``) and so is imported on its own.
 """

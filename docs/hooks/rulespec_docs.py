@@ -8,20 +8,25 @@ exactly those specs instead; the docs tests use it for their example spec.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
+from rulespec.docsgen.matrix import load_reports, matrix_page
 from rulespec.spec import Spec, SpecError, load_spec, spec_paths
 from rulespec.spec.validate import spec_schema
 
 SPECS_ENV = "RULESPEC_DOCS_SPECS"
+#: The folder of conformance reports the matrix page shows (default docs/conformance-reports/).
+REPORTS_ENV = "RULESPEC_DOCS_REPORTS"
 GAMES_SECTION = "Games"
 
 _built: dict[str, Any] = {}
@@ -50,7 +55,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     readme_path = Path(config.config_file_path).parent / "README.md"
     _built["specs"] = specs
     _built["readme"] = readme_path.read_text(encoding="utf-8") if readme_path.is_file() else None
+    root = Path(config.config_file_path).parent
+    reports = Path(os.environ.get(REPORTS_ENV) or root / "docs" / "conformance-reports")
     _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli)
+    _built["pages"].append(matrix_page(load_reports(reports), specs))
+    _built["traces"] = _trace_files(specs, reports)
     nav = config.nav
     section = next((entry for entry in nav or [] if isinstance(entry, dict)
                     and isinstance(entry.get(GAMES_SECTION), list)), None)
@@ -62,20 +71,58 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
+def _trace_files(specs: list[Spec], reports: Path) -> dict[str, str]:
+    """Return the trace viewer's data scripts: site path -> content."""
+    from rulespec.spec import all_specs
+
+    known = {spec.game_id: spec for spec in all_specs()}
+    known.update({spec.game_id: spec for spec in specs})
+    traces = docsgen.golden_traces(known) + docsgen.failure_traces(reports / "failures")
+    out = {f"{docsgen.TRACE_DIR}/catalog.js": docsgen.catalog_script(
+        traces, list(known.values()), documented=[s.game_id for s in specs])}
+    for trace in traces:
+        out[f"{docsgen.TRACE_DIR}/{trace.name}.js"] = docsgen.trace_script(trace)
+    return out
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Add the generated pages to the site."""
+    """Add the generated pages and the trace viewer's data to the site."""
     for page in _built["pages"]:
         existing = files.get_file_from_path(page.path)
         if existing is not None:
             raise PluginError(f"rulespec docs: docs/{page.path} is generated; delete the "
                               "hand-written file")
         files.append(File.generated(config, page.path, content=page.markdown))
+    for path, content in _built["traces"].items():
+        files.append(File.generated(config, path, content=content))
     return files
+
+
+@event_priority(-100)  # after the theme's search plugin has written its index
+def on_post_build(config: MkDocsConfig) -> None:
+    """Tune the search index (ids first, accents folded) and drop source maps from the site."""
+    site = Path(config.site_dir)
+    index_path = site / "search" / "search_index.json"
+    if index_path.is_file():
+        index = json.loads(index_path.read_text(encoding="utf-8"))
+        index_path.write_text(json.dumps(docsgen.tune_index(index), ensure_ascii=False,
+                                         separators=(",", ":")), encoding="utf-8")
+    for worker in (site / "assets" / "javascripts" / "workers").glob("search.*.js"):
+        patched = docsgen.patch_worker(worker.read_text(encoding="utf-8"))
+        if patched is None:
+            raise PluginError(f"rulespec docs: {worker.name} no longer sets the query separator "
+                              "as rulespec_docs.patch_worker expects; ids would be split at '-'")
+        worker.write_text(patched, encoding="utf-8")
+    # The theme ships .map files beside its minified assets; readers never need them.
+    for source_map in site.rglob("*.map"):
+        source_map.unlink()
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Fill the generation markers of hand-written pages (games table, README commands)."""
     prefix = "../" * page.file.src_uri.count("/")
+    if config.repo_url:
+        markdown = docsgen.link_repository_files(markdown, config.repo_url)
     try:
         return docsgen.fill_markers(markdown, specs=_built["specs"], readme=_built["readme"],
                                      prefix=prefix)

@@ -1,12 +1,38 @@
 // Ambiguity register tables: filter by the columns named in data-filters, a free-text box,
-// and sort by clicking a column heading. Filters are mirrored in the address (?status=ruled)
-// so a filtered view can be shared; without JavaScript the full table is shown.
+// sort by clicking a column heading, export what is shown as CSV or JSON. Filters and sort
+// live in the address (?game=fool&status=ruled&sort=-id) so a view can be shared. A cell
+// whose shown text is not its value (a game's display name) carries the value in data-key.
+// Without JavaScript the full table is shown.
 (function () {
   "use strict";
+
+  function cellKey(row, index) {
+    const cell = row.cells[index];
+    if (!cell) return "";
+    const keyed = cell.querySelector("[data-key]");
+    return keyed ? keyed.dataset.key : cell.textContent.trim();
+  }
 
   function cellText(row, index) {
     const cell = row.cells[index];
     return cell ? cell.textContent.trim() : "";
+  }
+
+  function slug(name) {
+    return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  }
+
+  function download(name, type, body) {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([body], { type: type }));
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 0);
+  }
+
+  function csvField(value) {
+    return /[",\n]/.test(value) ? '"' + value.replace(/"/g, '""') + '"' : value;
   }
 
   function setup(container) {
@@ -16,7 +42,8 @@
     if (!table || !table.tBodies.length) return;
     const body = table.tBodies[0];
     const rows = Array.from(body.rows);
-    const headers = Array.from(table.tHead.rows[0].cells).map((th) => th.textContent.trim());
+    const heads = Array.from(table.tHead.rows[0].cells);
+    const headers = heads.map((th) => th.textContent.trim());
     const names = (container.dataset.filters || "").split(",").filter(Boolean);
     const params = new URLSearchParams(window.location.search);
     const bar = document.createElement("div");
@@ -26,17 +53,24 @@
     names.forEach((name) => {
       const index = headers.indexOf(name);
       if (index < 0) return;
-      const values = Array.from(new Set(rows.map((r) => cellText(r, index)))).sort();
+      const labels = {};
+      rows.forEach((r) => { labels[cellKey(r, index)] = cellText(r, index); });
+      const values = Object.keys(labels).sort((a, b) => labels[a].localeCompare(labels[b]));
       const label = document.createElement("label");
       label.textContent = name + " ";
       const select = document.createElement("select");
       select.dataset.column = String(index);
-      select.dataset.param = name.toLowerCase();
+      select.dataset.param = slug(name);
       select.setAttribute("aria-label", "Filter by " + name.toLowerCase());
       select.add(new Option("all", ""));
-      values.forEach((v) => select.add(new Option(v, v)));
+      values.forEach((v) => select.add(new Option(labels[v], v)));
       const wanted = params.get(select.dataset.param);
-      if (wanted && values.includes(wanted)) select.value = wanted;
+      if (wanted) {
+        // The id is canonical; a display name (as older links had) is accepted too.
+        const hit = values.find((v) => v === wanted)
+          || values.find((v) => labels[v].toLowerCase() === wanted.toLowerCase());
+        if (hit !== undefined) select.value = hit;
+      }
       select.addEventListener("change", apply);
       label.appendChild(select);
       bar.appendChild(label);
@@ -53,13 +87,61 @@
     const count = document.createElement("span");
     count.className = "rs-count";
     bar.appendChild(count);
+    const exports = document.createElement("span");
+    exports.className = "rs-export";
+    [["CSV", "csv"], ["JSON", "json"]].forEach(([label, format]) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "md-button rs-export-" + format;
+      button.textContent = "Export " + label;
+      button.addEventListener("click", () => exportShown(format));
+      exports.appendChild(button);
+    });
+    bar.appendChild(exports);
     container.insertBefore(bar, container.firstChild);
+
+    function shownRecords() {
+      return Array.from(body.rows).filter((r) => !r.hidden).map((r) => {
+        const record = {};
+        headers.forEach((h, i) => { record[slug(h)] = cellKey(r, i); });
+        const link = r.cells[0].querySelector("a");
+        if (link) record.url = link.href;
+        return record;
+      });
+    }
+
+    function exportShown(format) {
+      const records = shownRecords();
+      if (format === "json") {
+        download("ambiguities.json", "application/json", JSON.stringify(records, null, 2) + "\n");
+        return;
+      }
+      const keys = records.length ? Object.keys(records[0]) : headers.map(slug);
+      const lines = [keys.join(",")].concat(records.map((r) => keys.map((k) => csvField(r[k] || "")).join(",")));
+      download("ambiguities.csv", "text/csv", lines.join("\n") + "\n");
+    }
+
+    let sortIndex = -1;
+    let ascending = true;
+
+    function sortRows() {
+      heads.forEach((h) => h.removeAttribute("aria-sort"));
+      if (sortIndex < 0) {
+        rows.forEach((row) => body.appendChild(row));
+        return;
+      }
+      heads[sortIndex].setAttribute("aria-sort", ascending ? "ascending" : "descending");
+      const sorted = rows.slice().sort((a, b) =>
+        cellKey(a, sortIndex).localeCompare(cellKey(b, sortIndex), undefined, { numeric: true }));
+      if (!ascending) sorted.reverse();
+      sorted.forEach((row) => body.appendChild(row));
+    }
 
     function apply() {
       const needle = search.value.trim().toLowerCase();
       let shown = 0;
       rows.forEach((row) => {
-        const ok = selects.every((s) => !s.value || cellText(row, Number(s.dataset.column)) === s.value)
+        const ok = selects.every((s) => !s.value || cellKey(row, Number(s.dataset.column)) === s.value)
           && (!needle || row.textContent.toLowerCase().includes(needle));
         row.hidden = !ok;
         if (ok) shown += 1;
@@ -72,25 +154,33 @@
       });
       if (needle) url.searchParams.set("q-register", search.value.trim());
       else url.searchParams.delete("q-register");
+      if (sortIndex >= 0) url.searchParams.set("sort", (ascending ? "" : "-") + slug(headers[sortIndex]));
+      else url.searchParams.delete("sort");
       if (url.href !== window.location.href) window.history.replaceState(null, "", url.href);
     }
 
-    Array.from(table.tHead.rows[0].cells).forEach((th, index) => {
+    heads.forEach((th, index) => {
       th.tabIndex = 0;
       th.title = "Sort by " + th.textContent.trim();
       const sort = () => {
-        const ascending = th.getAttribute("aria-sort") !== "ascending";
-        Array.from(table.tHead.rows[0].cells).forEach((h) => h.removeAttribute("aria-sort"));
-        th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-        const sorted = rows.slice().sort((a, b) =>
-          cellText(a, index).localeCompare(cellText(b, index), undefined, { numeric: true }));
-        if (!ascending) sorted.reverse();
-        sorted.forEach((row) => body.appendChild(row));
+        ascending = sortIndex === index ? !ascending : true;
+        sortIndex = index;
+        sortRows();
+        apply();
       };
       th.addEventListener("click", sort);
       th.addEventListener("keydown", (e) => { if (e.key === "Enter") sort(); });
     });
 
+    const wantedSort = params.get("sort");
+    if (wantedSort) {
+      const index = headers.map(slug).indexOf(wantedSort.replace(/^-/, ""));
+      if (index >= 0) {
+        sortIndex = index;
+        ascending = !wantedSort.startsWith("-");
+        sortRows();
+      }
+    }
     apply();
   }
 

@@ -8,8 +8,11 @@ spec without building the site.
 One module per concern: ``markdown`` (escaping, tables, fences, the Page), ``links`` (where each
 element is documented), ``schema`` (JSON Schema in prose, the spec format reference), ``pages``
 (one game's pages), ``register`` (the ambiguity register), ``cli_reference`` (the command line
-reference) and ``site`` (the games index, page markers, every page). This package re-exports
-what the mkdocs hook and the tests use.
+reference), ``site`` (the games index, page markers, every page), ``search`` (ids first and
+accents folded in the search index), ``traces`` (the trace viewer's data) and ``matrix`` (the
+conformance matrix from JSON reports). This package re-exports
+what the mkdocs hook and the tests use, except ``matrix`` (the conformance matrix), which is
+also a script (``python -m rulespec.docsgen.matrix``) and so is imported on its own.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from rulespec.docsgen.markdown import DocsError, Page, code, fenced, table, text
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import property_rows, schema_type, spec_format_page
+from rulespec.docsgen.search import fold, patch_worker, tune_index
 from rulespec.docsgen.site import (
     MARKER_GAMES,
     MARKER_README,
@@ -27,8 +31,17 @@ from rulespec.docsgen.site import (
     games_index,
     games_nav,
     games_table,
+    link_repository_files,
     readme_block,
     site_pages,
+)
+from rulespec.docsgen.traces import (
+    TRACE_DIR,
+    TraceFile,
+    catalog_script,
+    failure_traces,
+    golden_traces,
+    trace_script,
 )
 
 __all__ = [
@@ -36,20 +49,28 @@ __all__ = [
     "MARKER_GAMES",
     "MARKER_README",
     "REGISTER_PAGE",
+    "TRACE_DIR",
     "DocsError",
     "Links",
     "Page",
+    "TraceFile",
+    "catalog_script",
     "clause_users",
     "cli_page",
     "code",
+    "failure_traces",
     "fenced",
     "fill_markers",
+    "fold",
     "game_dir",
     "game_pages",
     "game_title",
     "games_index",
     "games_nav",
     "games_table",
+    "golden_traces",
+    "link_repository_files",
+    "patch_worker",
     "player_range",
     "property_rows",
     "readme_block",
@@ -59,4 +80,6 @@ __all__ = [
     "spec_format_page",
     "table",
     "text",
+    "trace_script",
+    "tune_index",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rulespec.docsgen.markdown import code
+from rulespec.docsgen.markdown import code, rich
 from rulespec.spec.model import Spec
 
 
@@ -34,6 +34,8 @@ class Links:
             self.targets.setdefault(str(action["id"]), f"actions.md#action-{action['id']}")
         for variant in spec.section("variants"):
             self.targets.setdefault(str(variant["id"]), f"variants.md#variant-{variant['id']}")
+        for step in steps(spec):
+            self.targets.setdefault(str(step["id"]), f"rules.md#step-{step['id']}")
         for zone in spec.section("zones"):
             self.targets.setdefault(str(zone["id"]), f"index.md#zone-{zone['id']}")
         for comp in components(spec.section("components")):
@@ -46,6 +48,15 @@ class Links:
             return code(ident)
         return f"[{code(ident)}]({prefix}{target})"
 
+    def link(self, ident: str, *, prefix: str = "") -> str | None:
+        """Return a Markdown link to element ``ident``, or None if the spec has no such id."""
+        target = self.targets.get(ident)
+        return None if target is None else f"[{code(ident)}]({prefix}{target})"
+
+    def prose(self, value: object, *, prefix: str = "") -> str:
+        """Return prose as inline Markdown with every known id in it linked."""
+        return rich(value, lambda ident: self.link(ident, prefix=prefix))
+
     def many(self, idents: Iterable[Any], *, prefix: str = "") -> str:
         """Return links to several elements, comma separated."""
         return ", ".join(self.to(str(i), prefix=prefix) for i in idents)
@@ -55,6 +66,18 @@ def components(items: Sequence[Mapping[str, Any]]) -> Iterable[Mapping[str, Any]
     for item in items:
         yield item
         yield from components(item.get("parts", []))
+
+
+def steps(spec: Spec) -> Iterable[Mapping[str, Any]]:
+    """Yield every structure step of a spec (setup, flow, end), depth first."""
+    def walk(items: Sequence[Mapping[str, Any]]) -> Iterable[Mapping[str, Any]]:
+        for item in items:
+            yield item
+            yield from walk(item.get("steps", []))
+
+    structure = spec.data.get("structure", {})
+    for part in ("setup", "flow", "end"):
+        yield from walk(structure.get(part, []))
 
 
 def clause_users(spec: Spec) -> dict[str, list[str]]:

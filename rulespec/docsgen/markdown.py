@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,8 @@ def code(value: object) -> str:
     """Return ``value`` as inline code that survives any backticks and table pipes in it."""
     raw = re.sub(r"\s+", " ", str(value)).strip()
     raw = raw.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "&#124;")
+    # Brackets as entities: `[a-z][0-9]` must not read as a reference link.
+    raw = raw.replace("[", "&#91;").replace("]", "&#93;").replace("*", "&#42;")
     return f"<code>{raw}</code>"
 
 
@@ -71,3 +73,106 @@ def badge(kind: str, value: str) -> str:
 def anchor(ident: str) -> str:
     """Return the attr_list suffix that gives a heading the permanent anchor ``ident``."""
     return f"{{ #{ident} }}"
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """Return ``1 table`` or ``3 tables`` (``words`` for an irregular plural)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def front_matter(title: str) -> str:
+    """Return the YAML front matter giving a page its own title (browser tab, header, search)."""
+    return "---\ntitle: " + json.dumps(title, ensure_ascii=False) + "\n---\n\n"
+
+
+def kv_table(rows: Iterable[Sequence[str]]) -> str:
+    """Return a two-column key/value table without the empty header row."""
+    return '<div class="rs-kv" markdown>\n\n' + table(["Key", "Value"], rows) + "\n</div>\n"
+
+
+def scalar(value: Any) -> str:
+    """Return a JSON scalar or list of scalars as reader's text (``yes``, ``1, 2, 3``)."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return ", ".join(scalar(v) for v in value) if value else "none"
+    if isinstance(value, (dict, list)):
+        return code(json_text(value))
+    return text(value)
+
+
+def attributes(value: Any) -> str:
+    """Return component attributes as ``suit: green; faces: 1, 2, 3`` instead of JSON."""
+    if not isinstance(value, dict):
+        return scalar(value)
+    return "; ".join(f"{text(str(k).replace('_', ' '))}: {scalar(v)}" for k, v in value.items())
+
+
+def _is_flat(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and all(
+        not isinstance(v, dict) for v in value.values())
+
+
+def data_tables(value: Any, *, label: str = "") -> str:
+    """Return nested measurement data as tables: scalars as a key/value table, sibling mappings
+    of scalars (one per option, say) as one matrix with a row each."""
+    if not isinstance(value, dict):
+        return (f"{text(label)}: " if label else "") + scalar(value) + "\n\n"
+    out = [f"*{text(label.replace('_', ' '))}*\n\n"] if label else []
+    scalars = [(k, v) for k, v in value.items() if not isinstance(v, dict)]
+    flats = [(k, v) for k, v in value.items() if _is_flat(v)]
+    deeper = [(k, v) for k, v in value.items() if isinstance(v, dict) and not _is_flat(v)]
+    if scalars:
+        out.append(kv_table([[text(str(k).replace("_", " ")), scalar(v)] for k, v in scalars]))
+        out.append("\n")
+    if flats:
+        columns: list[str] = []
+        for _, row in flats:
+            columns += [str(c) for c in row if str(c) not in columns]
+        out.append(table([""] + [text(c.replace("_", " ")) for c in columns],
+                         [[code(k)] + [scalar(row.get(c, dict(row).get(int(c)) if c.isdigit() else None))
+                                       for c in columns] for k, row in flats]) + "\n")
+    for key, sub in deeper:
+        out.append(data_tables(sub, label=str(key)))
+    return "".join(out)
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def rich(value: object, link: Callable[[str], str | None] | None = None) -> str:
+    """Return prose as inline Markdown: ```x``` spans become code, and known ids become links.
+
+    ``link`` maps an id to a Markdown link (or None); bare words are linked only when they look
+    like permanent ids (``DDO-ROUND-02``), code spans whenever they name a known element.
+    """
+    raw = re.sub(r"\s+", " ", str(value)).strip()
+    parts = _CODE_SPAN.split(raw)
+    out = []
+    for index, part in enumerate(parts):
+        if index % 2:
+            out.append((link(part) if link else None) or code(part))
+        else:
+            # text() trims; keep the spaces that separate this part from a code span.
+            lead = " " if part[:1].isspace() and index else ""
+            trail = " " if part[-1:].isspace() and index < len(parts) - 1 else ""
+            out.append(lead + _link_ids(text(part), link) + trail if part.strip() else part)
+    return "".join(out)
+
+
+_BARE_ID = re.compile(r"(?<![\w\\-])([A-Z][A-Z0-9]*(?:\\?-[A-Z0-9]+)+)(?![\w-])")
+
+
+def _link_ids(escaped: str, link: Callable[[str], str | None] | None) -> str:
+    if link is None:
+        return escaped
+
+    def sub(match: re.Match[str]) -> str:
+        ident = match.group(1).replace("\\-", "-")
+        return link(ident) or match.group(0)
+
+    return _BARE_ID.sub(sub, escaped)

@@ -12,16 +12,20 @@ from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, pl
 from rulespec.docsgen.markdown import (
     Page,
     anchor,
+    attributes,
     badge,
     code,
     fenced,
+    front_matter,
     indent,
     json_text,
+    kv_table,
+    plural,
     table,
     text,
 )
 from rulespec.docsgen.register import ambiguity_block, register_table
-from rulespec.docsgen.schema import property_rows, schema_type
+from rulespec.docsgen.schema import nested_fields, property_rows, schema_type
 from rulespec.spec.model import Spec
 
 #: The pages of one game, in navigation order: (file name, navigation title).
@@ -38,7 +42,8 @@ GAME_PAGES: tuple[tuple[str, str], ...] = (
 
 
 def _header(spec: Spec, title: str) -> str:
-    return f"# {text(game_title(spec))}: {text(title)}\n\n" + _provenance(spec)
+    return (front_matter(f"{game_title(spec)}: {title}")
+            + f"# {text(game_title(spec))}: {text(title)}\n\n" + _provenance(spec))
 
 
 def _provenance(spec: Spec) -> str:
@@ -55,7 +60,8 @@ def overview_page(spec: Spec) -> str:
     game = spec.data["game"]
     links = Links(spec)
     names = game["names"]
-    out = [f"# {text(game_title(spec))}\n\n", _provenance(spec), f"{text(game['summary'])}\n\n"]
+    out = [front_matter(f"{game_title(spec)}: Overview"), f"# {text(game_title(spec))}\n\n",
+           _provenance(spec), f"{links.prose(game['summary'])}\n\n"]
     facts = [["Game id", code(spec.game_id)],
              ["Original name", text(names["original"])],
              ["English name", text(names["english"])]]
@@ -71,20 +77,21 @@ def overview_page(spec: Spec) -> str:
     facts.append(["Spec version", code(spec.version)])
     facts.append(["Reference interpreter", code(spec.reference_module)])
     facts.append(["Clause prefix", code(game["clause_prefix"])])
-    out.append(table(["", ""], facts) + "\n")
+    out.append(kv_table(facts) + "\n")
     if "objective" in game:
         obj = game["objective"]
-        out.append("## Objective\n\n" + f"{text(obj['text'])}\n\n" + _clause_line(links, obj["clauses"]))
+        out.append("## Objective\n\n" + f"{links.prose(obj['text'])}\n\n" + _clause_line(links, obj["clauses"]))
         out.append("\n")
     out.append("## Contents of the spec\n\n")
     counts = [
-        ("Tables and parameters", "tables.md", f"{len(spec.section('tables'))} tables, "
-         f"{len(spec.section('parameters'))} parameters"),
-        ("Structure and clauses", "rules.md", f"{len(spec.section('clauses'))} clauses"),
-        ("Actions and state", "actions.md", f"{len(spec.section('actions'))} actions"),
-        ("Invariants", "invariants.md", f"{len(spec.section('invariants'))} invariants"),
-        ("Variants", "variants.md", f"{len(spec.section('variants'))} variants"),
-        ("Ambiguity register", "ambiguities.md", f"{len(spec.section('ambiguities'))} records"),
+        ("Tables and parameters", "tables.md", plural(len(spec.section("tables")), "table")
+         + ", " + plural(len(spec.section("parameters")), "parameter")),
+        ("Structure and clauses", "rules.md", plural(len(spec.section("clauses")), "clause")),
+        ("Actions and state", "actions.md", plural(len(spec.section("actions")), "action")),
+        ("Invariants", "invariants.md", plural(len(spec.section("invariants")), "invariant")),
+        ("Variants", "variants.md", plural(len(spec.section("variants")), "variant")),
+        ("Ambiguity register", "ambiguities.md",
+         plural(len(spec.section("ambiguities")), "record")),
     ]
     out.append(table(["Page", "What"], [[f"[{t}]({p})", c] for t, p, c in counts]) + "\n")
     out.append("## Sources\n\n")
@@ -95,10 +102,10 @@ def overview_page(spec: Spec) -> str:
         if src.get("edition"):
             rows.append(["Edition", text(src["edition"])])
         if src.get("notes"):
-            rows.append(["Notes", text(src["notes"])])
+            rows.append(["Notes", links.prose(src["notes"])])
         rows.append(["Sections", ", ".join(f"{text(s['title'])} ({code(s['id'])})"
                                            for s in src["sections"])])
-        out.append(table(["", ""], rows) + "\n")
+        out.append(kv_table(rows) + "\n")
     out.append("## Components\n\n")
     comps = list(spec.section("components"))
     if comps:
@@ -110,8 +117,8 @@ def overview_page(spec: Spec) -> str:
                 count = "not given" if comp.get("count") is None else str(comp["count"])
                 attrs = comp.get("attributes")
                 rows.append([name, code(comp["id"]), count,
-                             code(json_text(attrs)) if attrs else "",
-                             text(comp.get("description", "")),
+                             attributes(attrs) if attrs else "",
+                             links.prose(comp.get("description", "")),
                              links.many(comp.get("clauses", []))])
                 walk(comp.get("parts", []), depth + 1)
 
@@ -126,7 +133,7 @@ def overview_page(spec: Spec) -> str:
         out.append(table(["Zone", "Id", "Visibility", "Owner", "Ordered", "Description", "Clauses"], [
             [f'<span id="zone-{z["id"]}"></span>' + text(z["name"]), code(z["id"]),
              text(z["visibility"]), text(z["owner"]), "yes" if z.get("ordered") else "",
-             text(z.get("description", "")), links.many(z.get("clauses", []))]
+             links.prose(z.get("description", "")), links.many(z.get("clauses", []))]
             for z in zones]) + "\n")
     else:
         out.append("The spec lists no zones.\n\n")
@@ -148,7 +155,7 @@ def tables_page(spec: Spec) -> str:
             meta += ", transcribed exactly as printed (errors included)"
         out.append(meta + ".\n\n")
         if tab.get("description"):
-            out.append(f"{text(tab['description'])}\n\n")
+            out.append(f"{links.prose(tab['description'])}\n\n")
         columns = tab["columns"]
         out.append(table([text(c["title"]) for c in columns],
                          [[_cell(row.get(c["id"])) for c in columns] for row in tab["rows"]]))
@@ -173,7 +180,7 @@ def tables_page(spec: Spec) -> str:
                 else:
                     default = f"every row of {where}"
             rows.append([f'<span id="param-{param["id"]}"></span>' + code(param["id"]),
-                         text(param["description"]), schema_type(param["schema"]), default,
+                         links.prose(param["description"]), schema_type(param["schema"]), default,
                          links.many(param.get("clauses", []))])
         out.append(table(["Parameter", "Description", "Values", "Default", "Clauses"], rows))
     else:
@@ -193,7 +200,8 @@ def _outline(steps: Sequence[Mapping[str, Any]], links: Links, depth: int = 0) -
     out = []
     pad = "    " * depth
     for number, step in enumerate(steps, 1):
-        line = f"{pad}{number}. {text(step['text'])} <small>({code(step['id'])})</small>"
+        line = (f'{pad}{number}. <span id="step-{step["id"]}"></span>'
+                f"{links.prose(step['text'])} <small>({code(step['id'])})</small>")
         extras = []
         if step.get("repeat"):
             extras.append(f"repeat: {text(step['repeat'])}")
@@ -249,20 +257,20 @@ def _clause_block(clause: Mapping[str, Any], links: Links, users: Sequence[str])
     cit = clause["citation"]
     out = [f"#### {cid} {anchor(cid)}\n\n"]
     out.append(f"> {text(cit['quote'])}\n\n")
-    out.append(f"{text(clause['statement'])}\n\n")
+    out.append(f"{links.prose(clause['statement'])}\n\n")
     meta = []
     if clause.get("kind"):
         meta.append(badge("clause", str(clause["kind"])))
     if clause.get("tags"):
         meta.append("tags: " + ", ".join(code(t) for t in clause["tags"]))
     if cit.get("note"):
-        meta.append(f"note: {text(cit['note'])}")
+        meta.append(f"note: {links.prose(cit['note'])}")
     steps = [u.split(":", 1)[1] for u in users if u.startswith("step:")]
     others = [u for u in users if not u.startswith("step:")]
     if others:
         meta.append("used by: " + links.many(others))
     if steps:
-        meta.append("structure: " + ", ".join(code(s) for s in steps))
+        meta.append("structure: " + links.many(steps))
     if meta:
         out.append('<div class="rs-meta" markdown>' + " · ".join(meta) + "</div>\n\n")
     return "".join(out)
@@ -277,16 +285,17 @@ def actions_page(spec: Spec) -> str:
                "actions too: when chance is to move, the legal actions are exactly its "
                "outcomes, with exact probabilities.\n\n")
     out.append(table(["Action", "Actor", "When"], [
-        [links.to(str(a["id"])), badge("actor", str(a["actor"])), text(a["when"])]
+        [links.to(str(a["id"])), badge("actor", str(a["actor"])), links.prose(a["when"])]
         for a in spec.section("actions")]) + "\n")
     for action in spec.section("actions"):
         out.append(f"### {code(action['id'])} {anchor('action-' + str(action['id']))}\n\n")
-        out.append(f"{badge('actor', str(action['actor']))} **When:** {text(action['when'])}\n\n")
-        out.append(f"**Effect:** {text(action['effect'])}\n\n")
+        out.append(f"{badge('actor', str(action['actor']))} **When:** "
+                   f"{links.prose(action['when'])}\n\n")
+        out.append(f"**Effect:** {links.prose(action['effect'])}\n\n")
         if action.get("probability"):
             out.append(f"**Probability:** {text(action['probability'])}\n\n")
         params = action["params"]
-        rows = property_rows(params) if isinstance(params, Mapping) else []
+        rows = property_rows(params, link=links.link) if isinstance(params, Mapping) else []
         if rows:
             out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
         out.append('??? note "JSON Schema of the action"\n\n'
@@ -298,10 +307,12 @@ def actions_page(spec: Spec) -> str:
     out.append("The canonical state every engine reports, as JSON. It is omniscient: it includes "
                "what the players cannot see (listed under *Hidden information*).\n\n")
     if state.get("notes"):
-        out.append(f"{text(state['notes'])}\n\n")
-    rows = property_rows(schema) if isinstance(schema, Mapping) else []
+        out.append(f"{links.prose(state['notes'])}\n\n")
+    rows = property_rows(schema, link=links.link) if isinstance(schema, Mapping) else []
     if rows:
         out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
+    if isinstance(schema, Mapping):
+        out.append(nested_fields(schema, link=links.link))
     out.append('??? note "JSON Schema of the state"\n\n'
                + indent(fenced(json.dumps(schema, indent=2, ensure_ascii=False), "json")) + "\n")
     out.append(f"### Hidden information {anchor('hidden')}\n\n")
@@ -348,11 +359,11 @@ def invariants_page(spec: Spec) -> str:
                "conformance kit at every step.\n\n")
     invariants = list(spec.section("invariants"))
     out.append(table(["Invariant", "Scope", "Description"], [
-        [links.to(str(i["id"])), badge("scope", str(i["scope"])), text(i["description"])]
+        [links.to(str(i["id"])), badge("scope", str(i["scope"])), links.prose(i["description"])]
         for i in invariants]) + "\n")
     for inv in invariants:
         out.append(f"## {inv['id']} {anchor(str(inv['id']))}\n\n")
-        out.append(f"{badge('scope', str(inv['scope']))} {text(inv['description'])}\n\n")
+        out.append(f"{badge('scope', str(inv['scope']))} {links.prose(inv['description'])}\n\n")
         out.append(fenced(str(inv["expression"]), "text") + "\n")
         out.append(_clause_line(links, inv["clauses"]) + "\n")
     return "".join(out)
@@ -369,7 +380,7 @@ def variants_page(spec: Spec) -> str:
         out.append("Select a variant with `--variant ID`.\n\n")
     for variant in variants:
         out.append(f"## {text(variant['name'])} {anchor('variant-' + str(variant['id']))}\n\n")
-        out.append(f"Variant {code(variant['id'])}. {text(variant['description'])}\n\n")
+        out.append(f"Variant {code(variant['id'])}. {links.prose(variant['description'])}\n\n")
         if variant.get("parameters"):
             out.append(table(["Parameter", "Value"], [
                 [links.to(str(k)), code(json_text(v))] for k, v in variant["parameters"].items()]))

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-import json
+import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rulespec.docsgen.links import Links, game_dir, game_title
-from rulespec.docsgen.markdown import Page, anchor, badge, code, fenced, json_text, table, text
+from rulespec.docsgen.markdown import (
+    Page,
+    anchor,
+    badge,
+    code,
+    data_tables,
+    plural,
+    scalar,
+    table,
+    text,
+)
 from rulespec.spec.model import Spec
 
 #: Where the cross-game ambiguity register lives, relative to the docs folder.
@@ -16,22 +26,39 @@ REGISTER_PAGE = "ambiguities.md"
 
 def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: str,
                    with_game: bool) -> str:
-    """Return the sortable, filterable summary table of ambiguity records."""
-    filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind"]
+    """Return the sortable, filterable summary table of ambiguity records.
+
+    Cells whose shown text is not the value a URL should carry (the game's display name) wrap
+    it in ``data-key``; the register script filters and sorts on that key.
+    """
+    filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind", "Authority"]
     headers = ["Id", *(["Game"] if with_game else []), "Title", "Status", "Severity", "Kind",
-               "Default"]
+               "Default", "Authority", "Options", "Clauses", "Impact", "Last change"]
     rows = []
     for spec, amb in items:
+        links = Links(spec)
         link_prefix = f"{prefix}{game_dir(spec)}/" if with_game else ""
-        row = [Links(spec).to(str(amb["id"]), prefix=link_prefix)]
+        row = [links.to(str(amb["id"]), prefix=link_prefix)]
         if with_game:
-            row.append(text(game_title(spec)))
+            row.append(f'<span data-key="{html.escape(spec.game_id)}">{text(game_title(spec))}</span>')
+        history = amb.get("history") or []
+        impact = amb.get("impact") or {}
         row += [text(amb["title"]), badge("status", str(amb["status"])),
                 badge("severity", str(amb["severity"])), badge("kind", str(amb["kind"])),
-                code(amb["default"]["option"])]
+                code(amb["default"]["option"]), badge("authority", str(amb["default"]["authority"])),
+                ", ".join(code(o["id"]) for o in amb["options"]),
+                links.many(amb["clauses"], prefix=link_prefix),
+                links.prose(_short(str(impact.get("text", ""))), prefix=link_prefix)
+                + (" (measured)" if impact.get("measured") else ""),
+                code(history[-1]["date"]) if history else ""]
         rows.append(row)
     return (f'<div class="rs-register" data-filters="{",".join(filters)}" markdown>\n\n'
             + table(headers, rows) + "\n</div>\n\n")
+
+
+def _short(value: str, limit: int = 90) -> str:
+    value = " ".join(value.split())
+    return value if len(value) <= limit else value[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
@@ -39,7 +66,7 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
     out = [f"## {aid}: {text(amb['title'])} {anchor(aid)}\n\n"]
     out.append(" ".join([badge("status", str(amb["status"])), badge("severity", str(amb["severity"])),
                          badge("kind", str(amb["kind"]))]) + "\n\n")
-    out.append(f"**Question.** {text(amb['question'])}\n\n")
+    out.append(f"**Question.** {links.prose(amb['question'])}\n\n")
     if amb.get("duplicate_of"):
         out.append(f"Duplicate of {links.to(str(amb['duplicate_of']))}.\n\n")
     if amb.get("sources"):
@@ -59,34 +86,37 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
     for opt in amb["options"]:
         how = []
         if opt.get("parameters"):
-            how.append("parameters " + code(json_text(opt["parameters"])))
+            how.append("; ".join(f"{links.to(str(k))} = {scalar(v)}"
+                                 for k, v in opt["parameters"].items()))
         if opt.get("behaviour"):
             how.append("behaviour in the reference")
         mark = "**default**" if opt["id"] == default["option"] else ""
-        rows.append([code(opt["id"]), text(opt["summary"]), "; ".join(how), mark])
+        rows.append([code(opt["id"]), links.prose(opt["summary"]), "; ".join(how), mark])
     out.append("**Options.**\n\n" + table(["Option", "Reading", "Implemented as", ""], rows) + "\n")
     out.append(f"**Default:** {code(default['option'])} (authority: "
-               f"{badge('authority', str(default['authority']))}). {text(default['rationale'])}\n\n")
+               f"{badge('authority', str(default['authority']))}). {links.prose(default['rationale'])}\n\n")
     if amb.get("rejected"):
         out.append("**Rejected readings.**\n\n")
         for rej in amb["rejected"]:
-            out.append(f"- {text(rej['summary'])} Rejected because: {text(rej['reason'])}\n")
+            out.append(f"- {links.prose(rej['summary'])} Rejected because: "
+                       f"{links.prose(rej['reason'])}\n")
         out.append("\n")
     if amb.get("evidence"):
         out.append("**Evidence.**\n\n")
         for ev in amb["evidence"]:
             src = f" (source: {text(ev['source'])})" if ev.get("source") else ""
-            out.append(f"- {text(ev['text'])}{src}\n")
+            out.append(f"- {links.prose(ev['text'])}{src}\n")
         out.append("\n")
     if amb.get("impact"):
         impact = amb["impact"]
-        out.append(f"**Impact.** {text(impact['text'])}\n\n")
+        out.append(f"**Impact.** {links.prose(impact['text'])}\n\n")
         if impact.get("measured"):
-            out.append(fenced(json.dumps(impact["measured"], indent=2, ensure_ascii=False),
-                              "json") + "\n")
+            out.append('<div class="rs-impact" markdown>\n\n' + data_tables(impact["measured"])
+                       + "\n</div>\n\n")
     if amb.get("history"):
         out.append("**History.**\n\n" + table(["Date", "Status", "Note"], [
-            [code(h["date"]), text(h["status"]), text(h.get("note", ""))] for h in amb["history"]])
+            [code(h["date"]), badge("status", str(h["status"])), links.prose(h.get("note", ""))]
+            for h in amb["history"]])
             + "\n")
     return "".join(out)
 
@@ -94,11 +124,12 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
 def register_page(specs: Sequence[Spec]) -> Page:
     """Return the cross-game ambiguity register for rule editors."""
     items = [(spec, amb) for spec in specs for amb in spec.section("ambiguities")]
-    out = ["---\nhide:\n  - toc\n---\n\n# Ambiguity register\n\n",
+    out = ['---\ntitle: "Ambiguity register: all games"\nhide:\n  - toc\n---\n\n# Ambiguity register\n\n',
            "Every ambiguity of every game: contradictions, gaps, unclear wording, translation "
            "damage and editorial slips. Filter by game, status, severity and kind; click a column "
-           "heading to sort. The filters are kept in the address (`?status=reported`), so a "
-           "filtered view can be shared. See [the ambiguity lifecycle]"
+           "heading to sort. Filters and sort are kept in the address "
+           "(`?game=fool&status=ruled&sort=-id`), so a filtered view can be shared; export "
+           "what is shown as CSV or JSON. Games are named by their id in the address. See [the ambiguity lifecycle]"
            "(editors/ambiguity-lifecycle.md) for what each status means.\n\n"]
     if not items:
         out.append("No ambiguities are recorded yet.\n")
@@ -106,7 +137,25 @@ def register_page(specs: Sequence[Spec]) -> Page:
     counts: dict[str, int] = {}
     for _, amb in items:
         counts[str(amb["status"])] = counts.get(str(amb["status"]), 0) + 1
-    out.append(f"{len(items)} records: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
-               + ".\n\n")
+    out.append(plural(len(items), "record") + ": "
+               + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".\n\n")
     out.append(register_table(items, prefix="", with_game=True))
+    out.append(changelog(items))
     return Page(REGISTER_PAGE, "".join(out))
+
+
+def changelog(items: Sequence[tuple[Spec, Mapping[str, Any]]]) -> str:
+    """Return the register's changelog: every dated ``history`` entry, newest first."""
+    entries = [(str(h["date"]), spec, amb, h) for spec, amb in items
+               for h in amb.get("history") or []]
+    out = [f"## Changelog {anchor('changelog')}\n\n"]
+    if not entries:
+        return out[0] + "No record has a dated history entry yet.\n"
+    entries.sort(key=lambda e: e[0], reverse=True)
+    rows = []
+    for date, spec, amb, entry in entries:
+        links = Links(spec)
+        rows.append([code(date), links.to(str(amb["id"]), prefix=f"{game_dir(spec)}/"),
+                     text(amb["title"]), badge("status", str(entry["status"])),
+                     links.prose(entry.get("note", ""), prefix=f"{game_dir(spec)}/")])
+    return "".join(out) + table(["Date", "Record", "Title", "Status", "Note"], rows)

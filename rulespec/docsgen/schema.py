@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from rulespec.docsgen.markdown import Page, anchor, code, json_text, table, text
+from rulespec.docsgen.markdown import Page, anchor, code, json_text, plural, rich, table
 
 
 def schema_type(schema: Any, *, ref_link: str | None = None) -> str:
@@ -40,9 +40,9 @@ def schema_type(schema: Any, *, ref_link: str | None = None) -> str:
     if "maximum" in schema:
         bounds.append(f"≤ {schema['maximum']}")
     if "minItems" in schema:
-        bounds.append(f"at least {schema['minItems']} items")
+        bounds.append(f"at least {plural(schema['minItems'], 'item')}")
     if "maxItems" in schema:
-        bounds.append(f"at most {schema['maxItems']} items")
+        bounds.append(f"at most {plural(schema['maxItems'], 'item')}")
     if "minLength" in schema and schema["minLength"] > 1:
         bounds.append(f"at least {schema['minLength']} characters")
     if schema.get("uniqueItems"):
@@ -52,15 +52,52 @@ def schema_type(schema: Any, *, ref_link: str | None = None) -> str:
     return base + (f" ({', '.join(bounds)})" if bounds else "")
 
 
-def property_rows(schema: Mapping[str, Any], *, ref_link: str | None = None) -> list[list[str]]:
+def property_rows(schema: Mapping[str, Any], *, ref_link: str | None = None,
+                  link: Callable[[str], str | None] | None = None) -> list[list[str]]:
     """Return rows (key, type, required, description) for an object schema's properties."""
     required = set(schema.get("required", []))
     rows = []
     for key, sub in schema.get("properties", {}).items():
         desc = sub.get("description", "") if isinstance(sub, Mapping) else ""
         rows.append([code(key), schema_type(sub, ref_link=ref_link),
-                     "yes" if key in required else "", text(desc)])
+                     "yes" if key in required else "", rich(desc, link)])
     return rows
+
+
+def _object_of(schema: Any) -> tuple[str, Mapping[str, Any]] | None:
+    """Return (suffix, object schema) when ``schema`` is an object or an array of objects."""
+    if not isinstance(schema, Mapping):
+        return None
+    if isinstance(schema.get("properties"), Mapping):
+        return "", schema
+    for key in ("oneOf", "anyOf"):  # a nullable object: {"oneOf": [{"type": "null"}, {...}]}
+        for alternative in schema.get(key, []):
+            found = _object_of(alternative)
+            if found is not None:
+                return found
+    items = schema.get("items")
+    if schema.get("type") == "array" and isinstance(items, Mapping):
+        inner = _object_of(items)
+        if inner is not None:
+            return "[]" + inner[0], inner[1]
+    return None
+
+
+def nested_fields(schema: Mapping[str, Any], path: str = "", *,
+                  link: Callable[[str], str | None] | None = None) -> str:
+    """Return a field table for every nested object (``pending``, ``players[]``) of a schema."""
+    out = []
+    for key, sub in schema.get("properties", {}).items():
+        found = _object_of(sub)
+        if found is None:
+            continue
+        where = f"{path}.{key}{found[0]}" if path else f"{key}{found[0]}"
+        rows = property_rows(found[1], link=link)
+        if rows:
+            out.append(f"**Fields of {code(where)}**\n\n"
+                       + table(["Field", "Type", "Required", "Description"], rows) + "\n")
+        out.append(nested_fields(found[1], where, link=link))
+    return "".join(out)
 
 
 def spec_format_page(schema: Mapping[str, Any]) -> Page:
@@ -68,7 +105,7 @@ def spec_format_page(schema: Mapping[str, Any]) -> Page:
     out = ["# Spec format reference\n\n",
            '<p class="rs-provenance">Generated from <code>specs/schema/spec.schema.json</code>. '
            "Do not edit this page: edit the schema.</p>\n\n",
-           f"{text(schema.get('description', ''))}\n\n",
+           f"{rich(schema.get('description', ''))}\n\n",
            "A spec is a YAML file `specs/<game-id>.yaml` whose first line is "
            "`# yaml-language-server: $schema=schema/spec.schema.json`, so editors complete and check "
            "it as you type. Beyond this schema the validator checks ids are unique, every "
@@ -81,7 +118,7 @@ def spec_format_page(schema: Mapping[str, Any]) -> Page:
         slug = "key-" + re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-")
         block = [f"{'#' * level} `{path}` {anchor(slug)}\n\n"]
         if sub.get("description"):
-            block.append(f"{text(sub['description'])}\n\n")
+            block.append(f"{rich(sub['description'])}\n\n")
         block.append(_object_body(sub, ref_link))
         sections.append("".join(block))
         for key, child in sub.get("properties", {}).items():
@@ -98,7 +135,7 @@ def spec_format_page(schema: Mapping[str, Any]) -> Page:
         sections.clear()
         out.append(f"### `{name}` {anchor('def-' + name.lower())}\n\n")
         if sub.get("description"):
-            out.append(f"{text(sub['description'])}\n\n")
+            out.append(f"{rich(sub['description'])}\n\n")
         out.append(_object_body(sub, ref_link))
         for key, child in sub.get("properties", {}).items():
             _descend(f"{name}.{key}", child, 4, obj)

@@ -115,3 +115,14 @@ def games_nav(specs: Sequence[Spec]) -> list[dict[str, list[dict[str, str]]]]:
             entries.append({PERFT_TITLE: f"{game_dir(spec)}/{PERFT_PAGE}"})
         nav.append({game_title(spec): entries})
     return nav
+
+
+_GENERATED_FROM = re.compile(r"Generated from <code>((?:specs|conformance)/[^<]+)</code>")
+
+
+def link_repository_files(markdown: str, repo_url: str, *, branch: str = "HEAD") -> str:
+    """Link the repository files a generated page names as its source to the repository."""
+    base = repo_url.rstrip("/")
+    return _GENERATED_FROM.sub(
+        lambda m: f'Generated from <a href="{base}/blob/{branch}/{m.group(1)}">'
+                  f"<code>{m.group(1)}</code></a>", markdown)

@@ -154,6 +154,27 @@ class Chromium:
         path.write_bytes(base64.b64decode(data))
         return path
 
+    def viewport(self, width: int, height: int, *, mobile: bool = False) -> None:
+        """Emulate a window of ``width`` x ``height`` CSS pixels (a phone with ``mobile``)."""
+        self.command("Emulation.setDeviceMetricsOverride",
+                     {"width": width, "height": height, "deviceScaleFactor": 1,
+                      "mobile": mobile}, session=True)
+
+    def allow_downloads(self, folder: Path) -> None:
+        """Save downloads into ``folder`` instead of refusing them."""
+        self.command("Browser.setDownloadBehavior",
+                     {"behavior": "allow", "downloadPath": str(folder)})
+
+    def set_files(self, selector: str, *paths: Path) -> None:
+        """Choose ``paths`` in the file input matching ``selector`` (as a visitor would)."""
+        root = self.command("DOM.getDocument", {"depth": 0}, session=True)["root"]["nodeId"]
+        node = self.command("DOM.querySelector", {"nodeId": root, "selector": selector},
+                            session=True)["nodeId"]
+        if not node:
+            raise BrowserError(f"no element matches {selector!r}")
+        self.command("DOM.setFileInputFiles", {"nodeId": node, "files": [str(p) for p in paths]},
+                     session=True)
+
     # -- lifetime -----------------------------------------------------------------------------
 
     def close(self) -> None:

@@ -56,8 +56,13 @@ def test_every_game_page_is_generated(example: Spec) -> None:
     """Every page in GAME_PAGES exists under games/<id>/ and starts with a title."""
     paths = [p.path for p in docsgen.game_pages(example)]
     assert paths == [f"games/toy-dice/{name}" for name, _ in docsgen.GAME_PAGES]
+    titles = []
     for page in docsgen.game_pages(example):
-        assert page.markdown.startswith("# "), f"{page.path} has no title"
+        head = re.match(r'---\ntitle: "([^"]+)"\n---\n\n# ', page.markdown)
+        assert head, f"{page.path} has no front-matter title and heading"
+        titles.append(head.group(1))
+    assert len(set(titles)) == len(titles), f"page titles repeat: {titles}"
+    assert all(t.startswith("Toy Dice: ") for t in titles), "each title names the game"
 
 
 def test_every_clause_has_its_anchor_quote_and_statement(example: Spec) -> None:
@@ -84,8 +89,11 @@ def test_clause_lists_what_rests_on_it(example: Spec) -> None:
 def test_structure_is_an_ordered_outline_with_clause_links(example: Spec) -> None:
     """Setup, flow and end are numbered lists; nested steps are indented; clauses link."""
     rules = pages_of(example)["rules.md"]
-    assert "1. Each player takes their starting counters." in rules
-    assert "    1. Roll the die." in rules and "    2. Pass to the next player." in rules
+    steps = re.sub(r'<span id="step-[^"]+"></span>', "", rules)
+    assert "1. Each player takes their starting counters." in steps
+    assert "    1. Roll the die." in steps and "    2. Pass to the next player." in steps
+    assert re.search(r'^1\. <span id="step-[a-z0-9-]+"></span>Each player', rules, re.MULTILINE), \
+        "each structure step has an anchor"
     assert "[<code>TOY-TURN-03</code>](rules.md#TOY-TURN-03)" in rules
     assert "[<code>roll</code>](actions.md#action-roll)" in rules
     assert "repeat: until a player has no counters" in rules
@@ -173,13 +181,17 @@ def test_ambiguity_records_are_complete(example: Spec) -> None:
             assert squash(src["quote"]) in squash(block), f"{aid}: source quote missing"
     assert "Source 1 contradicts source 2." in page
     assert "behaviour in the reference" in page
-    assert '"mean_turns": 40' in page
+    assert "| mean turns |" in page or "mean turns" in page, "measured impact is a table"
+    assert '"mean_turns"' not in page, "no raw JSON for the measured impact"
 
 
 def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> None:
     """The cross-game register declares its filters and links every record to its game page."""
     page = docsgen.register_page([example]).markdown
-    assert 'data-filters="Game,Status,Severity,Kind"' in page
+    assert 'data-filters="Game,Status,Severity,Kind,Authority"' in page
+    assert '<span data-key="toy-dice">Toy Dice</span>' in page, "the game filters by its id"
+    for column in ("Impact", "Clauses", "Options", "Authority", "Last change"):
+        assert f"| {column} |" in page, f"register column {column} missing"
     assert "hide:\n  - toc" in page
     for aid in example.ambiguities:
         assert f"(games/toy-dice/ambiguities.md#{aid})" in page
@@ -345,3 +357,99 @@ def test_player_range_collapses_a_single_count(example: Spec) -> None:
     data = dict(example.data, game=dict(example.data["game"], players={"min": 4, "max": 4}))
     single = Spec(path=example.path, data=data, marks=example.marks)
     assert docsgen.player_range(single) == "4"
+
+
+# -- reading aids: numbers, prose, measured data, search, the matrix ------------------------------
+
+
+def test_counts_agree_in_number() -> None:
+    """'1 table', never '1 tables'; bounds too ('at least 1 item')."""
+    from rulespec.docsgen.markdown import plural
+
+    assert plural(1, "table") == "1 table" and plural(3, "table") == "3 tables"
+    assert docsgen.schema_type({"type": "array", "minItems": 1}) == "array (at least 1 item)"
+
+
+def test_ids_in_prose_become_links(example: Spec) -> None:
+    """Bare permanent ids and code spans naming an element link to it; other text stays text."""
+    links = docsgen.Links(example)
+    out = links.prose("See TOY-TURN-02 and `roll`, not `nothing` or TOY-NOPE-99.")
+    assert "[<code>TOY-TURN-02</code>](rules.md#TOY-TURN-02)" in out
+    assert "[<code>roll</code>](actions.md#action-roll)" in out
+    assert "<code>nothing</code>" in out and "TOY-NOPE-99" in out and "`" not in out
+
+
+def test_measured_impact_is_tables_not_json() -> None:
+    """Per-option metrics become one matrix; scalars a key/value table without a header row."""
+    from rulespec.docsgen.markdown import data_tables
+
+    out = data_tables({"method": "1000 games", "d6": {"mean_score": 19.4, "ties": 21},
+                       "d8": {"mean_score": 25.7, "ties": 9}})
+    assert '<div class="rs-kv" markdown>' in out and "| method | 1000 games |" in out
+    assert "|  | mean score | ties |" in out
+    assert "| <code>d6</code> | 19.4 | 21 |" in out and "| <code>d8</code> | 25.7 | 9 |" in out
+    assert "{" not in out
+
+
+def test_nested_state_objects_get_field_tables() -> None:
+    """Objects inside the state (players[], result) get their own field table."""
+    from rulespec.docsgen.schema import nested_fields
+
+    schema = {"type": "object", "properties": {
+        "players": {"type": "array", "items": {"type": "object", "properties": {
+            "score": {"type": "integer", "description": "Points so far, see `result`."}}}},
+        "result": {"oneOf": [{"type": "null"}, {"type": "object", "properties": {
+            "winners": {"type": "array"}}}]}}}
+    out = nested_fields(schema)
+    assert "**Fields of <code>players&#91;&#93;</code>**" in out and "**Fields of <code>result</code>**" in out
+    assert "Points so far, see <code>result</code>." in out
+
+
+def test_search_index_tags_ids_and_folds_accents() -> None:
+    """A section anchored at an id is tagged with it; accented words are indexed folded too."""
+    index = {"config": {"separator": "x"}, "docs": [
+        {"location": "games/g/rules/#DDO-ROUND-02", "title": "DDO-ROUND-02",
+         "text": "Quando todos tiverem lançado o dado"},
+        {"location": "games/g/", "title": "Pontuação", "text": "plain"}]}
+    tuned = docsgen.tune_index(index)
+    assert tuned["docs"][0]["tags"] == ["DDO-ROUND-02"]
+    assert tuned["docs"][0]["text"].endswith("<span hidden>lancado</span>")
+    assert "tags" not in tuned["docs"][1] and "pontuacao" in tuned["docs"][1]["text"].lower()
+    assert docsgen.fold("pontuação") == "pontuacao"
+
+
+def test_search_worker_patch() -> None:
+    """The theme's worker splits queries on whitespace only after the patch, or we say so."""
+    worker = "a;t.QueryLexer.termSeparator=t.tokenizer.separator,b"
+    assert docsgen.patch_worker(worker) == "a;t.QueryLexer.termSeparator=/\\s+/,b"
+    assert docsgen.patch_worker("something else") is None
+
+
+def test_matrix_cells_link_to_their_failures(example: Spec) -> None:
+    """Each failed cell links to an anchored failure naming the check, clauses and game."""
+    checks = [{"id": c, "title": c.title(), "status": "passed"}
+              for c in ("PROTOCOL", "DIFF-LEGAL", "GOLDEN")]
+    config = {"players": 2, "rulings": {}, "variants": [], "parameters": {}}
+    failure = {"check": "DIFF-LEGAL", "title": "Legal actions differ", "clauses": ["TOY-TURN-02"],
+               "subject": None, "message": "order differs", "config": config, "step": 3,
+               "actions": [{"actor": "chance", "action": {"kind": "roll", "face": 2}}],
+               "trace": "conformance/reports/failures/toy.bad/toy-DIFF-LEGAL-1.jsonl", "also": []}
+    report = {"format": "rulespec-conformance/1", "engine": "bad", "game": "toy-dice",
+              "spec_version": "1", "ok": False, "checks": checks,
+              "runs": [{"config": config, "ok": False, "skipped": None, "failures": [failure]}],
+              "golden": [], "failures": [failure]}
+    from rulespec.docsgen.matrix import matrix_page
+
+    page = matrix_page([report], [example]).markdown
+    assert 'title: "Conformance matrix"' in page
+    assert '(#fail-1)' in page and "{ #fail-1 }" in page
+    assert "[<code>TOY-TURN-02</code>](../games/toy-dice/rules.md#TOY-TURN-02)" in page
+    assert "#trace=failure.toy.bad.toy-DIFF-LEGAL-1" in page
+    assert "Minimal game (1 action)" in page
+
+
+def test_generated_pages_link_their_source_file() -> None:
+    """With a repository URL set, 'Generated from specs/x.yaml' links to the file."""
+    md = '<p class="rs-provenance">Generated from <code>specs/fool.yaml</code>, spec 1.</p>'
+    out = docsgen.link_repository_files(md, "https://example.org/r/")
+    assert '<a href="https://example.org/r/blob/HEAD/specs/fool.yaml"><code>specs/fool.yaml</code></a>' in out

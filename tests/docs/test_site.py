@@ -7,12 +7,16 @@ CI installs Chromium. Set ``RULESPEC_DOCS_SCREENSHOTS=DIR`` to keep the screensh
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
+import json
 import os
 import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -27,6 +31,22 @@ from tests.docs.chromium import Chromium, find_chromium
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 EXAMPLE = HERE / "example" / "toy-dice.yaml"
+
+
+class _MkdocsLoader(yaml.SafeLoader):
+    """Read mkdocs.yml, taking ``!ENV [NAME, default]`` as its default."""
+
+
+_MkdocsLoader.add_constructor(
+    "!ENV", lambda loader, node: loader.construct_sequence(node)[-1]
+    if isinstance(node, yaml.SequenceNode) else None)
+
+
+def load_mkdocs_yml() -> dict[str, Any]:
+    """Return mkdocs.yml as data."""
+    config: dict[str, Any] = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
+                                       Loader=_MkdocsLoader)
+    return config
 
 
 def build(site_dir: Path, *, specs: list[Path] | None) -> subprocess.CompletedProcess[str]:
@@ -58,12 +78,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # -- the build ------------------------------------------------------------------------------------
 
 
-def test_registry_site_builds_strict(tmp_path: Path) -> None:
-    """`mkdocs build --strict` passes with every spec in the registry (as CI runs it)."""
-    done = build(tmp_path, specs=None)
+@pytest.fixture(scope="module")
+def registry_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built strictly with every spec in the registry (as CI builds it)."""
+    out = tmp_path_factory.mktemp("registry-site")
+    done = build(out, specs=None)
     assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    return out
+
+
+def test_registry_site_builds_strict(registry_site: Path) -> None:
+    """`mkdocs build --strict` passes with every spec in the registry (as CI runs it)."""
     for spec in all_specs():
-        game = tmp_path / "games" / spec.game_id
+        game = registry_site / "games" / spec.game_id
         for page in ("", "rules/", "tables/", "actions/", "invariants/", "variants/",
                      "ambiguities/"):
             assert (game / page / "index.html").is_file(), \
@@ -96,7 +123,7 @@ def test_example_site_has_every_generated_page(site: Path) -> None:
 
 def test_strict_mode_checks_links_and_anchors() -> None:
     """mkdocs.yml turns broken links and anchors into warnings, so --strict fails on them."""
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = load_mkdocs_yml()
     assert config["validation"]["links"]["anchors"] == "warn"
     assert config["validation"]["links"]["not_found"] == "warn"
     features = set(config["theme"]["features"])
@@ -104,15 +131,44 @@ def test_strict_mode_checks_links_and_anchors() -> None:
     schemes = {p["scheme"] for p in config["theme"]["palette"]}
     assert schemes == {"default", "slate"}, "both the light and the dark palette are offered"
     toc = next(e["toc"] for e in config["markdown_extensions"] if isinstance(e, dict) and "toc" in e)
-    assert toc == {"permalink": True, "toc_depth": 3}, "headings need permanent anchors"
+    assert toc == {"permalink": True, "toc_depth": 4}, \
+        "headings need permanent anchors; the contents list every clause (level 4)"
 
 
 # -- in the browser -------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    """Serve the built site on a free port of 127.0.0.1; yield its base URL."""
+def test_no_two_pages_share_a_title(registry_site: Path) -> None:
+    """Every page has its own title (browser tab, header): 28 pages once shared 7 titles."""
+    titles: dict[str, str] = {}
+    for page in [*sorted(registry_site.rglob("index.html")), registry_site / "404.html"]:
+        html = page.read_text(encoding="utf-8")
+        title = re.search(r"<title>([^<]*)</title>", html)
+        assert title, f"{page}: no <title>"
+        where = str(page.relative_to(registry_site))
+        assert title.group(1) not in titles, \
+            f"{where} and {titles.get(title.group(1))} share the title {title.group(1)!r}"
+        titles[title.group(1)] = where
+    assert len(titles) > 30
+
+
+def test_publishing_settings(registry_site: Path) -> None:
+    """The sitemap lists pages, no source maps ship, no font comes from a third party."""
+    assert registry_site.joinpath("sitemap.xml").read_text("utf-8").count("<loc>") > 30
+    assert not list(registry_site.rglob("*.map")), "source maps must not ship"
+    for page in ("index.html", "games/fool/rules/index.html"):
+        html = registry_site.joinpath(page).read_text("utf-8")
+        assert "fonts.googleapis" not in html and "fonts.gstatic" not in html, page
+    assert 'href="/assets/stylesheets/' in registry_site.joinpath("404.html").read_text("utf-8"), \
+        "the 404 page must load its styles from the site root (site_url), not relative to a path"
+    api = re.sub(r"<[^>]+>", "", (registry_site / "reference/api/index.html").read_text("utf-8"))
+    for name in ("load_spec", "check_engine", "Options", "InProcessAdapter", "SubprocessAdapter",
+                 "read_trace", "Engine"):
+        assert name in api, f"the API reference does not document {name}"
+
+
+def serve(site: Path) -> Iterator[str]:
+    """Serve a built site on a free port of 127.0.0.1; yield its base URL."""
 
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
@@ -126,6 +182,18 @@ def server(site: Path) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """Serve the example site; yield its base URL."""
+    yield from serve(site)
+
+
+@pytest.fixture(scope="module")
+def registry_server(registry_site: Path) -> Iterator[str]:
+    """Serve the registry site; yield its base URL."""
+    yield from serve(registry_site)
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +269,7 @@ def test_register_filters_and_sorts(browser: Chromium, server: str, example: Spe
     assert browser.evaluate(visible) == [a["id"] for a in ruled]
     filters = browser.evaluate(
         "Array.from(document.querySelectorAll('.rs-filters select')).map((s) => s.dataset.param)")
-    assert filters == ["game", "status", "severity", "kind"]
+    assert filters == ["game", "status", "severity", "kind", "authority"]
     shoot(browser, tmp_path, "register")
     browser.evaluate("(() => { const s = document.querySelector('select[data-param=status]');"
                      " s.value = ''; s.dispatchEvent(new Event('change')); })()")
@@ -222,3 +290,188 @@ def test_palette_toggle_and_code_copy(browser: Chromium, server: str) -> None:
     assert copy >= 2, "each README command block should have a copy button"
     scheme = browser.evaluate("document.body.getAttribute('data-md-color-scheme')")
     assert scheme in {"default", "slate"}
+
+
+SEARCH_JS = ("(() => { const a = Array.from(document.querySelectorAll('.md-search-result__item a'))"
+             ".map((x) => x.href); return a.length ? a : null; })()")
+
+
+def first_section(browser: Chromium, base: str, query: str) -> str:
+    """Return the first search hit that is a section (has an anchor) for ``query``."""
+    browser.open(f"{base}/?q={query}")
+    links = browser.wait_for(SEARCH_JS)
+    sections = [href for href in links if "#" in href]
+    return sections[0] if sections else ""
+
+
+def sample_clauses() -> list[tuple[str, str]]:
+    """Return (game, clause id): the first, a middle and the last clause of every game."""
+    out = []
+    for spec in all_specs():
+        ids = [str(c["id"]) for c in spec.section("clauses")]
+        out += [(spec.game_id, cid) for cid in dict.fromkeys([ids[0], ids[len(ids) // 2], ids[-1]])]
+    return out
+
+
+def test_search_ranks_every_sampled_clause_id_first(browser: Chromium,
+                                                    registry_server: str) -> None:
+    """Searching a clause id shows that clause first, however many pages mention the id.
+
+    DDO-ROUND-02 once ranked the ambiguity page first: the query split the id at "-".
+    """
+    wanted = [("dado-de-ouro", "DDO-ROUND-02"), *sample_clauses()]
+    browser.open(f"{registry_server}/?q={wanted[0][1]}")
+    for game, cid in wanted:
+        # Type into the open search box: the index is built once, not on every page load.
+        browser.evaluate(f"""(() => {{ const i = document.querySelector('.md-search__input');
+            i.value = {json.dumps(cid)}; i.dispatchEvent(new Event('input'));
+            i.dispatchEvent(new KeyboardEvent('keyup')); }})()""")
+        links = browser.wait_for(
+            "(() => { const a = Array.from(document.querySelectorAll('.md-search-result__item a'))"
+            f".map((x) => x.href); return a.some((h) => h.includes('h={cid.lower()}')) ? a : null; }})()")
+        best = next((href for href in links if "#" in href), "")
+        assert f"/games/{game}/rules/" in best and best.endswith(f"#{cid}"), \
+            f"{cid}: the first section hit should be the clause, got {best!r}"
+
+
+def test_search_folds_accents(browser: Chromium, registry_server: str) -> None:
+    """A word typed without its accents (pontuacao) finds the text that has them (pontuação)."""
+    best = first_section(browser, registry_server, "pontuacao")
+    assert best, "pontuacao: no hit; accents must not matter"
+    browser.open(best)
+    assert "pontuação" in browser.evaluate("document.querySelector('article').textContent")
+
+
+VISIBLE_IDS = ("Array.from(document.querySelectorAll('.rs-register tbody tr'))"
+               ".filter((r) => !r.hidden).map((r) => r.cells[0].textContent.trim())")
+
+
+def test_register_address_round_trips(browser: Chromium, registry_server: str) -> None:
+    """?game=fool&status=ruled filters by ids; the sort joins the address; reloading keeps both."""
+    fool = next(s for s in all_specs() if s.game_id == "fool")
+    ruled = [str(a["id"]) for a in fool.section("ambiguities") if a["status"] == "ruled"]
+    assert ruled, "the fool spec needs a ruled record for this test"
+    browser.open(f"{registry_server}/ambiguities/?game=fool&status=ruled")
+    browser.wait_for("!!document.querySelector('.rs-filters')")
+    assert browser.evaluate(VISIBLE_IDS) == ruled
+    assert browser.evaluate("document.querySelector('select[data-param=game]').value") == "fool"
+    browser.evaluate("document.querySelectorAll('.rs-register th')[0].click()")
+    browser.evaluate("document.querySelectorAll('.rs-register th')[0].click()")
+    address = browser.evaluate("location.href")
+    assert "game=fool" in address and "status=ruled" in address and "sort=-id" in address
+    browser.open(address)
+    browser.wait_for("!!document.querySelector('.rs-filters')")
+    assert browser.evaluate(VISIBLE_IDS) == sorted(ruled, reverse=True)
+
+
+def test_register_exports_what_is_shown(browser: Chromium, registry_server: str,
+                                         tmp_path: Path) -> None:
+    """The CSV and JSON buttons download the filtered records."""
+    browser.allow_downloads(tmp_path)
+    browser.open(f"{registry_server}/ambiguities/?game=fool&status=ruled")
+    browser.wait_for("!!document.querySelector('.rs-export-json')")
+    shown = browser.evaluate(VISIBLE_IDS)
+    browser.evaluate("document.querySelector('.rs-export-json').click()")
+    browser.evaluate("document.querySelector('.rs-export-csv').click()")
+    deadline = time.monotonic() + 15
+    while not ((tmp_path / "ambiguities.json").is_file() and (tmp_path / "ambiguities.csv").is_file()):
+        assert time.monotonic() < deadline, f"no download arrived: {list(tmp_path.iterdir())}"
+        time.sleep(0.1)
+    records = json.loads((tmp_path / "ambiguities.json").read_text("utf-8"))
+    assert [r["id"] for r in records] == shown
+    assert {r["game"] for r in records} == {"fool"} and {r["status"] for r in records} == {"ruled"}
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "ambiguities.csv").read_text("utf-8"))))
+    assert [r["id"] for r in rows] == shown
+    assert {"authority", "options", "clauses", "impact", "last-change"} <= set(rows[0])
+
+
+def test_matrix_links_each_failure(browser: Chromium, registry_server: str) -> None:
+    """The matrix has the reference and the Node.js engine; every red cell leads to its failure."""
+    browser.open(f"{registry_server}/implementers/matrix/")
+    engines = browser.evaluate("Array.from(new Set(Array.from(document.querySelectorAll("
+                               "'.rs-matrix tbody tr')).map((r) => r.cells[0].textContent.trim())))")
+    assert "reference (in-process)" in engines
+    assert any(e.startswith("Node.js") for e in engines), engines
+    failed = browser.evaluate("Array.from(document.querySelectorAll('.rs-matrix a')).map("
+                              "(a) => a.getAttribute('href'))")
+    assert failed, "the committed reports include a known-bad engine, so some cell fails"
+    for href in failed:
+        assert href.startswith("#fail-")
+        assert browser.evaluate(f"!!document.getElementById({json.dumps(href[1:])})"), href
+
+
+def test_trace_viewer_steps_through_a_golden_trace(browser: Chromium, registry_server: str,
+                                                   tmp_path: Path) -> None:
+    """The viewer loads a golden trace, steps, names the action's clauses and what changed;
+    it also reads a trace file the visitor chooses."""
+    name = "fool.p4-default"
+    browser.open(f"{registry_server}/implementers/trace-viewer/")
+    browser.wait_for("document.querySelector('.rs-trace-pick')?.options.length > 5")
+    browser.evaluate("(() => { const s = document.querySelector('.rs-trace-pick');"
+                     f" s.value = {json.dumps(name)}; s.dispatchEvent(new Event('change')); }})()")
+    browser.wait_for("document.querySelector('.rs-trace-step')?.textContent.startsWith('step 0 of')")
+    browser.evaluate("document.querySelector('.rs-trace-next').click()")
+    assert browser.evaluate("document.querySelector('.rs-trace-step').textContent").startswith("step 1 ")
+    heading = browser.evaluate("document.querySelector('.rs-trace-view h3').textContent")
+    assert heading.startswith("Step 1: chance plays "), heading
+    clauses = browser.evaluate("Array.from(document.querySelectorAll('.rs-trace-clauses a'))"
+                               ".map((a) => a.getAttribute('href'))")
+    assert clauses and all("/games/fool/rules/#FOOL-" in c for c in clauses), clauses
+    # Jump to a step whose state the trace records: the changes table lists fields.
+    trace = [json.loads(line) for line in ROOT.joinpath(
+        "conformance/traces", f"{name}.jsonl").read_text("utf-8").splitlines()]
+    recorded = [t["n"] for t in trace if t.get("type") == "step" and "state" in t]
+    browser.open("about:blank")  # a new hash alone would not load the page again
+    browser.open(f"{registry_server}/implementers/trace-viewer/#trace={name}&step={recorded[1]}")
+    browser.wait_for("!!document.querySelector('.rs-trace-changes tbody tr')")
+    assert browser.evaluate("location.hash") == f"#trace={name}&step={recorded[1]}"
+    assert browser.evaluate("document.querySelectorAll('.rs-trace-changes tbody tr').length") > 0
+    browser.evaluate("document.querySelector('.rs-trace-last').click()")
+    assert "Result" in browser.evaluate("document.querySelector('.rs-trace-view').textContent")
+    # A visitor's own file.
+    own = tmp_path / "mine.jsonl"
+    own.write_text("\n".join(json.dumps(t) for t in trace[:30]) + "\n", encoding="utf-8")
+    browser.set_files(".rs-trace-viewer input[type=file]", own)
+    browser.wait_for("document.querySelector('.rs-trace-status').textContent.startsWith('mine.jsonl')")
+    assert browser.evaluate("document.querySelector('.rs-trace-step').textContent") == "step 0 of 29"
+
+
+def test_trace_viewer_works_offline_from_files(browser: Chromium, registry_site: Path) -> None:
+    """Opened from file:// (no server, no fetch), the viewer still loads a golden trace."""
+    page = registry_site / "implementers" / "trace-viewer" / "index.html"
+    browser.open(f"{page.as_uri()}#trace=dado-de-ouro.p4-default&step=3")
+    heading = browser.wait_for("document.querySelector('.rs-trace-view h3')?.textContent")
+    assert heading.startswith("Step 3: chance plays roll"), heading
+
+
+ID_LAYOUT_JS = r"""
+(() => {
+  const idLike = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
+  const bad = [];
+  document.querySelectorAll("article code, article h4[id]").forEach((el) => {
+    const text = el.textContent.replace(/¶$/, "").trim();
+    if (!idLike.test(text)) return;
+    const rects = el.getClientRects();
+    if (!rects.length) return;
+    if (rects.length > 1) { bad.push(text + " wraps"); return; }
+    const scroller = el.closest(".md-typeset__scrollwrap, pre");
+    if (!scroller && rects[0].right > window.innerWidth + 0.5) bad.push(text + " is cut at the right");
+  });
+  return bad;
+})()
+"""
+
+
+def test_mobile_ids_are_never_cut(browser: Chromium, registry_server: str, tmp_path: Path) -> None:
+    """At 400 px no id wraps mid-token or runs off the screen (DDO-DIE- / 01 once did)."""
+    browser.viewport(400, 850, mobile=True)
+    try:
+        for page in ("games/dado-de-ouro/", "games/dado-de-ouro/rules/", "ambiguities/",
+                     "games/ouro-de-tolo/actions/"):
+            browser.open(f"{registry_server}/{page}")
+            shoot(browser, tmp_path, "mobile-" + page.strip("/").replace("/", "-"))
+            assert browser.evaluate(ID_LAYOUT_JS) == [], page
+            overflow = browser.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= 400, f"{page}: the page scrolls sideways ({overflow} px)"
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)

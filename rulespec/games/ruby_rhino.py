@@ -52,6 +52,7 @@ AMB_NEXT_ROUND = "RR-AMB-11"
 AMB_KEEP_RHINO = "RR-AMB-12"
 AMB_MATCHING = "RR-AMB-13"
 AMB_OTHERS_RANK = "RR-AMB-14"
+AMB_PUT_ALL_WHOSE = "RR-AMB-15"
 
 # Phases of the canonical state.
 FIRST_PLAYER = "first_player"
@@ -183,6 +184,7 @@ class RubyRhino(Engine):
         AMB_KEEP_RHINO: frozenset({"back-to-chest", "winner-keeps"}),
         AMB_MATCHING: frozenset({"legend-marks", "matching-only"}),
         AMB_OTHERS_RANK: frozenset({"by-score", "all-second"}),
+        AMB_PUT_ALL_WHOSE: frozenset({"roller", "everyone"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("RR-END-01",)
@@ -380,7 +382,8 @@ class RubyRhino(Engine):
         if chest == "collect_all":
             return self._chest > 0 or self.decide(AMB_EMPTY_ALL, "nothing-to-move-is-complete")
         if chest == "put_all":
-            return coins[me] > 0 or self.decide(AMB_EMPTY_ALL, "nothing-to-move-is-complete")
+            have = sum(coins) if self.decide(AMB_PUT_ALL_WHOSE, "everyone") else coins[me]
+            return have > 0 or self.decide(AMB_EMPTY_ALL, "nothing-to-move-is-complete")
         return True
 
     def _resolve(self, effect: Effect, count: int) -> None:
@@ -424,6 +427,13 @@ class RubyRhino(Engine):
             take = self._chest if chest == "collect_all" else min(count, self._chest)
             self._chest -= take
             coins[me] += take
+        elif chest == "put_all" and self.decide(AMB_PUT_ALL_WHOSE, "everyone"):
+            # Every player's coins go to the chest: the Rhino's holder, if any, is emptied.
+            self._chest += sum(coins)
+            for p in range(self._n):
+                coins[p] = 0
+            if self._rhino >= 0 and self._ends_mid_action():
+                return self._rhino
         elif chest in ("put", "put_all"):
             give = coins[me] if chest == "put_all" else min(count, coins[me])
             coins[me] -= give

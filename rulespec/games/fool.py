@@ -45,6 +45,7 @@ AMB_DISCS = "FOOL-AMB-10"
 AMB_UNCOLOURED = "FOOL-AMB-11"
 AMB_FIRST_DEALER = "FOOL-AMB-12"
 AMB_WINNER_FOOL = "FOOL-AMB-14"
+AMB_DEAL_ORDER = "FOOL-AMB-15"
 
 #: The fields of a deal action.
 _DEAL_KEYS = frozenset({"kind", "player", "suit", "value"})
@@ -124,6 +125,7 @@ class FoolEngine(Engine):
         AMB_UNCOLOURED: frozenset({"first-one", "last-one"}),
         AMB_FIRST_DEALER: frozenset({"last-seat", "random"}),
         AMB_WINNER_FOOL: frozenset({"winner-exempt", "lead-passes-left"}),
+        AMB_DEAL_ORDER: frozenset({"one-at-a-time", "hand-at-a-time"}),
     }
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("FOOL-END-01", "FOOL-END-02")
     SHARED: ClassVar[frozenset[str]] = frozenset({
@@ -191,6 +193,7 @@ class FoolEngine(Engine):
         self.trick_number = 0
         self.to_deal = 0
         self.next_deal = 0
+        self._quota: list[int] = []
         if self.decide(AMB_FIRST_DEALER, "random"):
             self.phase = CHOOSE_DEALER
             self.dealer: int | None = None
@@ -406,6 +409,11 @@ class FoolEngine(Engine):
             self.to_deal = min(self.deck_size, n * self.cards_per_player)
         dealer = self.dealer if self.dealer is not None else n - 1
         self.next_deal = (dealer + 1) % n
+        # Dealing hand by hand gives each player the share one-by-one dealing would: the first
+        # players from the dealer's left get the odd cards.
+        base, extra = divmod(self.to_deal, n)
+        self._quota = [base + (1 if (seat - self.next_deal) % n < extra else 0)
+                       for seat in range(n)]
         self.phase = DEAL
         if self.to_deal == 0:
             self._start_play()
@@ -417,7 +425,9 @@ class FoolEngine(Engine):
             self._in_deck.remove(t)
         insort(self.hands[self.next_deal], t)
         self.to_deal -= 1
-        self.next_deal = (self.next_deal + 1) % self.players
+        if (not self.decide(AMB_DEAL_ORDER, "hand-at-a-time")
+                or len(self.hands[self.next_deal]) >= self._quota[self.next_deal]):
+            self.next_deal = (self.next_deal + 1) % self.players
         if self.to_deal == 0:
             self._start_play()
 

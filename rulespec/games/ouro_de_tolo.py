@@ -102,6 +102,7 @@ AMB_LIGHT_HAND_SHORT = "OURO-AMB-19"
 AMB_FIRST = "OURO-AMB-20"
 AMB_CHAIN = "OURO-AMB-21"
 AMB_FAVOR_FG = "OURO-AMB-22"
+AMB_DEAL_ORDER = "OURO-AMB-23"
 
 V_SHORTER = "shorter-game"
 V_LONGER = "longer-game"
@@ -261,6 +262,7 @@ class OuroDeTolo(Engine):
         AMB_FIRST: frozenset({"seat-zero", "random"}),
         AMB_CHAIN: frozenset({"no-chain", "chain"}),
         AMB_FAVOR_FG: frozenset({"any-stone", "valuable-only"}),
+        AMB_DEAL_ORDER: frozenset({"one-at-a-time", "hand-at-a-time"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset(
         {V_SHORTER, V_LONGER, V_HARD_WEEK, V_SAFE_MINE, V_GOLD_FEVER})
@@ -321,7 +323,10 @@ class OuroDeTolo(Engine):
         self.by: int | None = None
         self.target: int | None = None
         self.left = 0
-        self.queue: list[int] = [seat for _ in range(rules.deal) for seat in range(n)]
+        if self.decide(AMB_DEAL_ORDER, "hand-at-a-time"):
+            self.queue: list[int] = [seat for seat in range(n) for _ in range(rules.deal)]
+        else:
+            self.queue = [seat for _ in range(rules.deal) for seat in range(n)]
         self.thief = 0
         self.victim = 0
         self._result: dict[str, Any] | None = None

@@ -364,12 +364,13 @@ class RubyRhino(Engine):
             self._first = self._starter = self._turn = int(action["player"])
             self._phase = ROLL
 
-    def _complete(self, effect: Effect, count: int) -> bool:
-        """Return True when every step of the row can be done in full (RR-NOTE-03)."""
+    def _complete(self, effect: Effect, count: int, skip: bool) -> bool:
+        """Return True when every step of the row can be done in full (RR-NOTE-03); ``skip``
+        is the RR-AMB-05 reading (collect from the first player who can pay)."""
         me = self._turn
         coins = self._coins
         if effect.left:
-            if self.decide(AMB_LEFT, "skip-to-first-who-can"):
+            if skip:
                 if not any(coins[p] >= effect.left for p in range(self._n) if p != me):
                     return False
             elif sum(coins) - coins[me] < effect.left:
@@ -389,14 +390,16 @@ class RubyRhino(Engine):
     def _resolve(self, effect: Effect, count: int) -> None:
         """Carry out a legend row for the roller, then end the round or pass the turn."""
         me = self._turn
-        complete = self._complete(effect, count)
+        # One decision point per action that collects from the left (RR-AMB-05).
+        skip = bool(effect.left) and self.decide(AMB_LEFT, "skip-to-first-who-can")
+        complete = self._complete(effect, count, skip)
         self._last_effect = effect
         self._last_count = count
         self._last_complete = complete
         self._last_winner = None
         cant = "" if complete else self.ruling(AMB_CANT)
         if complete or cant != "void-and-pass":
-            winner = self._steps(effect, count, me)
+            winner = self._steps(effect, count, me, skip)
             if winner is None and self._rhino >= 0 and self._coins[self._rhino] == 0:
                 winner = self._rhino  # RR-ROUND-01, checked after the action (RR-AMB-08)
             if winner is not None:
@@ -414,12 +417,12 @@ class RubyRhino(Engine):
         if not again:
             self._turn = (me + 1) % self._n
 
-    def _steps(self, effect: Effect, count: int, me: int) -> int | None:
+    def _steps(self, effect: Effect, count: int, me: int, skip: bool) -> int | None:
         """Do the row's steps as far as possible; return a round winner found mid-action under
         RR-AMB-08 each-step, else None."""
         coins = self._coins
         if effect.left:
-            winner = self._collect_left(effect.left, me)
+            winner = self._collect_left(effect.left, me, skip)
             if winner is not None:
                 return winner
         chest = effect.chest
@@ -450,12 +453,12 @@ class RubyRhino(Engine):
         """Return True when the round ends the moment the holder is emptied (RR-AMB-08)."""
         return self.decide(AMB_WHEN_ENDS, "each-step")
 
-    def _collect_left(self, amount: int, me: int) -> int | None:
+    def _collect_left(self, amount: int, me: int, skip: bool) -> int | None:
         """Collect ``amount`` coins from the players to the left (RR-LEFT-01, RR-LEFT-02,
         RR-AMB-05); return the holder emptied mid-action under RR-AMB-08 each-step."""
         coins = self._coins
         n = self._n
-        if self.decide(AMB_LEFT, "skip-to-first-who-can"):
+        if skip:
             best = -1
             for step in range(1, n):
                 p = (me + step) % n

@@ -57,6 +57,7 @@ def perft(game: str | None, players: int | None, ruling: tuple[str, ...],
     `rulespec perft --check-tables`); `--divide` finds the first move whose subtree differs.
     """
     from rulespec.conformance import perft_tables
+    from rulespec.spec.registry import game_ids
 
     if write_tables or check_tables:
         games = [game] if game else None
@@ -64,6 +65,8 @@ def perft(game: str | None, players: int | None, ruling: tuple[str, ...],
             problems = perft_tables.differences(games)
             for p in problems:
                 click.echo(p)
+            checked = len(games) if games else len(game_ids())
+            click.echo(f"{checked} game(s) checked, {len(problems)} difference(s)")
             sys.exit(EXIT_FAILED if problems else EXIT_OK)
         for path in perft_tables.write(games):
             click.echo(f"wrote {path}")

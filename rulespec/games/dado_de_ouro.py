@@ -43,6 +43,7 @@ OVER = "over"
 MAX = "max"
 MIN = "min"
 
+AMB_DIE = "DDO-AMB-01"
 AMB_ALL_EQUAL = "DDO-AMB-02"
 AMB_TIE_ORDER = "DDO-AMB-03"
 AMB_ROUND_STARTER = "DDO-AMB-04"
@@ -51,6 +52,7 @@ AMB_DRAW_TIE = "DDO-AMB-06"
 AMB_FINAL_COMPARE = "DDO-AMB-07"
 AMB_REROLL_WHO = "DDO-AMB-08"
 AMB_FINAL_REPEAT = "DDO-AMB-10"
+AMB_FLOOR = "DDO-AMB-09"
 AMB_FIRST_ROLLER = "DDO-AMB-11"
 AMB_TIE_VALUE = "DDO-AMB-12"
 
@@ -89,16 +91,6 @@ class Rules:
     starting_score: int
     score_floor: int | None
     faces: tuple[int, ...]
-    all_equal: str
-    min_first: bool
-    round_starter: str
-    game_starter: str
-    draw_tie: str
-    final_rounds: bool
-    reroll_all: bool
-    final_new_draw: bool
-    first_from_starter: bool
-    reroll_value: bool
 
     @classmethod
     def from_config(cls, config: Config) -> Rules:
@@ -112,16 +104,6 @@ class Rules:
             starting_score=int(config.param("starting_score")),
             score_floor=None if floor is None else int(floor),
             faces=faces,
-            all_equal=config.ruling(AMB_ALL_EQUAL),
-            min_first=config.ruling(AMB_TIE_ORDER) == "min-first",
-            round_starter=config.ruling(AMB_ROUND_STARTER),
-            game_starter=config.ruling(AMB_GAME_STARTER),
-            draw_tie=config.ruling(AMB_DRAW_TIE),
-            final_rounds=config.ruling(AMB_FINAL_COMPARE) == "round-scoring",
-            reroll_all=config.ruling(AMB_REROLL_WHO) == "all-tied-again",
-            final_new_draw=config.ruling(AMB_FINAL_REPEAT) == "new-draw",
-            first_from_starter=config.ruling(AMB_FIRST_ROLLER) == "last-starter",
-            reroll_value=config.ruling(AMB_TIE_VALUE) == "reroll-value",
         )
 
 
@@ -199,11 +181,12 @@ class Tie:
 class Final:
     """The end-of-game tie-break in progress (mutable; ``clone`` copies it)."""
 
-    __slots__ = ("draw", "leaders", "passes_done", "players", "repetition", "rounds_done",
-                 "starter", "totals")
+    __slots__ = ("draw", "leaders", "passes_done", "players", "repetition", "rounds",
+                 "rounds_done", "starter", "totals")
 
-    def __init__(self, leaders: list[int], players_count: int) -> None:
+    def __init__(self, leaders: list[int], players_count: int, *, rounds: bool) -> None:
         self.leaders = leaders
+        self.rounds = rounds
         self.players = list(leaders)
         self.draw: list[Pass] = []
         self.starter: int | None = None
@@ -332,6 +315,7 @@ class DadoDeOuro(Engine):
             raise ConfigError("no roll is expected")
         self._steps += 1
         self._rolls[roller] = action["face"]
+        self.reached(AMB_DIE)  # the faces rolled from are the ruled die_faces
         self._pos += 1
         if self._pos < len(self._order):
             self._roller = self._order[self._pos]
@@ -372,7 +356,7 @@ class DadoDeOuro(Engine):
             "loss": self._loss,
             "last_round": None if self._last_round is None else self._last_round.to_json(),
             "final": None if final is None else {
-                "mode": "rounds" if self.rules.final_rounds else "sum",
+                "mode": "rounds" if final.rounds else "sum",
                 "leaders": list(final.leaders),
                 "players": list(final.players),
                 "draw": [list(p) for p in final.draw],
@@ -442,9 +426,12 @@ class DadoDeOuro(Engine):
     def _draw_winner(self, whole: list[int]) -> int | None:
         """Return who won a draw pass, or None after starting the re-roll (DDO-AMB-06)."""
         _, top = self._highest()
-        if len(top) == 1 or self.rules.draw_tie == "first-clockwise":
+        if len(top) == 1:
             return top[0]
-        again = top if self.rules.draw_tie == "reroll-tied" else whole
+        draw_tie = self.ruling(AMB_DRAW_TIE)
+        if draw_tie == "first-clockwise":
+            return top[0]
+        again = top if draw_tie == "reroll-tied" else whole
         self._start_pass(self._phase, list(again))
         self._events.append(f"tie between players {top}: re-roll")
         return None
@@ -469,7 +456,7 @@ class DadoDeOuro(Engine):
 
     def _draw_origin(self) -> int:
         """Return the seat the opening roll or draw starts from (DDO-AMB-11)."""
-        if self.rules.first_from_starter and self._game_starter is not None:
+        if self._game_starter is not None and self.decide(AMB_FIRST_ROLLER, "last-starter"):
             return self._game_starter
         return 0
 
@@ -503,7 +490,7 @@ class DadoDeOuro(Engine):
         self._round_rolls = rolls
         ties: list[tuple[str, list[int]]] = []
         if hi == lo:
-            mode = self.rules.all_equal
+            mode = self.ruling(AMB_ALL_EQUAL)
             if mode != "void-round":
                 ties.append((MAX, list(order)))
                 if mode == "both-tiebreaks":
@@ -519,7 +506,7 @@ class DadoDeOuro(Engine):
                 self._loser, self._loss = bottom[0], lo
             else:
                 ties.append((MIN, bottom))
-        if self.rules.min_first:
+        if len(ties) > 1 and self.decide(AMB_TIE_ORDER, "min-first"):
             ties.reverse()
         self._pending = ties
         self._next_tie()
@@ -551,12 +538,12 @@ class DadoDeOuro(Engine):
         best = max(faces) if tie.kind == MAX else min(faces)
         still = [p for p in self._order if rolls[p] == best]
         if len(still) > 1:
-            again = tie.players if self.rules.reroll_all else still
+            again = tie.players if self.decide(AMB_REROLL_WHO, "all-tied-again") else still
             self._events.append(f"tied again: players {again} re-roll")
             self._start_pass(self._phase, again)
             return
         who = still[0]
-        value = best if self.rules.reroll_value else tie.value
+        value = best if self.decide(AMB_TIE_VALUE, "reroll-value") else tie.value
         if tie.kind == MAX:
             self._gainer, self._gain = who, value
             self._max_passes = tuple(tie.passes)
@@ -577,6 +564,8 @@ class DadoDeOuro(Engine):
                 scores[gainer] += gain
             if loser is not None and loss is not None:
                 scores[loser] -= loss
+            if loser is not None:
+                self.reached(AMB_FLOOR)  # score_floor, set by the ruling, decides it here
             floor = self.rules.score_floor
             if floor is not None:
                 for p in (gainer, loser):
@@ -623,7 +612,7 @@ class DadoDeOuro(Engine):
     def _next_round_starter(self) -> int:
         """Return who starts the next round of the game (DDO-AMB-04)."""
         current = self._round_starter if self._round_starter is not None else 0
-        mode = self.rules.round_starter
+        mode = self.ruling(AMB_ROUND_STARTER)
         if mode == "rotate-clockwise":
             return (current + 1) % self.players
         if mode == "previous-round-winner" and self._gainer is not None:
@@ -640,7 +629,8 @@ class DadoDeOuro(Engine):
         if len(leaders) == 1:
             self._win_game(leaders[0])
             return
-        self._final = Final(leaders, self.players)
+        self._final = Final(leaders, self.players,
+                            rounds=self.decide(AMB_FINAL_COMPARE, "round-scoring"))
         self._events.append(f"players {leaders} tied on {best} points: end-of-game tie-break")
         self._start_final_draw()
 
@@ -662,7 +652,7 @@ class DadoDeOuro(Engine):
         final.passes_done = 0
         final.rounds_done = 0
         final.totals = [0 if p in final.players else None for p in range(self.players)]
-        if self.rules.final_rounds:
+        if final.rounds:  # decided once per tie-break, when it began (DDO-AMB-07)
             self._start_round(final.starter)
         else:
             self._start_pass(FINAL_ROLLS, self._clockwise(final.players, final.starter))
@@ -696,7 +686,7 @@ class DadoDeOuro(Engine):
         self._events.append(f"players {top} tied again on {best}: the tie-break is repeated")
         final.players = top
         final.repetition += 1
-        if self.rules.final_new_draw:
+        if self.decide(AMB_FINAL_REPEAT, "new-draw"):
             self._start_final_draw()
             return
         if final.starter not in top:
@@ -738,10 +728,10 @@ class DadoDeOuro(Engine):
         self._round_rolls = [None] * n
         self._gainer = self._gain = self._loser = self._loss = None
         self._opening = []
-        mode = self.rules.game_starter
+        mode = self.ruling(AMB_GAME_STARTER)
         if mode == "new-opening-roll":
             self._game_starter = None
-            origin = last_starter if self.rules.first_from_starter else 0
+            origin = last_starter if self.decide(AMB_FIRST_ROLLER, "last-starter") else 0
             self._start_pass(OPENING, self._clockwise(range(n), origin))
             self._opening_order = list(self._order)
             return

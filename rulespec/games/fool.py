@@ -32,7 +32,9 @@ PLAY = "play"
 OVER = "over"
 
 #: Ambiguity ids this module switches on.
+AMB_SUIT_VALUES = "FOOL-AMB-01"
 AMB_SELECTION = "FOOL-AMB-02"
+AMB_TWO_FOOLS = "FOOL-AMB-03"
 AMB_WILD_VS_OFF = "FOOL-AMB-04"
 AMB_OFF_TIES = "FOOL-AMB-05"
 AMB_WILD_TIES = "FOOL-AMB-06"
@@ -43,6 +45,7 @@ AMB_DISCS = "FOOL-AMB-10"
 AMB_UNCOLOURED = "FOOL-AMB-11"
 AMB_FIRST_DEALER = "FOOL-AMB-12"
 AMB_WINNER_FOOL = "FOOL-AMB-14"
+AMB_DEAL_ORDER = "FOOL-AMB-15"
 
 #: The fields of a deal action.
 _DEAL_KEYS = frozenset({"kind", "player", "suit", "value"})
@@ -122,6 +125,7 @@ class FoolEngine(Engine):
         AMB_UNCOLOURED: frozenset({"first-one", "last-one"}),
         AMB_FIRST_DEALER: frozenset({"last-seat", "random"}),
         AMB_WINNER_FOOL: frozenset({"winner-exempt", "lead-passes-left"}),
+        AMB_DEAL_ORDER: frozenset({"one-at-a-time", "hand-at-a-time"}),
     }
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("FOOL-END-01", "FOOL-END-02")
     SHARED: ClassVar[frozenset[str]] = frozenset({
@@ -157,16 +161,6 @@ class FoolEngine(Engine):
         self.plus_ten_limit = int(config.param("plus_ten_limit"))
         rows = [r for r in config.param("cards_in_play") if r["players"] == n]
         self.in_play_row: Mapping[str, int] | None = rows[0] if rows else None
-        self.selection = config.ruling(AMB_SELECTION)
-        self.wild_worst = config.ruling(AMB_WILD_VS_OFF) == "wild-worst"
-        self.off_ties_last = config.ruling(AMB_OFF_TIES) == "last-played"
-        self.wild_ties_last = config.ruling(AMB_WILD_TIES) == "last-played"
-        self.leader_declares = config.ruling(AMB_LED_WILD) == "leader-declares"
-        self.rotate_dealer = config.ruling(AMB_NEXT_ROUND) == "dealer-rotates"
-        self.tie_by_plus_tens = config.ruling(AMB_WIN_TIES) == "most-plus-tens"
-        self.carry_discs = config.ruling(AMB_DISCS) == "carry-over"
-        self.uncoloured_first = config.ruling(AMB_UNCOLOURED) == "first-one"
-        self.winner_exempt = config.ruling(AMB_WINNER_FOOL) == "winner-exempt"
         # Action objects are built once: legal_actions hands out these same dicts.
         self._deal_actions = [[{"kind": "deal", "player": p, "suit": t.suit, "value": t.value}
                                for t in self.types] for p in range(n)]
@@ -199,7 +193,8 @@ class FoolEngine(Engine):
         self.trick_number = 0
         self.to_deal = 0
         self.next_deal = 0
-        if config.ruling(AMB_FIRST_DEALER) == "random":
+        self._quota: list[int] = []
+        if self.decide(AMB_FIRST_DEALER, "random"):
             self.phase = CHOOSE_DEALER
             self.dealer: int | None = None
             self.deck = list(self.full_deck)  # every card waits in the deck until the deal
@@ -266,7 +261,7 @@ class FoolEngine(Engine):
                 if t == last:
                     continue
                 last = t
-                if t == wild and self.leader_declares:
+                if t == wild and self.decide(AMB_LED_WILD, "leader-declares"):
                     out.extend(self._declare_actions[player])
                 else:
                     out.append(row[t])
@@ -337,10 +332,11 @@ class FoolEngine(Engine):
             return Rejection(f"player {mover} does not hold {self.types[t]}",
                              ("FOOL-LEAD-02", "FOOL-FOLLOW-02"))
         if kind == "lead" and t == self.wild_type.index:
-            if self.leader_declares and action.get("declare") not in self.colours:
+            leader_declares = self.ruled(AMB_LED_WILD) == "leader-declares"  # explains only
+            if leader_declares and action.get("declare") not in self.colours:
                 return Rejection("a led 1 must declare the colour to follow (declare: one of "
                                  f"{', '.join(self.colours)})", ("FOOL-WILD-05",))
-            if not self.leader_declares and "declare" in action:
+            if not leader_declares and "declare" in action:
                 return Rejection("a led 1 declares no colour: the next coloured card sets it",
                                  ("FOOL-WILD-05",))
         if "declare" in action:
@@ -391,7 +387,9 @@ class FoolEngine(Engine):
         self.lead_colour = None
         self.trick_number = 0
         self.leader = None
-        if self.selection == "lowest-values" and self.in_play_row is not None:
+        selection = self.ruling(AMB_SELECTION)
+        self.reached(AMB_SUIT_VALUES)  # the values dealt from are the ruled suit_values
+        if selection == "lowest-values" and self.in_play_row is not None:
             pool = [0] * len(self.types)
             for ci, colour in enumerate(self.colours):
                 lo, hi = self._colour_range[ci]
@@ -405,12 +403,17 @@ class FoolEngine(Engine):
         self.deck_size = sum(pool)
         self._in_deck = [t for t, k in enumerate(pool) if k]
         self.aside = [full - used for full, used in zip(self.full_deck, pool, strict=True)]
-        if self.selection == "whole-deck":
+        if selection == "whole-deck":
             self.to_deal = self.deck_size
         else:
             self.to_deal = min(self.deck_size, n * self.cards_per_player)
         dealer = self.dealer if self.dealer is not None else n - 1
         self.next_deal = (dealer + 1) % n
+        # Dealing hand by hand gives each player the share one-by-one dealing would: the first
+        # players from the dealer's left get the odd cards.
+        base, extra = divmod(self.to_deal, n)
+        self._quota = [base + (1 if (seat - self.next_deal) % n < extra else 0)
+                       for seat in range(n)]
         self.phase = DEAL
         if self.to_deal == 0:
             self._start_play()
@@ -422,7 +425,9 @@ class FoolEngine(Engine):
             self._in_deck.remove(t)
         insort(self.hands[self.next_deal], t)
         self.to_deal -= 1
-        self.next_deal = (self.next_deal + 1) % self.players
+        if (not self.decide(AMB_DEAL_ORDER, "hand-at-a-time")
+                or len(self.hands[self.next_deal]) >= self._quota[self.next_deal]):
+            self.next_deal = (self.next_deal + 1) % self.players
         if self.to_deal == 0:
             self._start_play()
 
@@ -470,13 +475,13 @@ class FoolEngine(Engine):
         """Return a sort key, worst first: off-colour below the led colour, 1s lowest in it."""
         card = self.types[t]
         if card.wild:
-            level = _BELOW_ALL if self.wild_worst else _LED_COLOUR
-            tie = -position if self.wild_ties_last else position
+            level = _BELOW_ALL if self.decide(AMB_WILD_VS_OFF, "wild-worst") else _LED_COLOUR
+            tie = -position if self.decide(AMB_WILD_TIES, "last-played") else position
         elif card.colour == self.lead_colour:
             level, tie = _LED_COLOUR, 0
         else:
             level = _OFF_COLOUR
-            tie = -position if self.off_ties_last else position
+            tie = -position if self.decide(AMB_OFF_TIES, "last-played") else position
         return (level, card.value, tie)
 
     def _winner(self) -> int:
@@ -490,16 +495,21 @@ class FoolEngine(Engine):
         if best >= 0:
             return best
         wilds = [i for i, (_, t) in enumerate(self.trick) if self.types[t].wild]
-        return wilds[0] if self.uncoloured_first else wilds[-1]
+        return wilds[0] if self.decide(AMB_UNCOLOURED, "first-one") else wilds[-1]
 
     def _finish_trick(self) -> None:
         """Decide the winner and the Fools; pass the discs; end the round or lead again."""
         win_pos = self._winner()
         winner = self.trick[win_pos][0]
-        candidates = [(self._badness(i, t), p) for i, (p, t) in enumerate(self.trick)
-                      if not (self.winner_exempt and i == win_pos)]
+        candidates = [(self._badness(i, t), p, i) for i, (p, t) in enumerate(self.trick)]
         candidates.sort()
-        self.fools = sorted(p for _, p in candidates[:self.fools_per_trick])
+        fools = self.fools_per_trick
+        self.reached(AMB_TWO_FOOLS)  # fools_per_trick, set by the ruling, decides it here
+        # The question arises only when the winner is among the worst cards.
+        if (any(i == win_pos for _, _, i in candidates[:fools])
+                and self.decide(AMB_WINNER_FOOL, "winner-exempt")):
+            candidates = [c for c in candidates if c[2] != win_pos]
+        self.fools = sorted(p for _, p, _ in candidates[:fools])
         colour = None if self.lead_colour is None else self.colours[self.lead_colour]
         self.last_trick = TrickRecord(self.round, self.trick_number, tuple(self.trick), colour,
                                       winner, tuple(self.fools))
@@ -534,16 +544,16 @@ class FoolEngine(Engine):
             return
         self.round += 1
         n = self.players
-        if self.rotate_dealer:
+        if self.decide(AMB_NEXT_ROUND, "dealer-rotates"):
             self.dealer = ((self.dealer if self.dealer is not None else n - 1) + 1) % n
         else:
             self.dealer = (last_winner - 1) % n
-        if not self.carry_discs:
+        if self.fools and not self.decide(AMB_DISCS, "carry-over"):
             self.fools = []
         self._start_round()
 
     def _make_result(self) -> dict[str, Any]:
-        if self.tie_by_plus_tens:
+        if self.decide(AMB_WIN_TIES, "most-plus-tens"):
             keys = [(s, k) for s, k in zip(self.scores, self.plus_tens, strict=True)]
         else:
             keys = [(s, 0) for s in self.scores]

@@ -102,6 +102,7 @@ AMB_LIGHT_HAND_SHORT = "OURO-AMB-19"
 AMB_FIRST = "OURO-AMB-20"
 AMB_CHAIN = "OURO-AMB-21"
 AMB_FAVOR_FG = "OURO-AMB-22"
+AMB_DEAL_ORDER = "OURO-AMB-23"
 
 V_SHORTER = "shorter-game"
 V_LONGER = "longer-game"
@@ -166,27 +167,9 @@ class Rules:
     not_mine: int
     card_price: int
     hard_week_days: int | None
-    max_days: int | None
+    max_days: int
     safe_mine: bool
     gold_fever: bool
-    trade: bool
-    chooser: str
-    steal_fools_gold: bool
-    reshuffle: bool
-    accident_stones_now: bool
-    declare_at_equal: bool
-    declarer_wins_ties: bool
-    declare_from_next: bool
-    favor_self: bool
-    redirect_to_sender: bool
-    caxias_stop_at_once: bool
-    empty_mine_card_player: bool
-    fever_everyone: bool
-    steal_stops: bool
-    light_hand_needs_enough: bool
-    random_first: bool
-    chain: bool
-    favor_take_fools_gold: bool
 
     @classmethod
     def from_config(cls, spec: Spec, config: Config) -> Rules:
@@ -229,7 +212,6 @@ class Rules:
                             f"of {sum(card_counts.values())}")
         if problems:
             raise ConfigError("bad ouro-de-tolo configuration: " + "; ".join(problems))
-        r = config.ruling
         return cls(
             colours=colours,
             fools_gold=colours.index(fools[0]),
@@ -248,27 +230,9 @@ class Rules:
             not_mine=int(p("not_mine_stones")),
             card_price=int(p("card_price")),
             hard_week_days=int(p("hard_week_days")) if V_HARD_WEEK in variants else None,
-            max_days=int(p("max_days")) if r(AMB_NO_DECLARATION) == "day-limit" else None,
+            max_days=int(p("max_days")),
             safe_mine=V_SAFE_MINE in variants,
             gold_fever=gold_fever,
-            trade=r(AMB_TRADE) == "trade",
-            chooser=r(AMB_CHOOSER),
-            steal_fools_gold=r(AMB_STEAL_FG) == "any-stone",
-            reshuffle=r(AMB_DECK) == "reshuffle-discard",
-            accident_stones_now=r(AMB_ACCIDENT_STONES) == "immediately",
-            declare_at_equal=r(AMB_DECLARE_AT) == "reach",
-            declarer_wins_ties=r(AMB_TIES) == "declarer-wins-ties",
-            declare_from_next=r(AMB_DECLARE_ORDER) == "next-day-order",
-            favor_self=r(AMB_FAVOR_SELF) == "self-allowed",
-            redirect_to_sender=r(AMB_REDIRECT_SENDER) == "sender-allowed",
-            caxias_stop_at_once=r(AMB_CAXIAS_STOP) == "at-once",
-            empty_mine_card_player=r(AMB_EMPTY_MINE) == "card-player-starts",
-            fever_everyone=r(AMB_FEVER_WHO) == "everyone",
-            steal_stops=r(AMB_STEAL_AFTER_ACCIDENT) == "stop",
-            light_hand_needs_enough=r(AMB_LIGHT_HAND_SHORT) == "needs-enough",
-            random_first=r(AMB_FIRST) == "random",
-            chain=r(AMB_CHAIN) == "chain",
-            favor_take_fools_gold=r(AMB_FAVOR_FG) == "any-stone",
         )
 
 
@@ -298,6 +262,7 @@ class OuroDeTolo(Engine):
         AMB_FIRST: frozenset({"seat-zero", "random"}),
         AMB_CHAIN: frozenset({"no-chain", "chain"}),
         AMB_FAVOR_FG: frozenset({"any-stone", "valuable-only"}),
+        AMB_DEAL_ORDER: frozenset({"one-at-a-time", "hand-at-a-time"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset(
         {V_SHORTER, V_LONGER, V_HARD_WEEK, V_SAFE_MINE, V_GOLD_FEVER})
@@ -358,7 +323,10 @@ class OuroDeTolo(Engine):
         self.by: int | None = None
         self.target: int | None = None
         self.left = 0
-        self.queue: list[int] = [seat for _ in range(rules.deal) for seat in range(n)]
+        if self.decide(AMB_DEAL_ORDER, "hand-at-a-time"):
+            self.queue: list[int] = [seat for seat in range(n) for _ in range(rules.deal)]
+        else:
+            self.queue = [seat for _ in range(rules.deal) for seat in range(n)]
         self.thief = 0
         self.victim = 0
         self._result: dict[str, Any] | None = None
@@ -394,9 +362,9 @@ class OuroDeTolo(Engine):
         if phase == RESPONSE:
             return self._response_actions()
         if phase == FAVOR_CHOICE:
-            r = self.rules
+            fg = self.rules.fools_gold
             out = [self._a_take[c] for c, k in enumerate(self.drawn)
-                   if k and (r.favor_take_fools_gold or c != r.fools_gold)]
+                   if k and (c != fg or self.decide(AMB_FAVOR_FG, "any-stone"))]
             out.append(self._a_plain["favor_leave"])
             return out
         if phase == STEAL:
@@ -407,7 +375,7 @@ class OuroDeTolo(Engine):
             if not self.caxias_drew and self._can_buy():
                 out.append(self._a_plain["buy_card"])
             out.append(self._a_plain["caxias_draw"])
-            if self.caxias_drew or self.rules.caxias_stop_at_once:
+            if self.caxias_drew or self.decide(AMB_CAXIAS_STOP, "at-once"):
                 out.append(self._a_plain["caxias_stop"])
             return out
         if phase == DECLARATION:
@@ -633,17 +601,21 @@ class OuroDeTolo(Engine):
 
     def _eligible(self, player: int) -> list[int]:
         counts = self.stones[player][:]
-        if not self.rules.steal_fools_gold:
-            counts[self.rules.fools_gold] = 0
+        fg = self.rules.fools_gold
+        if counts[fg] and not self.decide(AMB_STEAL_FG, "any-stone"):
+            counts[fg] = 0
         return counts
 
     def _cards_available(self) -> bool:
-        return sum(self.deck) > 0 or (self.rules.reshuffle and sum(self.discard) > 0)
+        return sum(self.deck) > 0 or (sum(self.discard) > 0
+                                      and self.decide(AMB_DECK, "reshuffle-discard"))
 
     def _can_buy(self) -> bool:
         caxias = self.caxias
-        return caxias is not None and self._cards_available() and \
-            self.money[caxias] >= self.rules.card_price
+        if caxias is None or not self._cards_available():
+            return False
+        self.reached(AMB_PRICE)  # card_price, set by the ruling, decides it here
+        return self.money[caxias] >= self.rules.card_price
 
     def _turn_actions(self) -> list[Action]:
         r = self.rules
@@ -659,12 +631,14 @@ class OuroDeTolo(Engine):
         status = self.status
         if hand[ci[FAVOR]]:
             for t in range(self.players):
-                if status[t] == IN_MINE and (t != p or r.favor_self):
+                if status[t] == IN_MINE and (t != p or self.decide(AMB_FAVOR_SELF,
+                                                                   "self-allowed")):
                     out.append(self._a_favor[t])
         if hand[ci[LIGHT_HAND]]:
             for t in range(self.players):
                 if t != p and status[t] == IN_MINE and (
-                        not r.light_hand_needs_enough or sum(self._eligible(t)) >= r.light_hand):
+                        sum(self._eligible(t)) >= r.light_hand
+                        or not self.decide(AMB_LIGHT_HAND_SHORT, "needs-enough")):
                     out.append(self._a_light[t])
         if hand[ci[NOT_MINE]] and self.stones[p][r.fools_gold] >= r.not_mine:
             for t in range(self.players):
@@ -676,7 +650,7 @@ class OuroDeTolo(Engine):
         responder = self.target
         return [t for t in range(self.players)
                 if self.status[t] == IN_MINE and t != responder
-                and (self.rules.redirect_to_sender or t != self.by)]
+                and (t != self.by or self.decide(AMB_REDIRECT_SENDER, "sender-allowed"))]
 
     def _response_actions(self) -> list[Action]:
         out: list[Action] = []
@@ -840,7 +814,7 @@ class OuroDeTolo(Engine):
         assert t is not None
         self._discard(t, NOT_MINE_EITHER)
         new = int(action["target"])
-        if self.rules.chain:
+        if self.decide(AMB_CHAIN, "chain"):
             self._not_mine_target(new)
         else:
             self.target = new
@@ -885,6 +859,7 @@ class OuroDeTolo(Engine):
     def _do_buy_card(self, action: Action) -> None:
         caxias = self.caxias
         assert caxias is not None
+        self.reached(AMB_PRICE)
         self.owed[caxias] += self.rules.card_price
         self._begin(E_BUY, caxias, caxias, 1)
         self._need_card(BUY)
@@ -986,7 +961,7 @@ class OuroDeTolo(Engine):
         held[c] += 1
         if held[c] >= r.accident_at and self.status[player] != ACCIDENT:
             self.status[player] = ACCIDENT
-            if r.accident_stones_now and not r.safe_mine:
+            if not r.safe_mine and self.decide(AMB_ACCIDENT_STONES, "immediately"):
                 for col, k in enumerate(held):
                     self.bag[col] += k
                     held[col] = 0
@@ -1000,10 +975,11 @@ class OuroDeTolo(Engine):
 
     def _next_steal(self) -> None:
         if self.left <= 0 or not sum(self._eligible(self.victim)) or (
-                self.rules.steal_stops and self.status[self.thief] == ACCIDENT):
+                self.status[self.thief] == ACCIDENT
+                and self.decide(AMB_STEAL_AFTER_ACCIDENT, "stop")):
             self._end_turn()
             return
-        chooser = self.rules.chooser
+        chooser = self.ruling(AMB_CHOOSER)
         self.phase = STEAL
         if chooser == "random":
             self.to_move = CHANCE
@@ -1051,15 +1027,16 @@ class OuroDeTolo(Engine):
             self.next_first = caxias
         else:
             card_player = self.turn_player
-            self.next_first = card_player if self.rules.empty_mine_card_player else \
-                (card_player + 1) % self.players
+            self.next_first = (card_player
+                               if self.decide(AMB_EMPTY_MINE, "card-player-starts")
+                               else (card_player + 1) % self.players)
         self.effect = None
         self.by = self.target = None
         if self.rules.gold_fever:
             first = self.first_player if self.first_player is not None else 0
             order = [(first + k) % self.players for k in range(self.players)]
-            self.queue = [p for p in order
-                          if self.rules.fever_everyone or self.status[p] == LEFT]
+            everyone = self.decide(AMB_FEVER_WHO, "everyone")
+            self.queue = [p for p in order if everyone or self.status[p] == LEFT]
             self._next_fever()
             return
         self._settle()
@@ -1112,7 +1089,7 @@ class OuroDeTolo(Engine):
 
     def _after_deal(self) -> None:
         self.queue = []
-        if self.rules.random_first:
+        if self.decide(AMB_FIRST, "random"):
             self.effect = None
             self.phase = FIRST_PLAYER
             self.to_move = CHANCE
@@ -1145,7 +1122,8 @@ class OuroDeTolo(Engine):
             self.bonus = None
         for p in range(self.players):
             held = self.stones[p]
-            if r.trade and (self.status[p] != ACCIDENT or r.safe_mine):
+            if (self.status[p] != ACCIDENT or r.safe_mine) and self.decide(AMB_TRADE, "trade"):
+                self.reached(AMB_VALUES)  # the stones are paid at the ruled stone_values
                 self.money[p] += sum(k * v for k, v in zip(held, r.values, strict=True))
             self.money[p] -= self.owed[p]
             self.owed[p] = 0
@@ -1154,16 +1132,18 @@ class OuroDeTolo(Engine):
                 held[c] = 0
         self.settled_days += 1
         if r.hard_week_days is not None:
+            self.reached(AMB_WEEK)  # hard_week_days, set by the ruling, decides it here
             if self.settled_days >= r.hard_week_days:
                 self._finish("hard_week")
             else:
                 self._start_day(self.next_first)
             return
         n = self.players
-        start = self.next_first if r.declare_from_next else 0
-        order = [(start + k) % n for k in range(n)]
+        order = [(self.next_first + k) % n for k in range(n)]
         eligible = [p for p in order if self.money[p] > r.desired
-                    or (r.declare_at_equal and self.money[p] >= r.desired)]
+                    or (self.money[p] == r.desired and self.decide(AMB_DECLARE_AT, "reach"))]
+        if len(eligible) > 1 and not self.decide(AMB_DECLARE_ORDER, "next-day-order"):
+            eligible.sort()  # seat order: from seat 0
         if eligible:
             self.queue = eligible
             self.effect = E_DECLARATION
@@ -1177,8 +1157,8 @@ class OuroDeTolo(Engine):
         self.queue = []
         self.effect = None
         self.left = 0
-        max_days = self.rules.max_days
-        if max_days is not None and self.settled_days >= max_days:
+        if (self.settled_days >= self.rules.max_days
+                and self.decide(AMB_NO_DECLARATION, "day-limit")):
             self._finish("day_limit")
         else:
             self._start_day(self.next_first)
@@ -1192,7 +1172,8 @@ class OuroDeTolo(Engine):
         money = self.money
         places = ranking(money)
         winners = places[0]
-        if self.rules.declarer_wins_ties and self.declared_by in winners:
+        if (len(winners) > 1 and self.declared_by in winners
+                and self.decide(AMB_TIES, "declarer-wins-ties")):
             winners = [self.declared_by]
         self._result = {"scores": list(money), "ranking": places, "winners": list(winners),
                         "reason": reason, "declared_by": self.declared_by}

@@ -38,6 +38,22 @@ CHEST_STEPS: frozenset[str] = frozenset({"none", "collect", "put", "collect_all"
 #: The Rhino's place when no player holds it.
 IN_CHEST = -1
 
+AMB_DICE = "RR-AMB-01"
+AMB_RHINO_CHEST = "RR-AMB-02"
+AMB_TWO_RHINOS = "RR-AMB-03"
+AMB_COUNT = "RR-AMB-04"
+AMB_LEFT = "RR-AMB-05"
+AMB_CANT = "RR-AMB-06"
+AMB_EMPTY_ALL = "RR-AMB-07"
+AMB_WHEN_ENDS = "RR-AMB-08"
+AMB_SCORING = "RR-AMB-09"
+AMB_FIRST = "RR-AMB-10"
+AMB_NEXT_ROUND = "RR-AMB-11"
+AMB_KEEP_RHINO = "RR-AMB-12"
+AMB_MATCHING = "RR-AMB-13"
+AMB_OTHERS_RANK = "RR-AMB-14"
+AMB_PUT_ALL_WHOSE = "RR-AMB-15"
+
 # Phases of the canonical state.
 FIRST_PLAYER = "first_player"
 ROLL = "roll"
@@ -119,6 +135,11 @@ class _Tables:
     die_actions: list[list[Action]]
 
 
+#: The legend rows whose readings RR-AMB-02 and RR-AMB-03 rule.
+_RHINO_CHEST_PAIRS = frozenset({_pair_name("rhino", "open_chest"),
+                                _pair_name("rhino", "closed_chest")})
+_TWO_RHINOS = _pair_name("rhino", "rhino")
+
 #: Parameters the precomputed tables depend on.
 _TABLE_PARAMS = ("dice_faces", "dice_outcomes", "rhino_open_chest", "rhino_closed_chest",
                  "rhino_rhino")
@@ -150,18 +171,20 @@ class RubyRhino(Engine):
     """The Curse of the Ruby Rhino for 2 to 5 players, every ruling selectable."""
 
     RULINGS: ClassVar[dict[str, frozenset[str]]] = {
-        "RR-AMB-04": frozenset({"coin-die-decides", "player-chooses"}),
-        "RR-AMB-05": frozenset({"spill-over", "skip-to-first-who-can"}),
-        "RR-AMB-06": frozenset({"void-and-pass", "partial-and-pass", "partial-keep-roll-again"}),
-        "RR-AMB-07": frozenset({"nothing-to-move-is-complete", "nothing-to-move-cannot-complete"}),
-        "RR-AMB-08": frozenset({"after-action", "each-step"}),
-        "RR-AMB-09": frozenset({"reward-coins", "others-coins"}),
-        "RR-AMB-10": frozenset({"player-zero", "random-first-player"}),
-        "RR-AMB-11": frozenset({"continue-order", "round-winner", "same-first-player",
-                                "next-starter"}),
-        "RR-AMB-12": frozenset({"back-to-chest", "winner-keeps"}),
-        "RR-AMB-13": frozenset({"legend-marks", "matching-only"}),
-        "RR-AMB-14": frozenset({"by-score", "all-second"}),
+        AMB_COUNT: frozenset({"coin-die-decides", "player-chooses"}),
+        AMB_LEFT: frozenset({"spill-over", "skip-to-first-who-can"}),
+        AMB_CANT: frozenset({"void-and-pass", "partial-and-pass", "partial-keep-roll-again"}),
+        AMB_EMPTY_ALL: frozenset({"nothing-to-move-is-complete",
+                                  "nothing-to-move-cannot-complete"}),
+        AMB_WHEN_ENDS: frozenset({"after-action", "each-step"}),
+        AMB_SCORING: frozenset({"reward-coins", "others-coins"}),
+        AMB_FIRST: frozenset({"player-zero", "random-first-player"}),
+        AMB_NEXT_ROUND: frozenset({"continue-order", "round-winner", "same-first-player",
+                                   "next-starter"}),
+        AMB_KEEP_RHINO: frozenset({"back-to-chest", "winner-keeps"}),
+        AMB_MATCHING: frozenset({"legend-marks", "matching-only"}),
+        AMB_OTHERS_RANK: frozenset({"by-score", "all-second"}),
+        AMB_PUT_ALL_WHOSE: frozenset({"roller", "everyone"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("RR-END-01",)
@@ -183,20 +206,6 @@ class RubyRhino(Engine):
         self._choice_counts: tuple[int, ...] = tuple(config.param("chest_choice_counts"))
         faces: list[list[str]] = [list(d) for d in config.param("dice_faces")]
         self._dice_count = len(faces)
-        # Rulings, read once.
-        self._choose = config.ruling("RR-AMB-04") == "player-chooses"
-        self._skip = config.ruling("RR-AMB-05") == "skip-to-first-who-can"
-        can_t = config.ruling("RR-AMB-06")
-        self._void = can_t == "void-and-pass"
-        self._keep_again = can_t == "partial-keep-roll-again"
-        self._empty_all_ok = config.ruling("RR-AMB-07") == "nothing-to-move-is-complete"
-        self._each_step = config.ruling("RR-AMB-08") == "each-step"
-        self._reward_scoring = config.ruling("RR-AMB-09") == "reward-coins"
-        self._random_first = config.ruling("RR-AMB-10") == "random-first-player"
-        self._next_round = config.ruling("RR-AMB-11")
-        self._winner_keeps = config.ruling("RR-AMB-12") == "winner-keeps"
-        self._matching_only = config.ruling("RR-AMB-13") == "matching-only"
-        self._by_score = config.ruling("RR-AMB-14") == "by-score"
         tables = _tables(config, faces)
         self._effects = tables.effects
         self._die_outcomes = tables.die_outcomes
@@ -229,7 +238,7 @@ class RubyRhino(Engine):
         self._last_count = 0
         self._last_complete = True
         self._last_winner: int | None = None
-        if self._random_first:
+        if self.decide(AMB_FIRST, "random-first-player"):
             self._phase = FIRST_PLAYER
             self._to_move: Actor | None = CHANCE
         else:
@@ -246,7 +255,7 @@ class RubyRhino(Engine):
         if not any(e.left or e.chest in ("put", "put_all") for e in effects):
             problems.append("no roll takes coins away from a player, so the Rhino's holder "
                             "never runs out (RR-ROUND-01)")
-        if (self._reward_scoring and self._total == self._deal * self._n
+        if (self.ruled(AMB_SCORING) == "reward-coins" and self._total == self._deal * self._n
                 and not any(e.chest in ("put", "put_all") for e in effects)):
             problems.append("the chest starts empty and no roll puts coins in it, so no round "
                             "scores under RR-AMB-09 reward-coins")
@@ -258,10 +267,10 @@ class RubyRhino(Engine):
 
     def _deal_round(self, keeper: int) -> None:
         """Deal coins_per_player to everyone, the rest and the Rhino to the chest (RR-SETUP-02,
-        RR-SETUP-07, RR-ROUND-05); ``keeper`` keeps the Rhino under RR-AMB-12 winner-keeps."""
+        RR-SETUP-07, RR-ROUND-05); ``keeper`` keeps the Rhino (IN_CHEST: nobody)."""
         self._coins = [self._deal] * self._n
         self._chest = self._total - self._deal * self._n
-        self._rhino = keeper if self._winner_keeps else IN_CHEST
+        self._rhino = keeper
 
     # -- whose move, what is legal ------------------------------------------------------------------
 
@@ -336,7 +345,14 @@ class RubyRhino(Engine):
             if self._rolled < self._dice_count:
                 return
             effect = self._effects[(self._dice[0], self._dice[-1])]  # type: ignore[index]
-            if self._choose and effect.choosable:
+            self.reached(AMB_DICE)  # the faces rolled are the ruled dice_faces
+            if effect.rhino:
+                # The rows for a Rhino with a chest, or two Rhinos, are the ruled parameters.
+                if effect.pair in _RHINO_CHEST_PAIRS:
+                    self.reached(AMB_RHINO_CHEST)
+                elif effect.pair == _TWO_RHINOS:
+                    self.reached(AMB_TWO_RHINOS)
+            if effect.choosable and self.decide(AMB_COUNT, "player-chooses"):
                 self._phase = CHOOSE
                 self._to_move = self._turn
                 return
@@ -348,12 +364,13 @@ class RubyRhino(Engine):
             self._first = self._starter = self._turn = int(action["player"])
             self._phase = ROLL
 
-    def _complete(self, effect: Effect, count: int) -> bool:
-        """Return True when every step of the row can be done in full (RR-NOTE-03)."""
+    def _complete(self, effect: Effect, count: int, skip: bool) -> bool:
+        """Return True when every step of the row can be done in full (RR-NOTE-03); ``skip``
+        is the RR-AMB-05 reading (collect from the first player who can pay)."""
         me = self._turn
         coins = self._coins
         if effect.left:
-            if self._skip:
+            if skip:
                 if not any(coins[p] >= effect.left for p in range(self._n) if p != me):
                     return False
             elif sum(coins) - coins[me] < effect.left:
@@ -364,29 +381,33 @@ class RubyRhino(Engine):
         if chest == "put":
             return coins[me] >= count
         if chest == "collect_all":
-            return self._empty_all_ok or self._chest > 0
+            return self._chest > 0 or self.decide(AMB_EMPTY_ALL, "nothing-to-move-is-complete")
         if chest == "put_all":
-            return self._empty_all_ok or coins[me] > 0
+            have = sum(coins) if self.decide(AMB_PUT_ALL_WHOSE, "everyone") else coins[me]
+            return have > 0 or self.decide(AMB_EMPTY_ALL, "nothing-to-move-is-complete")
         return True
 
     def _resolve(self, effect: Effect, count: int) -> None:
         """Carry out a legend row for the roller, then end the round or pass the turn."""
         me = self._turn
-        complete = self._complete(effect, count)
+        # One decision point per action that collects from the left (RR-AMB-05).
+        skip = bool(effect.left) and self.decide(AMB_LEFT, "skip-to-first-who-can")
+        complete = self._complete(effect, count, skip)
         self._last_effect = effect
         self._last_count = count
         self._last_complete = complete
         self._last_winner = None
-        if complete or not self._void:
-            winner = self._steps(effect, count, me)
+        cant = "" if complete else self.ruling(AMB_CANT)
+        if complete or cant != "void-and-pass":
+            winner = self._steps(effect, count, me, skip)
             if winner is None and self._rhino >= 0 and self._coins[self._rhino] == 0:
                 winner = self._rhino  # RR-ROUND-01, checked after the action (RR-AMB-08)
             if winner is not None:
                 self._last_winner = winner
                 self._end_round(winner)
                 return
-        again = effect.again and (complete or self._keep_again)
-        if self._matching_only and not effect.matching:
+        again = effect.again and (complete or cant == "partial-keep-roll-again")
+        if again and not effect.matching and self.decide(AMB_MATCHING, "matching-only"):
             again = False
         for d in range(self._dice_count):
             self._dice[d] = None
@@ -396,13 +417,12 @@ class RubyRhino(Engine):
         if not again:
             self._turn = (me + 1) % self._n
 
-    def _steps(self, effect: Effect, count: int, me: int) -> int | None:
+    def _steps(self, effect: Effect, count: int, me: int, skip: bool) -> int | None:
         """Do the row's steps as far as possible; return a round winner found mid-action under
         RR-AMB-08 each-step, else None."""
         coins = self._coins
-        each = self._each_step
         if effect.left:
-            winner = self._collect_left(effect.left, me)
+            winner = self._collect_left(effect.left, me, skip)
             if winner is not None:
                 return winner
         chest = effect.chest
@@ -410,24 +430,35 @@ class RubyRhino(Engine):
             take = self._chest if chest == "collect_all" else min(count, self._chest)
             self._chest -= take
             coins[me] += take
+        elif chest == "put_all" and self.decide(AMB_PUT_ALL_WHOSE, "everyone"):
+            # Every player's coins go to the chest: the Rhino's holder, if any, is emptied.
+            self._chest += sum(coins)
+            for p in range(self._n):
+                coins[p] = 0
+            if self._rhino >= 0 and self._ends_mid_action():
+                return self._rhino
         elif chest in ("put", "put_all"):
             give = coins[me] if chest == "put_all" else min(count, coins[me])
             coins[me] -= give
             self._chest += give
-            if each and self._rhino == me and coins[me] == 0:
+            if self._rhino == me and coins[me] == 0 and self._ends_mid_action():
                 return me
         if effect.rhino:
             self._rhino = me  # RR-RHINO-01: from wherever it stands
-            if each and coins[me] == 0:
+            if coins[me] == 0 and self._ends_mid_action():
                 return me
         return None
 
-    def _collect_left(self, amount: int, me: int) -> int | None:
+    def _ends_mid_action(self) -> bool:
+        """Return True when the round ends the moment the holder is emptied (RR-AMB-08)."""
+        return self.decide(AMB_WHEN_ENDS, "each-step")
+
+    def _collect_left(self, amount: int, me: int, skip: bool) -> int | None:
         """Collect ``amount`` coins from the players to the left (RR-LEFT-01, RR-LEFT-02,
         RR-AMB-05); return the holder emptied mid-action under RR-AMB-08 each-step."""
         coins = self._coins
         n = self._n
-        if self._skip:
+        if skip:
             best = -1
             for step in range(1, n):
                 p = (me + step) % n
@@ -441,7 +472,7 @@ class RubyRhino(Engine):
             take = min(amount, coins[best])
             coins[best] -= take
             coins[me] += take
-            if self._each_step and best == self._rhino and coins[best] == 0:
+            if best == self._rhino and coins[best] == 0 and self._ends_mid_action():
                 return best
             return None
         need = amount
@@ -454,7 +485,7 @@ class RubyRhino(Engine):
                 coins[p] -= take
                 coins[me] += take
                 need -= take
-                if self._each_step and p == self._rhino and coins[p] == 0:
+                if p == self._rhino and coins[p] == 0 and self._ends_mid_action():
                     return p
         return None
 
@@ -466,7 +497,8 @@ class RubyRhino(Engine):
         reward = self._chest
         coins[winner] += reward
         self._chest = 0
-        points = coins[winner] if self._reward_scoring else sum(coins) - coins[winner]
+        points = (coins[winner] if self.decide(AMB_SCORING, "reward-coins")
+                  else sum(coins) - coins[winner])
         self._scores[winner] += points
         self._history.append({"round": self._round, "winner": winner, "coins_at_end": at_end,
                               "reward": reward, "points": points})
@@ -478,7 +510,7 @@ class RubyRhino(Engine):
             self._to_move = None
             self._result = self._make_result(winner)
             return
-        rule = self._next_round
+        rule = self.ruling(AMB_NEXT_ROUND)
         if rule == "continue-order":
             start = (self._turn + 1) % self._n
         elif rule == "round-winner":
@@ -488,7 +520,7 @@ class RubyRhino(Engine):
         else:
             start = (self._starter + 1) % self._n
         self._round += 1
-        self._deal_round(winner)
+        self._deal_round(winner if self.decide(AMB_KEEP_RHINO, "winner-keeps") else IN_CHEST)
         self._starter = self._turn = start
         self._phase = ROLL
         self._to_move = CHANCE
@@ -496,7 +528,8 @@ class RubyRhino(Engine):
     def _make_result(self, winner: int) -> dict[str, Any]:
         others = [p for p in range(self._n) if p != winner]
         # RR-AMB-14: the others are ranked by their scores, or all share second place.
-        rest = ranking(self._scores, others) if self._by_score else [others]
+        rest = (ranking(self._scores, others) if self.decide(AMB_OTHERS_RANK, "by-score")
+                else [others])
         return {"scores": list(self._scores), "ranking": [[winner], *(g for g in rest if g)],
                 "winners": [winner], "rounds": self._round}
 
@@ -550,7 +583,7 @@ class RubyRhino(Engine):
             return ""
         text = effect.text(self._last_count)
         if not self._last_complete:
-            text = f"cannot {text} in full: " + ("passes the dice" if self._void
+            text = f"cannot {text} in full: " + ("passes the dice" if self.ruled(AMB_CANT) == "void-and-pass"
                                                    else "does what can be done")
         winner = self._last_winner
         if winner is not None:

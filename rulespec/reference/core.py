@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -196,6 +197,10 @@ class Engine(ABC):
         self.spec = spec
         self.config = config
         self.players = config.players
+        self._rulings: Mapping[str, str] = config.rulings
+        # A plain dict of ints, every known ambiguity at 0: counting is one ``+= 1`` and
+        # ``clone`` copies it cheaply (a Counter would be deep-copied).
+        self._decisions: dict[str, int] = dict.fromkeys(config.rulings, 0)
 
     # -- what a game implements --------------------------------------------------------------
 
@@ -234,6 +239,49 @@ class Engine(ABC):
         """Return one line of narration for ``action`` taken by ``actor``."""
         who = "chance" if actor == CHANCE else f"player {actor}"
         return f"{who}: {action}"
+
+    # -- decision points ----------------------------------------------------------------------
+
+    def ruling(self, ambiguity: str) -> str:
+        """Return the option chosen for ``ambiguity`` and count this decision point as reached.
+
+        Call it where the behaviour branches, not once at set-up: the count is how often the
+        question the rulebook leaves open actually came up in play.
+        """
+        self._decisions[ambiguity] += 1
+        return self._rulings[ambiguity]
+
+    def decide(self, ambiguity: str, option: str) -> bool:
+        """Return True when ``ambiguity`` is ruled ``option``; count the decision point."""
+        self._decisions[ambiguity] += 1
+        return self._rulings[ambiguity] == option
+
+    def reached(self, ambiguity: str) -> None:
+        """Count a decision point whose reading is carried by parameter overrides.
+
+        A ruling whose options only override parameters is applied when the configuration is
+        resolved; the engine calls this where it uses those parameters for the decision the
+        rulebook leaves open (a stone scored, a die rolled), so the count means the same thing
+        for every ruling.
+        """
+        self._decisions[ambiguity] += 1
+
+    def ruled(self, ambiguity: str) -> str:
+        """Return the option chosen for ``ambiguity`` without counting a decision point.
+
+        Only for code that reports or checks a ruling without playing it: narration
+        (``describe``), refusing an unplayable configuration at set-up. Behaviour goes through
+        ``ruling``, ``decide`` or ``reached``; the decision-point test checks which is used where.
+        """
+        return self._rulings[ambiguity]
+
+    @property
+    def decisions(self) -> Counter[str]:
+        """Return how often each ambiguity's decision point was reached in this engine.
+
+        Every ambiguity of the configuration is a key, with 0 when it was never reached.
+        """
+        return Counter(self._decisions)
 
     # -- what the base provides --------------------------------------------------------------
 
@@ -299,7 +347,7 @@ class Engine(ABC):
 
 
 #: Attributes the base class sets that never change during a game.
-_BASE_SHARED = frozenset({"spec", "config", "players"})
+_BASE_SHARED = frozenset({"spec", "config", "players", "_rulings"})
 _ATOMS = frozenset({int, float, str, bool, type(None), Fraction})
 
 

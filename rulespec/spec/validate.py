@@ -124,7 +124,8 @@ class _Checker:
         checks = (self.check_ids, self.check_prefix, self.check_players, self.check_clause_refs,
                   self.check_citations, self.check_components, self.check_tables,
                   self.check_parameters, self.check_schemas, self.check_invariants,
-                  self.check_variants, self.check_ambiguities, self.check_visibility)
+                  self.check_variants, self.check_ambiguities, self.check_visibility,
+                  self.check_register, self.check_null_keys)
         for check in checks:
             try:
                 check()
@@ -363,6 +364,29 @@ class _Checker:
                 self.add(("ambiguities", i, "duplicate_of"), f"unknown ambiguity {dup!r}")
             if amb.get("status") == "duplicate" and dup is None:
                 self.add(("ambiguities", i), "a duplicate needs duplicate_of")
+
+
+    def check_register(self) -> None:
+        """Apply the register policy (docs/editors/register-policy.md)."""
+        from rulespec.spec.policy import register_problems
+
+        sources = {str(s.get("id")) for _, s in self.items("sources")}
+        for path, message in register_problems(self.data.get("ambiguities", []), sources):
+            self.add(path, message)
+
+    def check_null_keys(self) -> None:
+        """Refuse null values in the schemas: an unquoted ``, key:`` inside a YAML flow
+        mapping makes a bogus key with a null value, and a schema ignores unknown keys."""
+        from rulespec.spec.policy import null_keys
+
+        pairs: list[tuple[JsonPath, Any]] = [(("state", "schema"), self.data["state"]["schema"])]
+        pairs += [(("parameters", i, "schema"), p.get("schema")) for i, p in self.items("parameters")]
+        pairs += [(("actions", i, "params"), a.get("params")) for i, a in self.items("actions")]
+        for path, schema in pairs:
+            for bad in null_keys(schema, path):
+                self.add(bad, f"key {bad[-1]!r} has no value: in a flow mapping an unquoted "
+                         "comma starts a new key; quote the text (\"...\") or write it as a "
+                         "block")
 
 
 def _is_type(value: Any, want: str) -> bool:

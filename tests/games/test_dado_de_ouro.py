@@ -569,9 +569,10 @@ def test_every_clause_is_cited_by_a_test() -> None:
 class _ReRollValueEngine(DadoDeOuro):
     """A broken engine: gives the re-roll's value whatever the ruling says."""
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
-        self.rules = dataclasses.replace(self.rules, reroll_value=True)
+    def decide(self, ambiguity: str, option: str) -> bool:
+        if ambiguity == "DDO-AMB-12":
+            return option == "reroll-value"
+        return super().decide(ambiguity, option)
 
 
 def _broken(cls: type[DadoDeOuro], **params: Any) -> Driver:

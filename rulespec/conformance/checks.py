@@ -21,6 +21,10 @@ class Check:
 
 
 CHECKS: tuple[Check, ...] = (
+    Check("EXAMPLE", "the spec's rule examples hold",
+          "every rule example of the spec (a position reached by forced chance and player "
+          "actions, the steps taken from it, and what the rules demand afterwards) holds on the "
+          "engine; run first, its failures are the most readable counterexamples"),
     Check("PROTOCOL", "the engine speaks the protocol",
           "every call is answered in time with a valid JSON-RPC 2.0 response; no crash, hang, "
           "garbage, wrong id or oversized line"),

@@ -41,6 +41,8 @@ class Options:
     #: Seconds the PERFT check may spend per configuration before it stops going deeper
     #: (0: no PERFT check), and the most positions of one ply it visits.
     perft_seconds: float = 1.0
+    #: Run the spec's rule examples first (check EXAMPLE).
+    rule_examples: bool = True
     perft_nodes: int = 400
 
 

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
+from rulespec.conformance.examples_check import run_rule_examples
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.options import Options, supported_configs
 from rulespec.conformance.perft_check import perft_check
@@ -85,6 +86,8 @@ class Conformance:
     def run(self, configs: Iterable[Mapping[str, Any]]) -> Report:
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
+        if self.options.rule_examples:
+            report.runs.append(run_rule_examples(self.adapter, self.spec))
         for config in configs:
             report.runs.append(self.run_config(config))
         if self.options.golden:

@@ -1,0 +1,101 @@
+"""Check ``EXAMPLE``: the spec's rule examples, run on the engine under test over the protocol.
+
+An example is expanded on the reference into the actions from the start of a game (its setup
+words force the chance outcomes), so it runs on any engine at every conformance level. The
+engine must accept every move the reference accepts, refuse every move the example marks
+illegal, and after the steps every expectation must hold over the engine's own state, legal
+actions and result. A failure names the example, its clauses and the sentence of the rule.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.checks import Failure, RunResult
+from rulespec.conformance.protocol import EngineError, EngineFailure
+from rulespec.examples.model import Example, ExampleFile, load_examples
+from rulespec.examples.position import Move
+from rulespec.examples.run import Outcome, check_expectations, run_example
+from rulespec.reference.core import ConfigError, config_from_json
+from rulespec.spec.model import Spec
+
+CHECK = "EXAMPLE"
+
+
+def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = None) -> RunResult:
+    """Run every rule example the engine supports; one failure per failing example."""
+    file = load_examples(spec) if file is None else file
+    result = RunResult({"game": spec.game_id, "rule_examples": len(file.examples)})
+    started = time.perf_counter()
+    try:
+        hello = adapter.hello()
+    except EngineFailure as exc:
+        result.skipped = f"the engine did not say hello: {exc}"
+        return result
+    for example in file.examples:
+        outcome = run_example(spec, example, words_module=file.vocabulary)
+        if not outcome.ok:
+            continue  # the reference's own tests report it; an engine is not blamed for it
+        config = config_from_json(spec, example.config_json(spec.game_id)).to_json()
+        if hello.supports(spec.game_id, config["rulings"], config["variants"]):
+            continue
+        result.examples += 1
+        failure = _run_one(adapter, example, outcome, config)
+        result.steps += len(outcome.setup) + len(outcome.steps)
+        if failure is not None:
+            result.failures.append(failure)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _run_one(adapter: Adapter, example: Example, outcome: Outcome,
+             config: Mapping[str, Any]) -> Failure | None:
+    moves = [*outcome.setup, *outcome.steps]
+    done: list[tuple[Any, Mapping[str, Any]]] = []
+
+    def fail(message: str) -> Failure:
+        return Failure(CHECK, example.clauses, f"example {example.id} ({example.title}): "
+                       f"{message}", dict(config), step=len(done), actions=tuple(done),
+                       subject=example.id)
+
+    try:
+        adapter.start(config)
+        prev: dict[str, Any] = adapter.state()
+        for i, move in enumerate(moves):
+            if i == len(outcome.setup):
+                prev = adapter.state()
+            problem = _play(adapter, move)
+            if problem is not None:
+                return fail(f"move {i + 1}: {problem}")
+            if move.kind == "apply":
+                done.append((move.actor, move.action))
+        if not outcome.steps:
+            prev = adapter.state()
+        state = adapter.state()
+        legal = adapter.legal()
+    except (EngineFailure, EngineError, ConfigError) as exc:
+        return fail(f"the engine failed: {exc}")
+    variables = {"state": state, "prev": prev, "result": state.get("result"),
+                 "legal": legal.actions, "actor": legal.actor}
+    failed, why = check_expectations(example.expect, variables)
+    return None if failed is None else fail(why)
+
+
+def _play(adapter: Adapter, move: Move) -> str | None:
+    """Play one move; say what went wrong (None when the engine did as the rules demand)."""
+    if move.kind == "refuse":
+        before = adapter.state()
+        rejection = adapter.apply(move.action)
+        if rejection is None:
+            return f"{move.action!r} was accepted, but the rules forbid it here"
+        if adapter.state() != before:
+            return f"refusing {move.action!r} changed the state"
+        return None
+    rejection = adapter.apply(move.action)
+    if rejection is not None:
+        return f"{move.action!r} was refused ({rejection.reason}), but the rules allow it here"
+    return None
+

@@ -18,7 +18,7 @@ from rulespec.conformance.checks import Failure, RunResult
 from rulespec.conformance.protocol import EngineError, EngineFailure
 from rulespec.examples.model import Example, ExampleFile, load_examples
 from rulespec.examples.position import Move
-from rulespec.examples.run import Outcome, check_expectations, run_example
+from rulespec.examples.run import Outcome, check_expectations, odds, run_example
 from rulespec.reference.core import ConfigError, config_from_json
 from rulespec.spec.model import Spec
 
@@ -79,7 +79,8 @@ def _run_one(adapter: Adapter, example: Example, outcome: Outcome,
     except (EngineFailure, EngineError, ConfigError) as exc:
         return fail(f"the engine failed: {exc}")
     variables = {"state": state, "prev": prev, "result": state.get("result"),
-                 "legal": legal.actions, "actor": legal.actor}
+                 "legal": legal.actions, "actor": legal.actor,
+                 "odds": odds(list(zip(legal.actions, legal.probabilities or [], strict=False)))}
     failed, why = check_expectations(example.expect, variables)
     return None if failed is None else fail(why)
 

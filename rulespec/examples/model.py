@@ -26,7 +26,7 @@ from rulespec.spec.validate import SCHEMA_PATH
 EXAMPLES_FORMAT = "rulespec-examples/1"
 EXAMPLES_SCHEMA_PATH = SCHEMA_PATH.parent / "examples.schema.json"
 #: The variables an expectation may use.
-VARIABLES = ("state", "prev", "result", "legal", "actor")
+VARIABLES = ("state", "prev", "result", "legal", "actor", "odds")
 #: Clause kinds that state no rule: they need no example.
 NOT_RULES = frozenset({"definition", "flavour"})
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from rulespec.examples.model import Example, ExampleError, ExampleFile, Expectation, load_examples
 from rulespec.examples.position import Driver, Move, vocabulary
-from rulespec.reference.core import ConfigError, Engine, config_from_json
+from rulespec.reference.core import CHANCE, Action, ConfigError, Engine, config_from_json
 from rulespec.reference.registry import engine_class
 from rulespec.spec.expressions import ExpressionError, compile_expression
 from rulespec.spec.model import Spec
@@ -51,8 +52,15 @@ def check_expectations(expect: Sequence[Expectation],
 
 def variables(engine: Engine, prev: Mapping[str, Any]) -> dict[str, Any]:
     """Return the variables an expectation sees after the steps."""
+    actor = engine.current_player()
+    chance = engine.chance_outcomes() if actor == CHANCE else []
     return {"state": engine.state(), "prev": dict(prev), "result": engine.result(),
-            "legal": engine.legal_actions(), "actor": engine.current_player()}
+            "legal": engine.legal_actions(), "actor": actor, "odds": odds(chance)}
+
+
+def odds(outcomes: Sequence[tuple[Action, Fraction]]) -> list[dict[str, Any]]:
+    """Return chance outcomes as an expectation sees them: ``{"action": ..., "p": "1/3"}``."""
+    return [{"action": a, "p": str(p)} for a, p in outcomes]
 
 
 def run_example(spec: Spec, example: Example, *, words_module: str | None = None,

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from rulespec.examples.model import load_examples, rule_clauses, uncovered
-from rulespec.examples.run import judge_witnesses, options_without_witness, run_examples
+from rulespec.examples.run import (
+    as_trace,
+    judge_witnesses,
+    options_without_witness,
+    run_examples,
+)
 
 
 @click.command("examples")
@@ -19,9 +25,13 @@ from rulespec.examples.run import judge_witnesses, options_without_witness, run_
                    "and the ambiguity options without a witness.")
 @click.option("--witnesses", is_flag=True,
               help="Also run every witness under every option of its ambiguity.")
+@click.option("--write-traces", type=click.Path(file_okay=False, path_type=Path),
+              help="Write each example that holds as a trace (its actions, then its "
+                   "expectations as expect lines) into this folder, for 'rulespec replay'.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
-def examples(games: tuple[str, ...], coverage: bool, witnesses: bool, fmt: str) -> None:
+def examples(games: tuple[str, ...], coverage: bool, witnesses: bool, write_traces: Path | None,
+             fmt: str) -> None:
     """Run the rule examples of GAMEs on the reference (default: every game).
 
     Each failure names the example, its clauses and the sentence of the expectation that did
@@ -42,6 +52,11 @@ def examples(games: tuple[str, ...], coverage: bool, witnesses: bool, fmt: str) 
             "passed": sum(o.ok for o in outcomes),
             "failures": [o.describe() for o in outcomes if not o.ok]}
         failed |= bool(entry["failures"])
+        if write_traces is not None:
+            write_traces.mkdir(parents=True, exist_ok=True)
+            for outcome in outcomes:
+                if outcome.ok:
+                    as_trace(spec, outcome).write(write_traces / f"{outcome.example.id}.jsonl")
         if coverage:
             rules = rule_clauses(spec)
             missing = uncovered(spec, file.examples)

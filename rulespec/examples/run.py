@@ -11,6 +11,8 @@ from rulespec.examples.model import Example, ExampleError, ExampleFile, Expectat
 from rulespec.examples.position import Driver, Move, vocabulary
 from rulespec.reference.core import CHANCE, Action, ConfigError, Engine, config_from_json
 from rulespec.reference.registry import engine_class
+from rulespec.reference.trace import Trace, TraceStep
+from rulespec.reference.trace_expect import TraceExpectation
 from rulespec.spec.expressions import ExpressionError, compile_expression
 from rulespec.spec.model import Spec
 
@@ -136,3 +138,22 @@ def options_without_witness(spec: Spec, file: ExampleFile) -> list[tuple[str, st
     have = {(e.witness.ambiguity, e.witness.option) for e in file.examples if e.witness}
     return [(aid, str(o["id"])) for aid, amb in spec.ambiguities.items()
             for o in amb["options"] if (aid, str(o["id"])) not in have]
+
+
+def as_trace(spec: Spec, outcome: Outcome) -> Trace:
+    """Return an example that ran as a trace: its actions, then its expectations as lines.
+
+    Moves the example marks illegal are left out (a trace records only what was played).
+    """
+    played = [m for m in (*outcome.setup, *outcome.steps) if m.kind == "apply"]
+    steps = [TraceStep(i, m.actor if m.actor is not None else 0, dict(m.action))
+             for i, m in enumerate(played, 1)]
+    after = len(steps)
+    since = sum(1 for m in outcome.setup if m.kind == "apply")
+    expects = [TraceExpectation(after, e.that, e.because, since=since)
+               for e in outcome.example.expect if "odds" not in e.that]
+    config = config_from_json(spec, outcome.example.config_json(spec.game_id)).to_json()
+    engine = engine_class(spec)(spec, config_from_json(spec, config))
+    for step in steps:
+        engine.apply(step.action)
+    return Trace(spec.game_id, spec.version, config, steps, engine.result(), expects)

@@ -134,10 +134,20 @@ def judge_witnesses(spec: Spec, file: ExampleFile | None = None) -> list[Witness
 
 
 def options_without_witness(spec: Spec, file: ExampleFile) -> list[tuple[str, str]]:
-    """Return every (ambiguity, option) that no example witnesses."""
+    """Return every (ambiguity, option) that no example witnesses.
+
+    Ambiguities whose options change nothing the game does (no parameters, no behaviour: a
+    question about the text only) are left out: no play can tell their options apart.
+    """
     have = {(e.witness.ambiguity, e.witness.option) for e in file.examples if e.witness}
     return [(aid, str(o["id"])) for aid, amb in spec.ambiguities.items()
+            if not textual(amb)
             for o in amb["options"] if (aid, str(o["id"])) not in have]
+
+
+def textual(ambiguity: Mapping[str, Any]) -> bool:
+    """Return True when no option of ``ambiguity`` changes play (no parameters, no behaviour)."""
+    return all(not o.get("parameters") and not o.get("behaviour") for o in ambiguity["options"])
 
 
 def as_trace(spec: Spec, outcome: Outcome) -> Trace:

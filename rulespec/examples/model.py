@@ -185,6 +185,18 @@ def load_examples(spec: Spec, path: Path | None = None) -> ExampleFile:
     path = examples_path(spec) if path is None else path
     if not path.exists():
         return ExampleFile(path, spec.game_id, None, ())
+    key = (str(spec.path), spec.version, str(path), path.stat().st_mtime_ns)
+    if key not in _LOADED:
+        _LOADED[key] = _load(spec, path)
+    return _LOADED[key]
+
+
+#: Examples files already checked, by spec, file and modification time (the kit loads them
+#: once per configuration; parsing YAML is the slow part).
+_LOADED: dict[tuple[str, str, str, int], ExampleFile] = {}
+
+
+def _load(spec: Spec, path: Path) -> ExampleFile:
     data, marks = load_yaml(read_text(path), str(path))
     if not isinstance(data, dict):
         raise SpecError([marks.problem((), "an examples file must be a mapping at the top level")])

@@ -12,6 +12,8 @@ from rulespec.conformance.checks import BY_ID, CHECKS, Failure, Report, RunResul
 def _config_text(config: dict[str, Any]) -> str:
     if not config:
         return "none (the engine failed before any game started)"
+    if "rule_examples" in config:
+        return f"the spec's {config['rule_examples']} rule examples, each under its own configuration"
     rulings = ", ".join(f"{k}={v}" for k, v in sorted(config.get("rulings", {}).items()))
     parts = [f"{config.get('players')} players"]
     if rulings:

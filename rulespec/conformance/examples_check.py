@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from rulespec.conformance.adapters import Adapter
@@ -18,15 +20,20 @@ from rulespec.conformance.checks import Failure, RunResult
 from rulespec.conformance.protocol import EngineError, EngineFailure
 from rulespec.examples.model import Example, ExampleFile, load_examples
 from rulespec.examples.position import Move
-from rulespec.examples.run import Outcome, check_expectations, odds, run_example
+from rulespec.examples.run import Outcome, as_trace, check_expectations, odds, run_example
 from rulespec.reference.core import ConfigError, config_from_json
 from rulespec.spec.model import Spec
 
 CHECK = "EXAMPLE"
 
 
-def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = None) -> RunResult:
-    """Run every rule example the engine supports; one failure per failing example."""
+def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = None, *,
+                      trace_dir: Path | None = None) -> RunResult:
+    """Run every rule example the engine supports; one failure per failing example.
+
+    With ``trace_dir``, each failing example is written there as a trace with its expectations
+    as expect lines (``rulespec replay`` runs it on the reference; an engine can replay it too).
+    """
     file = load_examples(spec) if file is None else file
     result = RunResult({"game": spec.game_id, "rule_examples": len(file.examples)})
     started = time.perf_counter()
@@ -46,9 +53,19 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
         failure = _run_one(adapter, example, outcome, config)
         result.steps += len(outcome.setup) + len(outcome.steps)
         if failure is not None:
-            result.failures.append(failure)
+            result.failures.append(_with_trace(spec, failure, outcome, trace_dir))
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _with_trace(spec: Spec, failure: Failure, outcome: Outcome,
+                trace_dir: Path | None) -> Failure:
+    if trace_dir is None:
+        return failure
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    path = trace_dir / f"{spec.game_id}-EXAMPLE-{outcome.example.id}.jsonl"
+    as_trace(spec, outcome).write(path)
+    return replace(failure, trace=str(path))
 
 
 def _run_one(adapter: Adapter, example: Example, outcome: Outcome,

@@ -87,7 +87,8 @@ class Conformance:
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
         if self.options.rule_examples:
-            report.runs.append(run_rule_examples(self.adapter, self.spec))
+            report.runs.append(run_rule_examples(self.adapter, self.spec,
+                                                 trace_dir=self.options.trace_dir))
         for config in configs:
             report.runs.append(self.run_config(config))
         if self.options.golden:

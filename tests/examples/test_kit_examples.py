@@ -3,10 +3,13 @@ report, and catch most planted rule bugs of the negative corpus, naming the clau
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
 from rulespec.conformance.examples_check import run_rule_examples
+from rulespec.reference.trace import read_trace, replay
 from rulespec.spec.registry import game_ids, get_spec
 
 from ..conformance.corpus import SPECIFIC, BadEngine
@@ -23,17 +26,21 @@ def test_reference_passes_its_examples_over_the_protocol(game: str) -> None:
     assert result.ok, "\n".join(f.message for f in result.failures)
 
 
-def test_example_failures_come_first_and_name_the_clause() -> None:
+def test_example_failures_come_first_and_name_the_clause(tmp_path: Path) -> None:
     """DDO-SCORE-01: an engine that starts games at one point fails EXAMPLE first, naming the
-    clause and the sentence."""
+    clause and the sentence; the example is written as a trace with expect lines."""
     bad = next(b for b in SPECIFIC["dado-de-ouro"] if b.name == "starts-at-one")
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
-    options = Options(examples=2, golden=False, perft_seconds=0, shrink=False)
+    options = Options(examples=2, golden=False, perft_seconds=0, shrink=False,
+                      trace_dir=tmp_path)
     report = check_engine(adapter, bad.game, players=[4], options=options)
     first = report.failures[0]
     assert first.check == "EXAMPLE"
     assert "DDO-SCORE-01" in first.clauses
     assert "Each player starts each game with zero points." in first.message
+    assert first.trace is not None
+    trace = read_trace(first.trace)
+    assert trace.expectations and replay(trace).ok
 
 
 def _caught(bad: BadEngine) -> bool:

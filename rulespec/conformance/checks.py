@@ -124,11 +124,14 @@ class Report:
     spec_version: str
     runs: list[RunResult] = field(default_factory=list)
     golden: list[tuple[str, Failure | None]] = field(default_factory=list)
+    #: The run of the spec's rule examples (check EXAMPLE), when they were run.
+    examples: RunResult | None = None
 
     @property
     def failures(self) -> list[Failure]:
-        """Return every failure, configurations first, then golden traces."""
-        out = [f for r in self.runs for f in r.failures]
+        """Return every failure: rule examples first, then configurations, then golden traces."""
+        out = list(self.examples.failures) if self.examples is not None else []
+        out += [f for r in self.runs for f in r.failures]
         out += [f for _, f in self.golden if f is not None]
         return out
 
@@ -152,6 +155,10 @@ class Report:
         for cid in CHECK_IDS:
             if cid in failed:
                 out[cid] = "failed"
+            elif cid == "EXAMPLE":
+                ex = self.examples
+                out[cid] = "passed" if ex is not None and ex.skipped is None and ex.examples else \
+                    "not run"
             elif cid == "GOLDEN":
                 if not self.golden:
                     out[cid] = "not run"

@@ -28,8 +28,13 @@ CHECK = "EXAMPLE"
 
 
 def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = None, *,
+                      rulings: Mapping[str, str] | None = None,
                       trace_dir: Path | None = None) -> RunResult:
     """Run every rule example the engine supports; one failure per failing example.
+
+    Examples whose configuration contradicts the ``rulings`` the kit was asked to check under
+    are left out, and so are those under rulings or variants the engine does not declare. An
+    engine that breaks the protocol stops the examples (the configuration runs report it).
 
     With ``trace_dir``, each failing example is written there as a trace with its expectations
     as expect lines (``rulespec replay`` runs it on the reference; an engine can replay it too).
@@ -42,18 +47,29 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
     except EngineFailure as exc:
         result.skipped = f"the engine did not say hello: {exc}"
         return result
+    asked = dict(rulings or {})
     for example in file.examples:
+        config = config_from_json(spec, example.config_json(spec.game_id)).to_json()
+        if any(config["rulings"].get(a) != o for a, o in asked.items()):
+            continue
+        if hello.supports(spec.game_id, config["rulings"], config["variants"]):
+            continue
         outcome = run_example(spec, example, words_module=file.vocabulary)
         if not outcome.ok:
             continue  # the reference's own tests report it; an engine is not blamed for it
-        config = config_from_json(spec, example.config_json(spec.game_id)).to_json()
-        if hello.supports(spec.game_id, config["rulings"], config["variants"]):
-            continue
+        try:
+            failure = _run_one(adapter, example, outcome, config)
+        except EngineFailure as exc:
+            result.skipped = f"the engine failed during rule example {example.id}: {exc}"
+            break
         result.examples += 1
-        failure = _run_one(adapter, example, outcome, config)
         result.steps += len(outcome.setup) + len(outcome.steps)
         if failure is not None:
             result.failures.append(_with_trace(spec, failure, outcome, trace_dir))
+    if not result.examples and result.skipped is None:
+        wanted = ", ".join(f"{a}={o}" for a, o in sorted(asked.items()))
+        result.skipped = ("no rule example fits the engine's declared rulings and variants"
+                          + (f" under {wanted}" if wanted else ""))
     result.seconds = time.perf_counter() - started
     return result
 
@@ -93,8 +109,8 @@ def _run_one(adapter: Adapter, example: Example, outcome: Outcome,
             prev = adapter.state()
         state = adapter.state()
         legal = adapter.legal()
-    except (EngineFailure, EngineError, ConfigError) as exc:
-        return fail(f"the engine failed: {exc}")
+    except (EngineError, ConfigError) as exc:
+        return fail(f"the engine refused: {exc}")
     variables = {"state": state, "prev": prev, "result": state.get("result"),
                  "legal": legal.actions, "actor": legal.actor,
                  "odds": odds(list(zip(legal.actions, legal.probabilities or [], strict=False)))}

@@ -86,9 +86,11 @@ class Conformance:
     def run(self, configs: Iterable[Mapping[str, Any]]) -> Report:
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
+        configs = list(configs)
         if self.options.rule_examples:
-            report.runs.append(run_rule_examples(self.adapter, self.spec,
-                                                 trace_dir=self.options.trace_dir))
+            asked = dict(configs[0].get("rulings", {})) if configs else {}
+            report.examples = run_rule_examples(self.adapter, self.spec, rulings=asked,
+                                                trace_dir=self.options.trace_dir)
         for config in configs:
             report.runs.append(self.run_config(config))
         if self.options.golden:

@@ -127,6 +127,7 @@ def _semantic_problems(spec: Spec, data: Mapping[str, Any], marks: Marks) -> lis
                        "put them beside their game's spec")
     clauses = {str(c["id"]) for c in spec.section("clauses")}
     ambiguities = spec.ambiguities
+    words = _known_words(data.get("vocabulary"), add)
     seen: set[str] = set()
     for i, ex in enumerate(data["examples"]):
         base: JsonPath = ("examples", i)
@@ -144,12 +145,29 @@ def _semantic_problems(spec: Spec, data: Mapping[str, Any], marks: Marks) -> lis
             if w["ambiguity"] in ex.get("config", {}).get("rulings", {}):
                 add((*base, "witness"), "a witness must not fix its own ambiguity in config."
                     "rulings; the witness test sets every option in turn")
+        for part in ("setup", "steps"):
+            for j, move in enumerate(ex.get(part, [])):
+                word = next(iter(move))
+                if words is not None and word not in words:
+                    add((*base, part, j, word), f"unknown word {word!r}; known: "
+                        f"{', '.join(sorted(words))}")
         for j, exp in enumerate(ex["expect"]):
             try:
                 compile_expression(exp["that"], VARIABLES)
             except ExpressionError as exc:
                 add((*base, "expect", j, "that"), str(exc))
     return problems
+
+
+def _known_words(module: str | None, add: Any) -> set[str] | None:
+    """Return the words the examples may use (None when the vocabulary cannot be loaded)."""
+    from rulespec.examples.position import BUILTIN, vocabulary  # cycle: position uses this
+
+    try:
+        return set(BUILTIN) | set(vocabulary(module))
+    except ExampleError as exc:
+        add(("vocabulary",), str(exc))
+        return None
 
 
 def _check_option(ambiguities: Mapping[str, Mapping[str, Any]], amb: str, opt: str,

@@ -91,7 +91,7 @@ examples:
     title: a
     clauses: [DDO-NOPE-01]
     witness: {ambiguity: DDO-AMB-01, option: d7}
-    steps: []
+    steps: [{roll_dice: [6]}]
     expect:
       - that: "state.scores["
         because: broken
@@ -101,6 +101,7 @@ examples:
     text = str(info.value)
     assert f"{path}:6:" in text and "unknown clause 'DDO-NOPE-01'" in text
     assert "has no option 'd7'" in text
+    assert "unknown word 'roll_dice'" in text
     assert f"{path}:10:" in text
 
 

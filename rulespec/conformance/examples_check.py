@@ -78,8 +78,11 @@ def _with_trace(spec: Spec, failure: Failure, outcome: Outcome,
                 trace_dir: Path | None) -> Failure:
     if trace_dir is None:
         return failure
-    trace_dir.mkdir(parents=True, exist_ok=True)
-    path = trace_dir / f"{spec.game_id}-EXAMPLE-{outcome.example.id}.jsonl"
+    # A folder of their own: these traces hold on the reference (they show what the rules
+    # demand), unlike the minimal failing games beside them, which the reference refuses.
+    folder = trace_dir / "examples"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{spec.game_id}-{outcome.example.id}.jsonl"
     as_trace(spec, outcome).write(path)
     return replace(failure, trace=str(path))
 

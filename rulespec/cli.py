@@ -18,6 +18,7 @@ import click
 
 from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, POSITIVE_SECONDS, output_file
 from rulespec.conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
+from rulespec.examples.cli import examples as examples_command
 from rulespec.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_for
 from rulespec.perft_cli import perft as perft_command
 from rulespec.spec.errors import RulespecError, SpecError
@@ -119,6 +120,7 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
     that the reference implements every ambiguity option; then every quote and the sha256 of
     every source, against --sources or else the rulebook folder the game registers.
     """
+    from rulespec.examples.model import example_problems
     from rulespec.reference.registry import check_implementation
     from rulespec.spec.registry import spec_paths
     from rulespec.spec.validate import load_spec
@@ -148,6 +150,7 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
             spec = load_spec(path, sources=folder)
             if spec.data["game"]["reference"]:
                 problems += check_implementation(spec)
+            problems += example_problems(spec)
         except SpecError as exc:
             problems += list(exc.problems)
         report.append({"file": str(path), "ok": not problems,
@@ -491,7 +494,7 @@ def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt:
 
 # -- the conformance kit: conform, serve, conform-bench (implemented in conformance/cli.py) -----
 
-for _command in (*CONFORMANCE_COMMANDS, perft_command):
+for _command in (*CONFORMANCE_COMMANDS, perft_command, examples_command):
     cli.add_command(_command)
 
 

@@ -21,6 +21,10 @@ class Check:
 
 
 CHECKS: tuple[Check, ...] = (
+    Check("EXAMPLE", "the spec's rule examples hold",
+          "every rule example of the spec (a position reached by forced chance and player "
+          "actions, the steps taken from it, and what the rules demand afterwards) holds on the "
+          "engine; run first, its failures are the most readable counterexamples"),
     Check("PROTOCOL", "the engine speaks the protocol",
           "every call is answered in time with a valid JSON-RPC 2.0 response; no crash, hang, "
           "garbage, wrong id or oversized line"),
@@ -134,11 +138,14 @@ class Report:
     golden: list[tuple[str, Failure | None]] = field(default_factory=list)
     #: Why the (remaining) golden traces were not replayed: the engine stopped answering.
     golden_not_run: str | None = None
+    #: The run of the spec's rule examples (check EXAMPLE), when they were run.
+    examples: RunResult | None = None
 
     @property
     def failures(self) -> list[Failure]:
-        """Return every failure, configurations first, then golden traces."""
-        out = [f for r in self.runs for f in r.failures]
+        """Return every failure: rule examples first, then configurations, then golden traces."""
+        out = list(self.examples.failures) if self.examples is not None else []
+        out += [f for r in self.runs for f in r.failures]
         out += [f for _, f in self.golden if f is not None]
         return out
 
@@ -162,6 +169,10 @@ class Report:
         for cid in CHECK_IDS:
             if cid in failed:
                 out[cid] = "failed"
+            elif cid == "EXAMPLE":
+                ex = self.examples
+                out[cid] = "passed" if ex is not None and ex.skipped is None and ex.examples else \
+                    "not run"
             elif cid == "GOLDEN":
                 if not self.golden:
                     out[cid] = "not run"

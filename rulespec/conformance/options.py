@@ -42,6 +42,8 @@ class Options:
     #: Seconds the PERFT check may spend per configuration before it stops going deeper
     #: (0: no PERFT check), and the most positions of one ply it visits.
     perft_seconds: float = 1.0
+    #: Run the spec's rule examples first (check EXAMPLE).
+    rule_examples: bool = True
     perft_nodes: int = 400
     #: Seconds spent afterwards playing other games capped below the failing game's length, to
     #: find a shorter one with the same check (0: never), and games per such round.

@@ -116,6 +116,13 @@ def render_text(report: Report) -> str:
     """Return the report for people."""
     out = [f"rulespec conformance: {report.engine} against {report.game} "
            f"(spec {report.spec_version})"]
+    ex = report.examples
+    if ex is not None:
+        out.append("")
+        out.append(f"rule examples: {ex.examples} run, {len(ex.failures)} failed"
+                   + (f" (skipped: {ex.skipped})" if ex.skipped else ""))
+        for f in ex.failures:
+            out.extend("  " + line for line in _failure_text(f))
     for run in report.runs:
         out.append("")
         out.append(f"configuration: {_config_text(dict(run.config))}")
@@ -170,6 +177,7 @@ def render_json(report: Report) -> str:
         "checks": [{"id": c.id, "title": c.title, "status": report.check_status()[c.id]}
                    for c in CHECKS],
         "runs": [r.to_json() for r in report.runs],
+        "rule_examples": report.examples.to_json() if report.examples is not None else None,
         "golden": [{"trace": name, "ok": f is None, "failure": f.to_json() if f else None}
                    for name, f in report.golden],
         "golden_not_run": report.golden_not_run,
@@ -200,13 +208,22 @@ def render_junit(report: Report) -> str:
         classname = f"{report.game}.{_config_text(dict(run.config))}"
         failed = {f.check: f for f in run.failures}
         for check in CHECKS:
-            if check.id == "GOLDEN":
+            if check.id in ("GOLDEN", "EXAMPLE"):
                 continue
             cases += 1
             fail = failed.get(check.id)
             failures += fail is not None
             skipped += run.skipped is not None
             _case(suite, check.id, classname, run, fail, run.skipped)
+    if report.examples is not None:
+        ex = report.examples
+        listed: list[Failure | None] = list(ex.failures) or [None]
+        for fail in listed:
+            cases += 1
+            failures += fail is not None
+            skipped += ex.skipped is not None
+            name = f"EXAMPLE {fail.subject}" if fail is not None else "EXAMPLE"
+            _case(suite, name, f"{report.game}.examples", ex, fail, ex.skipped)
     for name, fail in report.golden:
         cases += 1
         failures += fail is not None

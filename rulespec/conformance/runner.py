@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from rulespec.conformance.adapters import Adapter, StepResult
 from rulespec.conformance.checks import Failure, Report, RunResult
+from rulespec.conformance.examples_check import run_rule_examples
 from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.inference import explain_failure
 from rulespec.conformance.levels import projection
@@ -119,6 +120,10 @@ class Conformance:
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
         configs = list(configs)
+        if self.options.rule_examples:
+            asked = dict(configs[0].get("rulings", {})) if configs else {}
+            report.examples = run_rule_examples(self.adapter, self.spec, rulings=asked,
+                                                trace_dir=self.options.trace_dir)
         # Golden traces follow the player counts asked for (and those the engine declares).
         self._players = {int(c["players"]) for c in configs if "players" in c}
         report.runs = self._run_interleaved(configs)

@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rulespec.docsgen.examples import clause_examples, witness_table
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
 from rulespec.docsgen.markdown import (
     Page,
@@ -249,6 +250,7 @@ def rules_page(spec: Spec) -> str:
         out.append(f"### {text(title)}{text(suffix)} {anchor(f'section-{src_id}-{sec_id}')}\n\n")
         for clause in clauses:
             out.append(_clause_block(clause, links, users.get(str(clause["id"]), [])))
+            out.append(clause_examples(spec, str(clause["id"])))
     return "".join(out)
 
 
@@ -408,6 +410,7 @@ def ambiguities_page(spec: Spec) -> str:
     out.append(register_table([(spec, a) for a in records], prefix="", with_game=False))
     for amb in records:
         out.append(ambiguity_block(amb, links))
+        out.append(witness_table(spec, amb))
     return "".join(out)
 
 

@@ -5,6 +5,7 @@ Format ``rulespec-trace/1``::
     {"type": "header", "format": "rulespec-trace/1", "game": ..., "spec_version": ..., "config": {...}}
     {"type": "step", "n": 1, "actor": 0 | "chance", "action": {...}, "state": {...}?}
     ...
+    {"type": "expect", "that": CEL, "because": sentence}?   (after the step it checks)
     {"type": "result", "steps": N, "result": {...} | null}
 
 The last line is always present: a file without it was cut off. ``result`` is null for a game
@@ -38,6 +39,7 @@ from rulespec.reference.core import (
     config_from_json,
 )
 from rulespec.reference.registry import engine_class
+from rulespec.reference.trace_expect import ExpectLineError, TraceExpectation, parse_expectation
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 from rulespec.spec.registry import get_spec
@@ -79,13 +81,21 @@ class Trace:
     config: dict[str, Any]
     steps: list[TraceStep] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    #: Expectation lines (see ``trace_expect``), each checked after its step on replay.
+    expectations: list[TraceExpectation] = field(default_factory=list)
 
     def lines(self) -> Iterator[str]:
         """Yield the JSON lines of the trace."""
         yield _dump({"type": "header", "format": TRACE_FORMAT, "game": self.game,
                      "spec_version": self.spec_version, "config": self.config})
+        for exp in self.expectations:
+            if exp.after == 0:
+                yield _dump(exp.to_json())
         for step in self.steps:
             yield _dump(step.to_json())
+            for exp in self.expectations:
+                if exp.after == step.n:
+                    yield _dump(exp.to_json())
         yield _dump({"type": "result", "steps": len(self.steps), "result": self.result})
 
     def write(self, path: Path | str) -> None:
@@ -131,6 +141,7 @@ _LINE_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "header": (frozenset({"type", "format", "game", "spec_version", "config"}), frozenset()),
     "step": (frozenset({"type", "n", "actor", "action"}), frozenset({"state"})),
     "result": (frozenset({"type", "steps", "result"}), frozenset()),
+    "expect": (frozenset({"type", "that", "because"}), frozenset({"since"})),
 }
 #: The keys of a configuration in a trace header.
 _CONFIG_KEYS = frozenset({"game", "players", "rulings", "variants", "parameters"})
@@ -192,7 +203,8 @@ def _load_line(text: str, where: str) -> dict[str, Any]:
         raise TraceError(f"{where}: each line must be a JSON object with a 'type'")
     kind = obj["type"]
     if not isinstance(kind, str) or kind not in _LINE_KEYS:
-        raise TraceError(f"{where}: unknown line type {kind!r}; expected header, step or result")
+        raise TraceError(f"{where}: unknown line type {kind!r}; expected header, step, expect or "
+                         "result")
     required, optional = _LINE_KEYS[kind]
     unknown = sorted(set(obj) - required - optional)
     if unknown:
@@ -236,6 +248,7 @@ def _check_config(config: dict[str, Any], game: str, where: str) -> None:
 def _parse_lines(lines: Iterable[str], name: str) -> Trace:
     header: dict[str, Any] | None = None
     steps: list[TraceStep] = []
+    expects: list[TraceExpectation] = []
     result: dict[str, Any] | None = None
     ended = False
     for lineno, raw in enumerate(lines, 1):
@@ -283,6 +296,11 @@ def _parse_lines(lines: Iterable[str], name: str) -> Trace:
             if state is not None and not isinstance(state, dict):
                 raise TraceError(f"{where}: state must be an object")
             steps.append(TraceStep(n, actor, action, state, lineno))
+        elif kind == "expect":
+            try:
+                expects.append(parse_expectation(obj, where, len(steps), lineno))
+            except ExpectLineError as exc:
+                raise TraceError(str(exc)) from None
         else:
             if obj.get("steps") != len(steps) or not _is_int(obj.get("steps")):
                 raise TraceError(f"{where}: the result line counts {obj.get('steps')!r:.40} steps "
@@ -297,7 +315,7 @@ def _parse_lines(lines: Iterable[str], name: str) -> Trace:
     if not ended:
         raise TraceError(f"{name}: the trace ends after step {len(steps)} without a result line; "
                          "the file was cut off")
-    return Trace(header["game"], header["spec_version"], header["config"], steps, result)
+    return Trace(header["game"], header["spec_version"], header["config"], steps, result, expects)
 
 
 def _bounded_lines(handle: IO[str]) -> Iterator[str]:
@@ -381,6 +399,11 @@ def replay(trace: Trace) -> ReplayOutcome:
     except ConfigError as exc:
         return ReplayOutcome(False, 0, f"header: {exc}")
     engine = engine_class(spec)(spec, config)
+    # The states after each step, kept only when expectation lines need them as ``prev``.
+    states = [engine.state()] if trace.expectations else []
+    failed = _check_expectations(trace, 0, engine, states)
+    if failed:
+        return ReplayOutcome(False, 0, failed + note, None, engine)
     for step in trace.steps:
         expected = engine.current_player()
         if expected != step.actor:
@@ -394,6 +417,11 @@ def replay(trace: Trace) -> ReplayOutcome:
                                  step.n, engine)
         if step.state is not None and not strictly_equal(step.state, engine.state()):
             return _state_differs(spec, step, engine, note)
+        if trace.expectations:
+            states.append(engine.state())
+        failed = _check_expectations(trace, step.n, engine, states)
+        if failed:
+            return ReplayOutcome(False, step.n, failed + note, step.n, engine)
     if trace.result is not None and not strictly_equal(trace.result, engine.result()):
         return ReplayOutcome(False, len(trace.steps), f"result: recorded {trace.result!r} but the "
                              f"reference gives {engine.result()!r}{note}", None, engine)
@@ -402,3 +430,18 @@ def replay(trace: Trace) -> ReplayOutcome:
                              f"the game is over with {engine.result()!r}{note}", None, engine)
     return ReplayOutcome(True, len(trace.steps), f"replayed {len(trace.steps)} steps{note}",
                          None, engine)
+
+
+def _check_expectations(trace: Trace, after: int, engine: Engine,
+                        states: list[dict[str, Any]]) -> str:
+    """Return why the first expectation after step ``after`` fails ("" when all hold)."""
+    mine = [e for e in trace.expectations if e.after == after]
+    if not mine:
+        return ""
+    variables = {"state": engine.state(), "result": engine.result(),
+                 "legal": engine.legal_actions(), "actor": engine.current_player()}
+    for exp in mine:
+        problem = exp.failure({**variables, "prev": states[exp.prev_step()]})
+        if problem is not None:
+            return f"expectation {problem}"
+    return ""

@@ -1,0 +1,110 @@
+"""Rule examples in the docs: a play-by-play under each clause, witnesses side by side under each
+ambiguity record. The examples are run on the reference at build time, so the narration is the
+reference's own and cannot drift from the examples file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import yaml
+
+from rulespec.docsgen.markdown import code, indent, json_text, table, text
+from rulespec.examples.model import Example, load_examples
+from rulespec.examples.run import Outcome, run_example
+from rulespec.reference.core import config_from_json
+from rulespec.reference.registry import engine_class
+from rulespec.spec.model import Spec
+
+#: The longest play-by-play shown (longer step lists are cut, with a note).
+MAX_LINES = 12
+
+
+_Run = tuple[tuple[Example, Outcome, tuple[str, ...]], ...]
+#: Examples run once per spec file and build (the clause and register pages share them).
+_RUNS: dict[str, _Run] = {}
+
+
+def _examples(spec: Spec) -> _Run:
+    key = f"{spec.path}:{spec.version}"
+    if key not in _RUNS:
+        _RUNS[key] = _run(spec)
+    return _RUNS[key]
+
+
+def _run(spec: Spec) -> _Run:
+    file = load_examples(spec)
+    out = []
+    for ex in file.examples:
+        outcome = run_example(spec, ex, words_module=file.vocabulary)
+        out.append((ex, outcome, tuple(_narrate(spec, ex, outcome))))
+    return tuple(out)
+
+
+def _narrate(spec: Spec, example: Example, outcome: Outcome) -> list[str]:
+    """Return one line per step move, in the reference's words."""
+    if not outcome.ok:
+        return []
+    engine = engine_class(spec)(spec, config_from_json(spec, example.config_json(spec.game_id)))
+    for move in outcome.setup:
+        if move.kind == "apply":
+            engine.apply(move.action)
+    lines = []
+    for move in outcome.steps:
+        if move.kind == "refuse":
+            lines.append(f"refused, as the rules demand: {move.action}")
+            continue
+        engine.apply(move.action)
+        lines.append(engine.describe(move.action, move.actor if move.actor is not None else 0))
+    return lines
+
+
+def _words(moves: Sequence[Mapping[str, object]]) -> str:
+    return "; ".join(yaml.safe_dump(dict(m), default_flow_style=True, width=10_000).strip()
+                     .strip("{}") for m in moves)
+
+
+def example_block(spec: Spec, example: Example, lines: Sequence[str]) -> str:
+    """Return one example as a collapsible Given / When / Then block."""
+    body = []
+    config = {k: v for k, v in example.config_json(spec.game_id).items() if k != "game" and v}
+    if config:
+        body.append(f"**Configuration:** {code(json_text(config))}\n")
+    if example.setup:
+        body.append(f"**Given** {code(_words(example.setup))}\n")
+    shown = list(lines[:MAX_LINES])
+    if len(lines) > MAX_LINES:
+        shown.append(f"... {len(lines) - MAX_LINES} more moves")
+    if shown:
+        body.append("**When**\n\n" + "".join(f"1. {text(line)}\n" for line in shown))
+    body.append("**Then**\n\n" + "".join(f"- {text(e.because)} {code(e.that)}\n"
+                                          for e in example.expect))
+    title = f"{example.id}: {example.title}".replace('"', "'")
+    return f'??? example "{title}"\n\n' + indent("\n".join(body)) + "\n"
+
+
+def clause_examples(spec: Spec, clause_id: str) -> str:
+    """Return the examples that illustrate ``clause_id`` (empty when there are none)."""
+    blocks = [example_block(spec, ex, lines) for ex, _, lines in _examples(spec)
+              if clause_id in ex.clauses]
+    return "".join(blocks)
+
+
+def witness_table(spec: Spec, ambiguity: Mapping[str, Any]) -> str:
+    """Return the witnesses of an ambiguity side by side, one column per option."""
+    aid = str(ambiguity["id"])
+    options = [str(o["id"]) for o in ambiguity["options"]]
+    found: dict[str, list[Example]] = {o: [] for o in options}
+    for ex, _, _ in _examples(spec):
+        if ex.witness is not None and ex.witness.ambiguity == aid:
+            found.setdefault(ex.witness.option, []).append(ex)
+    if not any(found.values()):
+        return ""
+    rows = [
+        [" ".join(code(ex.id) for ex in found[o]) for o in options],
+        ["<br>".join(text(ex.title) for ex in found[o]) for o in options],
+        ["<br>".join(text(e.because) for ex in found[o] for e in ex.expect) for o in options],
+    ]
+    intro = ("**Witnesses.** Each example holds under its option and fails under every other "
+             "option (the test suite runs each under all of them).\n\n")
+    return intro + table([code(o) for o in options], rows) + "\n"

@@ -1,0 +1,1 @@
+"""Setup-language vocabularies of the built-in games (one module per game)."""

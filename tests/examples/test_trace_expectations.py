@@ -51,8 +51,11 @@ def test_failed_expectation_says_what_the_rule_demands() -> None:
 
 def test_malformed_expect_line_is_refused_with_its_line() -> None:
     """An expect line without a sentence, or with bad CEL, is a TraceError naming the line."""
-    with pytest.raises(TraceError, match=":2: an expect line needs"):
+    with pytest.raises(TraceError, match=":2: the expect line misses 'because'"):
         read_trace(_trace('{"type":"expect","that":"true"}',
+                          '{"type":"result","steps":0,"result":null}'))
+    with pytest.raises(TraceError, match=":2: an expect line needs"):
+        read_trace(_trace('{"type":"expect","that":"true","because":""}',
                           '{"type":"result","steps":0,"result":null}'))
     with pytest.raises(TraceError, match=":2: "):
         read_trace(_trace('{"type":"expect","that":"state.(","because":"x"}',

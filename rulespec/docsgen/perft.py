@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rulespec.docsgen.links import Links, game_dir, game_title
-from rulespec.docsgen.markdown import Page, code, table, text
+from rulespec.docsgen.markdown import Page, code, front_matter, table, text
 from rulespec.spec.model import Spec
 
 PERFT_PAGE = "perft.md"
@@ -33,7 +33,8 @@ def perft_page(spec: Spec, document: Mapping[str, Any]) -> Page:
     """Return the perft page of one game from its published perft document."""
     links = Links(spec)
     defaults = spec.default_rulings()
-    out = [f"# {text(game_title(spec))}: perft tables\n\n",
+    out = [front_matter(f"{game_title(spec)}: {PERFT_TITLE}"),
+           f"# {text(game_title(spec))}: perft tables\n\n",
            "Exact counts of the game tree of the reference engine, ply by ply from the start "
            "(chance outcomes count as moves; transpositions are not merged). *Weighted* sums the "
            "probability of reaching each node, player moves weighing one: the expected number "

@@ -46,7 +46,7 @@ def test_state_failure_cites_the_fields_clauses_not_the_last_actions(tmp_path: P
     bad = next(b for b in corpus(["dado-de-ouro"]) if b.name == "rotating-starter")
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
     report = check_engine(adapter, bad.game, players=[4],
-                          options=Options(examples=10, trace_dir=tmp_path, golden=False,
+                          options=Options(examples=10, trace_dir=tmp_path, golden=False, rule_examples=False,
                                           shrink_seconds=4))
     failure = report.failures[0]
     assert failure.check == "DIFF-STATE"
@@ -69,7 +69,7 @@ def test_replay_names_the_step_the_fields_and_their_clauses(tmp_path: Path) -> N
     bad = next(b for b in corpus(["dado-de-ouro"]) if b.name == "rotating-starter")
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
     report = check_engine(adapter, bad.game, players=[4],
-                          options=Options(examples=10, trace_dir=tmp_path, golden=False,
+                          options=Options(examples=10, trace_dir=tmp_path, golden=False, rule_examples=False,
                                           shrink_seconds=4))
     trace = report.failures[0].trace
     assert trace is not None
@@ -105,7 +105,7 @@ def _fool_with_state(change: Callable[[dict[str, Any]], dict[str, Any]]) -> type
 
 def _first_failure(cls: type[Engine], players: int, tmp_path: Path) -> Any:
     report = check_engine(InProcessAdapter({"fool": cls}), "fool", players=[players],
-                          options=Options(examples=30, trace_dir=tmp_path, golden=False,
+                          options=Options(examples=30, trace_dir=tmp_path, golden=False, rule_examples=False,
                                           shrink_seconds=2, infer_rulings=False))
     assert not report.ok
     return report.failures[0]
@@ -146,7 +146,7 @@ def test_a_shorter_failing_game_is_searched_for(tmp_path: Path) -> None:
     bad = next(b for b in corpus(["dado-de-ouro"]) if b.name == "tie-gains-reroll")
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
     report = check_engine(adapter, bad.game, players=[4],
-                          options=Options(examples=25, trace_dir=tmp_path, golden=False,
+                          options=Options(examples=25, trace_dir=tmp_path, golden=False, rule_examples=False,
                                           shrink_seconds=4, shorter_seconds=5,
                                           determinism_every=0))
     failure = report.failures[0]

@@ -33,7 +33,7 @@ def test_kit_names_the_ruling_the_engine_follows(bad: BadEngine, tmp_path: Path)
     amb, opt = _like(bad)
     adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
     report = check_engine(adapter, bad.game, players=[bad.players or 2],
-                          options=Options(examples=40, trace_dir=tmp_path, golden=False,
+                          options=Options(examples=40, trace_dir=tmp_path, golden=False, rule_examples=False,
                                           shrink_seconds=4, shorter_seconds=3,
                                           determinism_every=0))
     assert not report.ok, f"{bad} passed the kit"

@@ -47,6 +47,13 @@ RUNS: list[tuple[str, list[str], int]] = [
     ("serve", ["serve", "fool"], EXIT_OK),
     ("serve", ["serve", "chess"], EXIT_USAGE),
     ("conform-bench", ["conform-bench", "chess"], EXIT_USAGE),
+    ("golden", ["golden", "ruby-rhino", "--check"], EXIT_OK),
+    ("golden", ["golden", "chess"], EXIT_USAGE),
+    ("perft", ["perft", "dado-de-ouro", "--depth", "2"], EXIT_OK),
+    ("perft", ["perft", "dado-de-ouro", "-r", "DDO-AMB-01=d6", "-r", "DDO-AMB-01=d8"],
+     EXIT_USAGE),
+    ("examples", ["examples", "dado-de-ouro"], EXIT_OK),
+    ("examples", ["examples", "chess"], EXIT_USAGE),
 ]
 
 

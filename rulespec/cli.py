@@ -369,7 +369,7 @@ def replay(trace_path: Path, fmt: str) -> None:
 # -- ambiguities ------------------------------------------------------------------------------
 
 
-STATUSES = ["reported", "triaged", "ruled", "deferred", "rejected", "duplicate"]
+STATUSES = ["reported", "triaged", "ruled", "deferred", "resolved", "rejected", "duplicate"]
 
 
 @cli.command()

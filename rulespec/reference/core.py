@@ -98,8 +98,11 @@ def make_config(
     game = spec.game_id
     n = spec.min_players if players is None else players
     if not isinstance(n, int) or isinstance(n, bool) or not spec.min_players <= n <= spec.max_players:
-        problems.append(f"{game} is for {spec.min_players} to {spec.max_players} players, not "
-                        f"{n!r}; choose a count in that range")
+        if spec.min_players == spec.max_players:
+            problems.append(f"{game} is for {spec.min_players} players, not {n!r}")
+        else:
+            problems.append(f"{game} is for {spec.min_players} to {spec.max_players} players, "
+                            f"not {n!r}; choose a count in that range")
         n = spec.min_players
     ambiguities = spec.ambiguities
     chosen = spec.default_rulings()

@@ -122,7 +122,7 @@ def test_four_players_only() -> None:
     """DDO-PLAYERS-01: the game is for four players; other counts are a configuration error."""
     assert new_game(GAME).players == 4
     for n in (3, 5):
-        with pytest.raises(ConfigError, match="4 to 4 players"):
+        with pytest.raises(ConfigError, match=f"is for 4 players, not {n}"):
             new_game(GAME, players=n)
 
 

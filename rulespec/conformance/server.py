@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from rulespec.conformance.adapters import InProcessAdapter
+from rulespec.conformance.adapters import MAX_LINE, InProcessAdapter
 from rulespec.conformance.protocol import (
     BAD_CONFIG,
     ILLEGAL_ACTION,
@@ -144,16 +144,36 @@ class Server:
         return None if answer is None else dumps(answer)
 
 
+def _request_lines(inp: IO[str]) -> Iterator[str | None]:
+    """Yield the lines of ``inp``; None for a line over MAX_LINE (read past, never held whole)."""
+    while True:
+        line = inp.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):  # skip the rest of the over-long line
+            line = inp.readline(MAX_LINE)
+        yield None
+
+
 def serve(adapter: InProcessAdapter, stdin: IO[str] | None = None,
           stdout: IO[str] | None = None) -> int:
     """Answer requests from ``stdin`` until shutdown or end of input; return an exit status."""
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     server = Server(adapter)
-    for line in inp:
-        if not line.strip():
+    for line in _request_lines(inp):
+        if line is None:
+            reply: str | None = dumps({"jsonrpc": "2.0", "id": None, "error": {
+                "code": INVALID_REQUEST,
+                "message": f"request line longer than {MAX_LINE} bytes; send one JSON-RPC "
+                           "message (or batch) per line, each at most that long"}})
+        elif not line.strip():
             continue
-        reply = server.handle_line(line)
+        else:
+            reply = server.handle_line(line)
         if reply is not None:
             out.write(reply + "\n")
             out.flush()

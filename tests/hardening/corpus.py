@@ -349,6 +349,8 @@ client("not-json", "hello engine", "-32700", "parse error")
 client("deep-json", "[" * 100_000 + "]" * 100_000, "-32700", "nested too deeply")
 client("huge-int", '{"jsonrpc": "2.0", "id": ' + "9" * 5000 + "}", "-32700")
 client("empty-batch", "[]", "-32600", "empty batch")
+client("over-long-line", '{"jsonrpc": "2.0", "id": 1, "method": "hello", "params": {"pad": "'
+       + "x" * (5 * 1024 * 1024) + '"}}', "-32600", "longer than")
 client("unknown-method", '{"jsonrpc": "2.0", "id": 1, "method": "fly", "params": {}}', "-32601")
 client("apply-before-start", '{"jsonrpc": "2.0", "id": 1, "method": "apply", '
        '"params": {"action": {"kind": "x"}}}', '"id":1', "error")

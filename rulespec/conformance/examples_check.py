@@ -9,9 +9,8 @@ actions and result. A failure names the example, its clauses and the sentence of
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,11 +19,10 @@ from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.checks import Failure, RunResult
 from rulespec.conformance.levels import projection
 from rulespec.conformance.protocol import EngineError, EngineFailure
-from rulespec.examples.model import Example, ExampleFile, Expectation, load_examples
+from rulespec.examples.model import Example, ExampleFile, load_examples
 from rulespec.examples.position import Move
 from rulespec.examples.run import Outcome, as_trace, check_expectations, odds, run_example
 from rulespec.reference.core import ConfigError, config_from_json
-from rulespec.spec.expressions import ExpressionError, compile_expression
 from rulespec.spec.model import Spec
 
 CHECK = "EXAMPLE"
@@ -123,36 +121,8 @@ def _run_one(adapter: Adapter, example: Example, outcome: Outcome,
     variables = {"state": observe(state), "prev": observe(prev), "result": state.get("result"),
                  "legal": legal.actions, "actor": legal.actor,
                  "odds": odds(list(zip(legal.actions, legal.probabilities or [], strict=False)))}
-    if level == "full":
-        failed, why = check_expectations(example.expect, variables)
-        return None if failed is None else fail(why)
-    problem = _below_full(example.expect, variables, level)
-    return None if problem is None else fail(problem)
-
-
-#: The variables that hold the engine's state, which an engine below the full level does not
-#: (entirely) expose.
-_STATE_WORDS = re.compile(r"\b(state|prev)\b")
-
-
-def _below_full(expect: Sequence[Expectation], variables: Mapping[str, Any],
-                level: str) -> str | None:
-    """Check what an engine at ``level`` exposes: why the first expectation fails, or None.
-
-    At ``none`` an expectation about the state is not evaluated (only legal actions, chance,
-    the actor and the result are the engine's to get right); at ``observable`` one that reads
-    a field the engine does not expose cannot be evaluated and is left out.
-    """
-    for exp in expect:
-        if level == "none" and _STATE_WORDS.search(exp.that):
-            continue
-        try:
-            value = compile_expression(exp.that, variables.keys()).evaluate(variables)
-        except ExpressionError:
-            continue  # it reads a field this level does not expose
-        if value is not True:
-            return f"{exp.because} (expected {exp.that!r})"
-    return None
+    failed, why = check_expectations(example.expect, variables, level=level)
+    return None if failed is None else fail(why)
 
 
 def _play(adapter: Adapter, move: Move) -> str | None:

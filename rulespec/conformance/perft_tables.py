@@ -48,23 +48,27 @@ class Table:
                 "rows": [r.to_json() for r in self.rows]}
 
 
+def _label(players: int, rulings: dict[str, str]) -> str:
+    """Name a table: ``p4-default``, or ``p4-AMB-OPTION`` for the options it is counted under."""
+    return f"p{players}-" + ("-".join(f"{a}-{o}" for a, o in sorted(rulings.items()))
+                             or "default")
+
+
 def _deepest(game: str, players: int, rulings: dict[str, str], budget: int) -> Table:
-    """Return the deepest table whose last level stays within ``budget`` nodes (one ply more)."""
+    """Return the table that goes one ply deeper while its deepest ply has at most ``budget``
+    nodes (so the last ply may exceed it)."""
     engine = new_game(game, players=players, rulings=rulings)
     depth = 1
     rows = perft(engine, depth).rows
     while 0 < rows[-1].nodes <= budget and depth < TABLE_DEPTH:
         depth += 1
         rows = perft(engine, depth).rows
-    label = f"p{players}-" + ("-".join(f"{a}-{o}" for a, o in sorted(rulings.items()))
-                              or "default")
-    return Table(label, engine.config.to_json(), rows)
+    return Table(_label(players, rulings), engine.config.to_json(), rows)
 
 
 def _at_depth(game: str, players: int, rulings: dict[str, str], depth: int) -> Table:
     engine = new_game(game, players=players, rulings=rulings)
-    label = f"p{players}-" + "-".join(f"{a}-{o}" for a, o in sorted(rulings.items()))
-    return Table(label, engine.config.to_json(), perft(engine, depth).rows)
+    return Table(_label(players, rulings), engine.config.to_json(), perft(engine, depth).rows)
 
 
 def _counts(table: Table) -> list[tuple[int, str]]:

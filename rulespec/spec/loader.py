@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulespec.limits import MAX_SPEC_BYTES, MAX_SPEC_DEPTH, MAX_SPEC_NODES
@@ -19,6 +20,14 @@ JsonPath = tuple[str | int, ...]
 
 #: The most nodes an alias may expand a document to; protects against "billion laughs".
 MAX_EXPANDED_NODES = MAX_SPEC_NODES
+
+#: Whether PyYAML has libyaml's C parser: then a document is parsed in C and the pure-Python
+#: parser runs only to report a problem (its messages and marks are the reference ones).
+WITH_LIBYAML: bool = bool(getattr(yaml, "__with_libyaml__", False))
+
+#: Characters YAML refuses in the text (the pure-Python reader's own test), checked before
+#: the C parser sees the text, so that both parsers refuse the same characters.
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
 
 
 def format_path(path: JsonPath) -> str:
@@ -34,30 +43,45 @@ def format_path(path: JsonPath) -> str:
     return out
 
 
-class _Loader(yaml.SafeLoader):
-    """Safe loader that leaves dates as strings: a spec is JSON data.
-
-    Composing is recursive, so it stops at ``MAX_SPEC_DEPTH`` levels (before Python's own
-    recursion limit) and after ``MAX_SPEC_NODES`` nodes, before any value is built.
-    """
+class _LimitedComposer:
+    """Composing with limits: compose_node stops at ``MAX_SPEC_DEPTH`` levels (before Python's
+    own recursion limit) and after ``MAX_SPEC_NODES`` nodes, before any value is built."""
 
     _depth = 0
     _nodes = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
         self._nodes += 1
         if self._nodes > MAX_SPEC_NODES:
+            mark = self.peek_event().start_mark  # type: ignore[attr-defined]
             raise _Limit(mark, f"the document holds more than {MAX_SPEC_NODES} values; a spec "
                          "is far smaller: check the file, or split the data")
         if self._depth >= MAX_SPEC_DEPTH:
+            mark = self.peek_event().start_mark  # type: ignore[attr-defined]
             raise _Limit(mark, f"lists and mappings nest more than {MAX_SPEC_DEPTH} levels "
                          "deep; flatten the data")
         self._depth += 1
         try:
-            return super().compose_node(parent, index)
+            return super().compose_node(parent, index)  # type: ignore[misc, no-any-return]
         finally:
             self._depth -= 1
+
+
+class _Loader(_LimitedComposer, yaml.SafeLoader):
+    """Safe loader (pure Python) that leaves dates as strings: a spec is JSON data.
+
+    It is the reference: its error messages are the ones reported, and it records marks.
+    """
+
+
+if WITH_LIBYAML:
+    class _CLoader(_LimitedComposer, Composer, yaml.CSafeLoader):
+        """The same loader on libyaml's C parser: the events come from C, the composing (with
+        its limits) and the building stay the Python ones."""
+
+        def __init__(self, stream: str) -> None:
+            yaml.CSafeLoader.__init__(self, stream)
+            Composer.__init__(self)
 
 
 class _Limit(Exception):
@@ -74,14 +98,35 @@ _Loader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+if WITH_LIBYAML:
+    _CLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
 
 
 class Marks:
-    """Where each JSON path of a loaded document starts in its file (1-based)."""
+    """Where each JSON path of a loaded document starts in its file (1-based).
 
-    def __init__(self, file: str) -> None:
+    Made with the document's ``text``, the marks are found only when first asked for (the
+    text is parsed again then): a document that loads without a problem seldom needs them.
+    """
+
+    def __init__(self, file: str, text: str | None = None) -> None:
         self.file = file
         self._marks: dict[JsonPath, tuple[int, int]] = {}
+        self._text = text
+
+    def _find(self) -> None:
+        text, self._text = self._text, None
+        if text is None:
+            return
+        loader = _CLoader(text) if WITH_LIBYAML else _Loader(text)
+        try:
+            node = loader.get_single_node()
+            if node is not None:
+                _Builder(loader, self).build(node, ())
+        except Exception:  # the text loaded once: a problem now only costs marks
+            pass
+        finally:
+            loader.dispose()
 
     def record(self, path: JsonPath, node: Node) -> None:
         """Remember the position of ``node`` for ``path``."""
@@ -89,6 +134,8 @@ class Marks:
 
     def at(self, path: JsonPath) -> tuple[int, int]:
         """Return the line and column of ``path``, or of its nearest recorded ancestor."""
+        if self._text is not None:
+            self._find()
         probe = tuple(path)
         while probe:
             if probe in self._marks:
@@ -103,9 +150,12 @@ class Marks:
 
 
 class _Builder:
-    def __init__(self, loader: _Loader, marks: Marks) -> None:
+    """Build JSON data from the composed nodes; with ``record`` also note each path's mark."""
+
+    def __init__(self, loader: Any, marks: Marks, *, record: bool = True) -> None:
         self.loader = loader
         self.marks = marks
+        self.record = record
         self.problems: list[Problem] = []
         self.expanded = 0
 
@@ -116,7 +166,8 @@ class _Builder:
         if len(path) > MAX_SPEC_DEPTH:
             # Only aliases get here: each use of an anchor nests its whole value again.
             raise _TooBig(path, node, deep=True)
-        self.marks.record(path, node)
+        if self.record:
+            self.marks.record(path, node)
         if isinstance(node, ScalarNode):
             try:
                 return self.loader.construct_object(node, deep=True)
@@ -174,11 +225,43 @@ class _TooBig(Exception):
 
 
 def load_yaml(text: str, file: str) -> tuple[Any, Marks]:
-    """Parse one YAML document into JSON data and its marks; raise SpecError on any problem."""
-    marks = Marks(file)
+    """Parse one YAML document into JSON data and its marks; raise SpecError on any problem.
+
+    With libyaml the text is parsed in C and the marks are found only if asked for; on any
+    problem the pure-Python parser runs again to report it (the same messages either way).
+    """
     if len(text) > MAX_SPEC_BYTES:
         raise SpecError([Problem(file, 0, 0, "$", f"the text is {len(text)} characters; a spec "
                                  f"may be at most {MAX_SPEC_BYTES} bytes")])
+    if WITH_LIBYAML and not _NON_PRINTABLE.search(text):
+        fast = _load_fast(text, file)
+        if fast is not None:
+            return fast
+    return _load_reference(text, file)
+
+
+def _load_fast(text: str, file: str) -> tuple[Any, Marks] | None:
+    """Load with libyaml under the same limits, marks left for later; None on any problem."""
+    marks = Marks(file)
+    loader = _CLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        builder = _Builder(loader, marks, record=False)
+        data = builder.build(node, ())
+        if builder.problems:
+            return None
+    except Exception:  # the reference parser runs again and says what
+        return None
+    finally:
+        loader.dispose()
+    return data, Marks(file, text)
+
+
+def _load_reference(text: str, file: str) -> tuple[Any, Marks]:
+    """Load with the pure-Python parser, recording every mark; raise SpecError on a problem."""
+    marks = Marks(file)
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:

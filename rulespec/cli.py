@@ -17,10 +17,7 @@ from typing import Any, NoReturn
 import click
 
 from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, POSITIVE_SECONDS, output_file
-from rulespec.conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
-from rulespec.examples.cli import examples as examples_command
 from rulespec.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_for
-from rulespec.perft_cli import perft as perft_command
 from rulespec.spec.errors import RulespecError, SpecError
 
 
@@ -52,7 +49,41 @@ def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False)
     return out
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Commands defined in other modules, imported only when one of them is asked for (or the
+#: whole list is, for --help): "module:attribute", the attribute a command or a tuple of them.
+LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.perft_cli:perft",
+                 "rulespec.examples.cli:examples")
+
+
+class _LazyGroup(click.Group):
+    """A group that imports the modules of its other commands only when they are needed, so
+    that ``rulespec games`` does not pay for the conformance kit's imports."""
+
+    _lazy_loaded = False
+
+    def _load_lazy(self) -> None:
+        if self._lazy_loaded:
+            return
+        self._lazy_loaded = True
+        from importlib import import_module
+
+        for ref in LAZY_COMMANDS:
+            module, _, attr = ref.partition(":")
+            found = getattr(import_module(module), attr)
+            for command in found if isinstance(found, tuple) else (found,):
+                self.add_command(command)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            self._load_lazy()
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._load_lazy()
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulespec")
 def cli() -> None:
     """Machine-checkable specifications of printed tabletop rulebooks.
@@ -493,20 +524,30 @@ def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt:
 
 
 # -- the conformance kit: conform, serve, conform-bench (implemented in conformance/cli.py) -----
+# -- perft and examples too: the group imports them when asked for (LAZY_COMMANDS). ----------
 
-for _command in (*CONFORMANCE_COMMANDS, perft_command, examples_command):
-    cli.add_command(_command)
+
+def _interrupted(exc: BaseException) -> int | None:
+    """Return the exit code if ``exc`` is the kit's Interrupted (only a loaded kit raises it:
+    the kit is not imported to find out)."""
+    module = sys.modules.get("rulespec.conformance.processes")
+    kind = getattr(module, "Interrupted", None)
+    if isinstance(kind, type) and isinstance(exc, kind):
+        return int(getattr(exc, "code", EXIT_FAILED))
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; turn every rulespec error into a message and an exit code."""
-    from rulespec.conformance.processes import Interrupted
-
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",
-                 standalone_mode=False)
-    except Interrupted as exc:
-        _fail(f"{exc}; engines ended", exc.code)
+        try:
+            cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",
+                     standalone_mode=False)
+        except BaseException as exc:
+            code = _interrupted(exc)
+            if code is not None:
+                _fail(f"{exc}; engines ended", code)
+            raise
     except (click.exceptions.Abort, KeyboardInterrupt):
         _fail("interrupted", 130)
     except click.UsageError as exc:

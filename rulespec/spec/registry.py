@@ -132,9 +132,23 @@ def spec_paths() -> list[Path]:
     return [registered(g).spec_path for g in game_ids()]
 
 
-@cache
+#: Specs loaded by this process: path -> (the file's stat signature, the spec).
+_loaded: dict[Path, tuple[tuple[int, int, int], Spec]] = {}
+
+
 def _load(path: Path) -> Spec:
-    return load_spec(path)
+    """Load a registered spec once per process, again if its file changed since."""
+    try:
+        st = path.stat()
+        signature = (st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        return load_spec(path)  # says why it cannot be read
+    held = _loaded.get(path)
+    if held is not None and held[0] == signature:
+        return held[1]
+    spec = load_spec(path)
+    _loaded[path] = (signature, spec)
+    return spec
 
 
 def get_spec(game_id: str, *, load: Callable[[Path], Spec] = _load) -> Spec:

@@ -8,15 +8,16 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import best_match
+from typing import TYPE_CHECKING, Any
 
 from rulespec.data import specs_dir
+from rulespec.spec import cache as spec_cache
 from rulespec.spec.errors import Problem, SpecError
 from rulespec.spec.loader import JsonPath, Marks, iter_nodes, load_yaml, read_text
 from rulespec.spec.model import Spec
+
+if TYPE_CHECKING:  # jsonschema is imported when a spec is validated, not when one is cached
+    import jsonschema
 
 SCHEMA_PATH = specs_dir() / "schema" / "spec.schema.json"
 
@@ -36,6 +37,9 @@ def spec_schema() -> dict[str, Any]:
 
 
 def _schema_problems(data: Any, marks: Marks) -> list[Problem]:
+    import jsonschema
+    from jsonschema.exceptions import best_match
+
     validator = jsonschema.Draft202012Validator(spec_schema())
     problems: list[Problem] = []
     for error in validator.iter_errors(data):
@@ -273,10 +277,12 @@ class _Checker:
         return {str(p["id"]): p for _, p in self.items("parameters")}
 
     def check_value(self, path: JsonPath, param: Mapping[str, Any], value: Any) -> None:
+        import jsonschema
+
         schema = param.get("schema", {})
         try:
             # A validator does not check its own schema: an unknown type would raise mid-way.
-            jsonschema.Draft202012Validator.check_schema(schema)
+            _check_schema(schema)
             if _ref_problems(schema):
                 return  # reported by check_schemas
             jsonschema.Draft202012Validator(schema).validate(value)
@@ -302,9 +308,11 @@ class _Checker:
         pairs: list[tuple[JsonPath, Any]] = [(("state", "schema"), self.data["state"]["schema"])]
         pairs += [(("parameters", i, "schema"), p.get("schema")) for i, p in self.items("parameters")]
         pairs += [(("actions", i, "params"), a.get("params")) for i, a in self.items("actions")]
+        import jsonschema
+
         for path, schema in pairs:
             try:
-                jsonschema.Draft202012Validator.check_schema(schema)
+                _check_schema(schema)
             except jsonschema.SchemaError as exc:
                 self.add(path, f"not a valid JSON Schema: {exc.message}")
                 continue
@@ -389,6 +397,31 @@ class _Checker:
                          "block")
 
 
+#: Schemas already checked against the metaschema (by their JSON text): one spec checks the
+#: same parameter schema for its default and for every override.
+_checked_schemas: dict[str, Exception | None] = {}
+
+
+def _check_schema(schema: Any) -> None:
+    """Check ``schema`` against the JSON Schema metaschema (memoised); raise SchemaError."""
+    import jsonschema
+
+    try:
+        key = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):
+        jsonschema.Draft202012Validator.check_schema(schema)
+        return
+    if key not in _checked_schemas:
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+            _checked_schemas[key] = None
+        except jsonschema.SchemaError as exc:
+            _checked_schemas[key] = exc
+    error = _checked_schemas[key]
+    if error is not None:
+        raise error
+
+
 def _is_type(value: Any, want: str) -> bool:
     if want == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
@@ -447,6 +480,11 @@ def load_spec(path: Path | str, *, sources: Path | None = None) -> Spec:
     """Load and validate a spec file; raise SpecError listing every problem found."""
     path = Path(path)
     text = read_text(path)
+    key = spec_cache.spec_key(text) if sources is None else None
+    if key is not None:
+        cached = spec_cache.get(key)
+        if cached is not None:  # this very text passed these very checks before
+            return Spec(path=path, data=cached, marks=Marks(str(path), text))
     data, marks = load_yaml(text, str(path))
     if not isinstance(data, dict):
         raise SpecError([marks.problem((), "a spec must be a mapping at the top level")])
@@ -456,4 +494,6 @@ def load_spec(path: Path | str, *, sources: Path | None = None) -> Spec:
         problems += check_sources(data, marks, sources)
     if problems:
         raise SpecError(problems)
+    if key is not None:
+        spec_cache.put(key, data)
     return Spec(path=path, data=data, marks=marks)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from rulespec.reference.actions import is_among
 from rulespec.reference.core import (
     CHANCE,
     Action,
@@ -217,7 +218,8 @@ class DadoDeOuro(Engine):
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
-    SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set"})
+    SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set",
+                                                  "_seats_from", "_unit_weights"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -235,6 +237,10 @@ class DadoDeOuro(Engine):
             [(a, probability) for a in self._actions[p]] for p in range(n)
         ]
         self._face_set = frozenset(rules.faces)
+        self._unit_weights = [1] * len(rules.faces)
+        #: Every seat in clockwise order from each seat.
+        self._seats_from: list[tuple[int, ...]] = [
+            tuple((first + k) % n for k in range(n)) for first in range(n)]
         # Match.
         self._phase = OPENING
         self._game = 1
@@ -285,10 +291,44 @@ class DadoDeOuro(Engine):
         return list(self._actions[self._roller])
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        """Return each face of the die with equal probability (DDO-AMB-01: a fair die)."""
+        """Return each face of the die with equal probability (DDO-AMB-01: a fair die).
+
+        The list is the engine's precomputed one (shared: do not change it), so a driver can
+        remember its weights by identity.
+        """
         if self._roller is None:
             return []
-        return list(self._outcomes[self._roller])
+        return self._outcomes[self._roller]
+
+    def chance_weights(self) -> tuple[list[Action], list[int]] | None:
+        """Return the roller's rolls, each of weight one (a fair die), or None when the match
+        is over: the same draws as ``chance_outcomes`` without fractions."""
+        if self._roller is None:
+            return None
+        return self._actions[self._roller], self._unit_weights
+
+    def is_legal(self, action: Any) -> bool:
+        """Return True when ``action`` is exactly one of the roller's rolls (no list copied)."""
+        roller = self._roller
+        return roller is not None and is_among(action, self._actions[roller])
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if it is exactly one of the roller's rolls, else raise IllegalAction.
+
+        The base's check, with its common case inlined: the action is one of the precomputed
+        roll objects themselves (a driver picks it from ``chance_outcomes``).
+        """
+        roller = self._roller
+        if roller is not None:
+            rolls = self._actions[roller]
+            try:
+                found = rolls[rolls.index(action)]
+            except ValueError:
+                found = None
+            if found is not None and (found is action or is_among(action, rolls)):
+                self._apply(action)
+                return
+        raise self.illegal(action)
 
     def rejection(self, action: Any) -> Rejection:
         """Say why ``action`` is not a legal roll now."""
@@ -316,9 +356,9 @@ class DadoDeOuro(Engine):
         self._steps += 1
         self._rolls[roller] = action["face"]
         self.reached(AMB_DIE)  # the faces rolled from are the ruled die_faces
-        self._pos += 1
-        if self._pos < len(self._order):
-            self._roller = self._order[self._pos]
+        pos = self._pos = self._pos + 1
+        if pos < len(self._order):
+            self._roller = self._order[pos]
             return
         self._event_step = self._steps
         self._events = []
@@ -391,6 +431,8 @@ class DadoDeOuro(Engine):
     def _clockwise(self, players: Sequence[int], first: int) -> list[int]:
         """Return ``players`` in clockwise order starting from seat ``first`` (or the next one)."""
         n = self.players
+        if len(players) == n:  # everyone: the precomputed seat order
+            return list(self._seats_from[first])
         return sorted(players, key=lambda p: (p - first) % n)
 
     def _start_pass(self, phase: str, order: list[int]) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from rulespec.reference.actions import is_among
 from rulespec.reference.core import (
     CHANCE,
     Action,
@@ -190,7 +191,7 @@ class RubyRhino(Engine):
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("RR-END-01",)
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
-        "_first_actions", "_first_outcomes", "_last_action"})
+        "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -217,6 +218,10 @@ class RubyRhino(Engine):
         self._first_actions: list[Action] = [{"kind": "first_player", "player": p}
                                              for p in range(n)]
         self._first_outcomes = [(a, Fraction(1, n)) for a in self._first_actions]
+        self._first_weights = [1] * n
+        #: Per die, how many faces show each outcome (the outcomes' integer weights).
+        self._die_counts = [[die.count(a["face"]) for a in actions]
+                            for die, actions in zip(faces, self._die_actions, strict=True)]
         # The game state.
         self._round = 1
         self._scores = [0] * n
@@ -291,12 +296,45 @@ class RubyRhino(Engine):
         return []
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        """Return the next die's faces with their exact probabilities."""
+        """Return the next die's faces with their exact probabilities.
+
+        The list is the engine's precomputed one (shared: do not change it), so a driver can
+        remember its weights by identity.
+        """
         if self._phase == ROLL:
-            return list(self._die_outcomes[self._rolled])
+            return self._die_outcomes[self._rolled]
         if self._phase == FIRST_PLAYER:
-            return list(self._first_outcomes)
+            return self._first_outcomes
         return super().chance_outcomes()
+
+    def chance_weights(self) -> tuple[list[Action], list[int]] | None:
+        """Return the chance outcomes with integer weights (face counts on the die; one each
+        for the first-player draw), the same draws as ``chance_outcomes`` without fractions."""
+        if self._phase == ROLL:
+            return self._die_actions[self._rolled], self._die_counts[self._rolled]
+        if self._phase == FIRST_PLAYER:
+            return self._first_actions, self._first_weights
+        return None
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if it is exactly a legal action, else raise IllegalAction.
+
+        The base's check, with its common case inlined: the action is one of the precomputed
+        action objects themselves (no list copied).
+        """
+        phase = self._phase
+        legal = (self._die_actions[self._rolled] if phase == ROLL else
+                 self._choose_actions if phase == CHOOSE else
+                 self._first_actions if phase == FIRST_PLAYER else None)
+        if legal is not None:
+            try:
+                found = legal[legal.index(action)]
+            except ValueError:
+                found = None
+            if found is not None and (found is action or is_among(action, legal)):
+                self._apply(action)
+                return
+        raise self.illegal(action)
 
     def rejection(self, action: Any) -> Rejection:
         """Say why ``action`` is illegal now, citing the clause it breaks."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -453,9 +452,6 @@ def ambiguities(game: str | None, status: tuple[str, ...], severity: str | None,
 
 # -- bench ------------------------------------------------------------------------------------
 
-#: Plies counted by the perft column of ``rulespec bench``.
-PERFT_BENCH_DEPTH = 3
-
 
 @cli.command()
 @click.argument("games", nargs=-1)
@@ -465,59 +461,50 @@ PERFT_BENCH_DEPTH = 3
               help="Time to spend on each game and player count (more than 0).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
-def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt: str) -> None:
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress display (there is none off a terminal either).")
+def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt: str,
+          quiet: bool) -> None:
     """Measure random-playout speed of the reference engines (actions/s and games/s).
 
-    Also the perft speed: tree nodes counted per second to ply 3 from the start.
+    Also the perft speed: tree nodes counted per second to ply 3 from the start. Text rows
+    are printed as each measurement finishes; on a terminal a progress bar shows the rest.
     """
+    from rulespec.reference.bench import HEADER, measure, progress_bar, row_text, show_progress
     from rulespec.reference.core import ConfigError
-    from rulespec.reference.perft import perft
-    from rulespec.reference.play import random_policy
     from rulespec.reference.registry import new_game
     from rulespec.spec.registry import UnknownGame, game_ids, get_spec
 
-    rows = []
+    plan: list[tuple[str, int]] = []
     for game in games or game_ids():
         try:
             spec = get_spec(game)
         except UnknownGame as exc:
             raise UsageError(str(exc)) from None
-        counts = players or tuple(sorted({spec.min_players, spec.max_players}))
-        for n in counts:
+        for n in players or tuple(sorted({spec.min_players, spec.max_players})):
             try:
                 new_game(game, players=n)
             except ConfigError as exc:
                 raise UsageError(str(exc)) from None
-            rng = random.Random(n)
-            actions = finished = 0
-            start = time.perf_counter()
-            deadline = start + seconds
-            while time.perf_counter() < deadline:
-                engine = new_game(game, players=n)
-                while True:
-                    actor = engine.current_player()
-                    if actor is None:
-                        break
-                    engine.apply(random_policy(engine, rng))
-                    actions += 1
-                finished += 1
-            elapsed = time.perf_counter() - start
-            tree = perft(new_game(game, players=n), PERFT_BENCH_DEPTH)
-            rows.append({"game": game, "players": n, "games": finished, "actions": actions,
-                         "seconds": round(elapsed, 3),
-                         "actions_per_s": round(actions / elapsed),
-                         "games_per_s": round(finished / elapsed, 1),
-                         "actions_per_game": round(actions / max(finished, 1), 1),
-                         "perft_nodes_per_s": round(tree.nodes_per_second)})
+            plan.append((game, n))
+    rows = []
+    with progress_bar(len(plan), show_progress(quiet)) as update:
+        if fmt == "text":
+            click.echo(HEADER)
+        for i, (game, n) in enumerate(plan):
+            label = f"{game} p{n}"
+            update(label, i)
+
+            def tick(done: float, i: int = i, label: str = label) -> None:
+                update(label, i + done)
+
+            row = measure(game, n, seconds, tick=tick)
+            rows.append(row)
+            if fmt == "text":
+                click.echo(row_text(row))
+        update("done", len(plan))
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
-        return
-    click.echo(f"{'game':<14} {'players':>7} {'actions/s':>11} {'games/s':>9} "
-               f"{'actions/game':>13} {'games':>7} {'perft nodes/s':>14}")
-    for r in rows:
-        click.echo(f"{r['game']:<14} {r['players']:>7} {r['actions_per_s']:>11,} "
-                   f"{r['games_per_s']:>9,} {r['actions_per_game']:>13,} {r['games']:>7} "
-                   f"{r['perft_nodes_per_s']:>14,}")
 
 
 # -- entry point ------------------------------------------------------------------------------

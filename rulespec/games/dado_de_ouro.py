@@ -197,6 +197,20 @@ class Final:
         self.totals: list[int | None] = [None] * players_count
 
 
+def _event_text(template: str | None, args: tuple[Any, ...]) -> str:
+    """Put one narration event in words (player lists are kept as tuples, shown as lists)."""
+    if template is None:
+        number, tiebreak, gainer, gain, loser, loss = args
+        parts = []
+        if gainer is not None:
+            parts.append(f"player {gainer} +{gain}")
+        if loser is not None:
+            parts.append(f"player {loser} -{loss}")
+        what = "tie-break round" if tiebreak else "round"
+        return f"{what} {number} scored: {', '.join(parts) or 'nobody scores'}"
+    return template.format(*(list(a) if type(a) is tuple else a for a in args))
+
+
 # -- the engine ------------------------------------------------------------------------------------
 
 
@@ -269,12 +283,14 @@ class DadoDeOuro(Engine):
         self._loss: int | None = None
         self._max_passes: tuple[Pass, ...] = ()
         self._min_passes: tuple[Pass, ...] = ()
-        self._last_round: ScoredRound | None = None
+        self._last_round: tuple[Any, ...] | None = None
         self._final: Final | None = None
         # Narration: what the last pass resolution did, and at which action.
         self._steps = 0
         self._event_step = -1
-        self._events: list[str] = []
+        #: What the last pass resolution did, kept as (template, arguments) and put in words
+        #: only by describe(): (None, round figures) is a scored round.
+        self._events: list[tuple[str | None, tuple[Any, ...]]] = []
         self._start_pass(OPENING, self._clockwise(range(n), 0))
         self._opening_order = list(self._order)
 
@@ -394,7 +410,8 @@ class DadoDeOuro(Engine):
             "gain": self._gain,
             "loser": self._loser,
             "loss": self._loss,
-            "last_round": None if self._last_round is None else self._last_round.to_json(),
+            "last_round": (None if self._last_round is None
+                           else ScoredRound(*self._last_round).to_json()),
             "final": None if final is None else {
                 "mode": "rounds" if final.rounds else "sum",
                 "leaders": list(final.leaders),
@@ -423,7 +440,7 @@ class DadoDeOuro(Engine):
         """Return one line: who rolled what, and what the roll settled, if anything."""
         line = f"player {action.get('player')} rolls {action.get('face')}"
         if self._event_step == self._steps and self._events:
-            line += "; " + "; ".join(self._events)
+            line += "; " + "; ".join(_event_text(t, args) for t, args in self._events)
         return line
 
     # -- passes ----------------------------------------------------------------------------------
@@ -475,14 +492,14 @@ class DadoDeOuro(Engine):
             return top[0]
         again = top if draw_tie == "reroll-tied" else whole
         self._start_pass(self._phase, list(again))
-        self._events.append(f"tie between players {top}: re-roll")
+        self._events.append(("tie between players {}: re-roll", (tuple(top),)))
         return None
 
     def _end_opening_pass(self) -> None:
         self._opening.append(tuple(self._rolls))
         starter = self._draw_winner(self._opening_order)
         if starter is not None:
-            self._events.append(f"player {starter} starts game {self._game}")
+            self._events.append(("player {} starts game {}", (starter, self._game)))
             self._begin_game_rounds(starter)
 
     def _end_draw_pass(self) -> None:
@@ -493,7 +510,7 @@ class DadoDeOuro(Engine):
         starter = self._draw_winner(self._clockwise(final.players, self._draw_origin()))
         if starter is not None:
             final.starter = starter
-            self._events.append(f"player {starter} starts the tie-break")
+            self._events.append(("player {} starts the tie-break", (starter,)))
             self._begin_final_repetition()
 
     def _draw_origin(self) -> int:
@@ -565,8 +582,8 @@ class DadoDeOuro(Engine):
         if value is None:  # pragma: no cover - tied players have rolled
             raise ConfigError("tie-break for a player who did not roll")
         self._tie = Tie(kind, value, players)
-        self._events.append(f"players {players} tied for the {'highest' if kind == MAX else 'lowest'} "
-                            f"({value}): re-roll")
+        self._events.append(("players {} tied for the {} ({}): re-roll",
+                             (tuple(players), "highest" if kind == MAX else "lowest", value)))
         self._start_pass(MAX_TIEBREAK if kind == MAX else MIN_TIEBREAK, list(players))
 
     def _end_tiebreak_pass(self) -> None:
@@ -581,7 +598,7 @@ class DadoDeOuro(Engine):
         still = [p for p in self._order if rolls[p] == best]
         if len(still) > 1:
             again = tie.players if self.decide(AMB_REROLL_WHO, "all-tied-again") else still
-            self._events.append(f"tied again: players {again} re-roll")
+            self._events.append(("tied again: players {} re-roll", (tuple(again),)))
             self._start_pass(self._phase, again)
             return
         who = still[0]
@@ -627,11 +644,11 @@ class DadoDeOuro(Engine):
             number = final.rounds_done
             after = tuple(target)
         starter = self._round_starter if self._round_starter is not None else 0
-        self._last_round = ScoredRound(
-            game=self._game, round=number, tiebreak=final is not None, starter=starter,
-            faces=tuple(self._round_rolls), before=before, after=after, gainer=gainer, gain=gain,
-            loser=loser, loss=loss, max_passes=self._max_passes, min_passes=self._min_passes)
-        self._events.append(self._round_text(number, final is not None))
+        # The fields of a ScoredRound, in order: state() builds the record when asked.
+        self._last_round = (self._game, number, final is not None, starter,
+                            tuple(self._round_rolls), before, after, gainer, gain, loser, loss,
+                            self._max_passes, self._min_passes)
+        self._events.append((None, (number, final is not None, gainer, gain, loser, loss)))
         if final is not None:
             if final.rounds_done < self.rules.tiebreak_rolls:
                 self._start_round(starter)
@@ -641,15 +658,6 @@ class DadoDeOuro(Engine):
             self._start_round(self._next_round_starter())
         else:
             self._end_game()
-
-    def _round_text(self, number: int, tiebreak: bool) -> str:
-        parts = []
-        if self._gainer is not None:
-            parts.append(f"player {self._gainer} +{self._gain}")
-        if self._loser is not None:
-            parts.append(f"player {self._loser} -{self._loss}")
-        what = "tie-break round" if tiebreak else "round"
-        return f"{what} {number} scored: {', '.join(parts) or 'nobody scores'}"
 
     def _next_round_starter(self) -> int:
         """Return who starts the next round of the game (DDO-AMB-04)."""
@@ -673,7 +681,7 @@ class DadoDeOuro(Engine):
             return
         self._final = Final(leaders, self.players,
                             rounds=self.decide(AMB_FINAL_COMPARE, "round-scoring"))
-        self._events.append(f"players {leaders} tied on {best} points: end-of-game tie-break")
+        self._events.append(("players {} tied on {} points: end-of-game tie-break", (tuple(leaders), best)))
         self._start_final_draw()
 
     def _start_final_draw(self) -> None:
@@ -725,7 +733,7 @@ class DadoDeOuro(Engine):
         if len(top) == 1:
             self._win_game(top[0])
             return
-        self._events.append(f"players {top} tied again on {best}: the tie-break is repeated")
+        self._events.append(("players {} tied again on {}: the tie-break is repeated", (tuple(top), best)))
         final.players = top
         final.repetition += 1
         if self.decide(AMB_FINAL_REPEAT, "new-draw"):
@@ -749,13 +757,13 @@ class DadoDeOuro(Engine):
         self._final = None
         self._tie = None
         self._pending = []
-        self._events.append(f"player {winner} wins game {self._game}")
+        self._events.append(("player {} wins game {}", (winner, self._game)))
         if self._games_won[winner] >= self.rules.games_to_win:
             self._phase = OVER
             self._roller = None
             self._order = []
             self._rolls = [None] * self.players
-            self._events.append(f"player {winner} wins the match")
+            self._events.append(("player {} wins the match", (winner,)))
             return
         self._new_game(winner, starter)
 

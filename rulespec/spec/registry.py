@@ -14,6 +14,7 @@ Nothing is registered by import side effect; the reference module is the one the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -132,29 +133,38 @@ def spec_paths() -> list[Path]:
     return [registered(g).spec_path for g in game_ids()]
 
 
-#: Specs loaded by this process: path -> (the file's stat signature, the spec).
-_loaded: dict[Path, tuple[tuple[int, int, int], Spec]] = {}
+#: Specs loaded by this process: path -> (the file's stat signature, when it was last
+#: looked at, the spec).
+_loaded: dict[Path, tuple[tuple[int, int, int], float, Spec]] = {}
+#: Seconds between two looks at a loaded spec file (a playout starts many games a second).
+RECHECK_SECONDS = 1.0
 
 
 def _load(path: Path) -> Spec:
-    """Load a registered spec once per process, again if its file changed since."""
+    """Load a registered spec once per process, and again if its file changed since."""
+    held = _loaded.get(path)
+    now = time.monotonic()
+    if held is not None and now - held[1] < RECHECK_SECONDS:
+        return held[2]
     try:
         st = path.stat()
         signature = (st.st_mtime_ns, st.st_size, st.st_ino)
     except OSError:
         return load_spec(path)  # says why it cannot be read
-    held = _loaded.get(path)
     if held is not None and held[0] == signature:
-        return held[1]
+        _loaded[path] = (signature, now, held[2])
+        return held[2]
     spec = load_spec(path)
-    _loaded[path] = (signature, spec)
+    _loaded[path] = (signature, now, spec)
     return spec
 
 
 def get_spec(game_id: str, *, load: Callable[[Path], Spec] = _load) -> Spec:
     """Return the spec of ``game_id``; the spec must declare the id it is registered under."""
     entry = registered(game_id)
-    if not entry.spec_path.is_file():
+    held = _loaded.get(entry.spec_path)
+    recent = held is not None and time.monotonic() - held[1] < RECHECK_SECONDS
+    if not recent and not entry.spec_path.is_file():
         raise BrokenGame(f"game {game_id!r} of {entry.distribution}: its spec file "
                          f"{entry.spec_path} does not exist; reinstall that distribution")
     spec = load(entry.spec_path)

@@ -14,7 +14,6 @@ order (collect from the left, the chest step, take the Rhino).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -151,7 +150,9 @@ _TABLE_CACHE_SIZE = 64
 def _tables(config: Config, faces: list[list[str]]) -> _Tables:
     """Return the legend effects and chance outcomes for this configuration (cached, since
     playouts start many games with the same parameters)."""
-    key = json.dumps([config.param(name) for name in _TABLE_PARAMS], sort_keys=True)
+    # repr tells JSON values apart (1, 1.0 and true differ) and costs far less than a JSON
+    # dump; two spellings of one mapping only cost a second entry.
+    key = repr([config.param(name) for name in _TABLE_PARAMS])
     cached = _TABLE_CACHE.get(key)
     if cached is not None:
         return cached

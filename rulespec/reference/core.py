@@ -219,6 +219,22 @@ class Engine(ABC):
         """Return the chance outcomes with exact probabilities (only when chance moves)."""
         raise IllegalAction(None, "chance is not to move")
 
+    def chance_weights(self) -> tuple[Sequence[Action], Sequence[int]] | None:
+        """Return the chance outcomes with positive integer weights, or None (the default).
+
+        An optional shortcut for samplers: the outcomes of ``chance_outcomes`` in the same
+        order, each weighted in proportion to its probability (deck counts, say), without
+        building fractions. None means "use ``chance_outcomes``". A subclass that overrides
+        ``chance_outcomes`` without overriding this gets the default back, so the two cannot
+        disagree.
+        """
+        return None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "chance_outcomes" in cls.__dict__ and "chance_weights" not in cls.__dict__:
+            cls.chance_weights = Engine.chance_weights  # type: ignore[method-assign]
+
     @abstractmethod
     def _apply(self, action: Action) -> None:
         """Apply a legal action (legality has been checked)."""
@@ -302,7 +318,17 @@ class Engine(ABC):
         if self.is_legal(action):
             self._apply(action)
             return
+        # Whatever the engine cached is rebuilt after a refusal, so that "an illegal action
+        # changes nothing" is checked against a fresh state, not against a cached copy.
+        self.invalidate()
         raise self.illegal(action)
+
+    def invalidate(self) -> None:  # noqa: B027 - an optional hook: nothing cached by default
+        """Forget what the engine cached about its current state (none by default).
+
+        A game that caches its state or legal actions per step clears them here and in its
+        ``_apply``. The base calls it after refusing an action.
+        """
 
     def is_legal(self, action: Any) -> bool:
         """Return True when ``action`` is exactly (type-strictly) one of the legal actions.

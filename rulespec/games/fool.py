@@ -20,7 +20,16 @@ from functools import cache
 from typing import Any, ClassVar
 
 from rulespec.reference.actions import is_among
-from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine, Rejection, ranking
+from rulespec.reference.core import (
+    CHANCE,
+    Action,
+    Actor,
+    Config,
+    Engine,
+    Rejection,
+    ranking,
+    shared_tables,
+)
 from rulespec.spec.model import Spec
 
 #: The suit name of the wild cards in states and actions (the coloured suits come from the spec).
@@ -114,6 +123,62 @@ class RoundRecord:
     points: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """What a configuration's cards make, built once and shared by its games (never changed)."""
+
+    colours: tuple[str, ...]
+    types: tuple[CardType, ...]
+    wild_type: CardType
+    by_card: dict[tuple[Any, Any], int]
+    colour_range: list[tuple[int, int]]
+    full_deck: list[int]
+    deal_actions: list[list[Action]]
+    lead_actions: list[list[Action]]
+    declare_actions: list[list[Action]]
+    follow_actions: list[list[Action]]
+    dealer_actions: list[Action]
+    suit_of: tuple[str | None, ...]
+    value_of: tuple[int, ...]
+
+    @classmethod
+    def build(cls, config: Config) -> _Tables:
+        """Build the card types and action objects of ``config``."""
+        n = config.players
+        suit_values: Mapping[str, Sequence[int]] = config.param("suit_values")
+        colours = tuple(suit_values)
+        types: list[CardType] = []
+        for ci, suit in enumerate(colours):
+            for value in sorted(suit_values[suit]):
+                types.append(CardType(len(types), suit, value, ci))
+        wild_type = CardType(len(types), WILD, int(config.param("wild_value")), None)
+        types.append(wild_type)
+        colour_range = [
+            (min(t.index for t in types if t.colour == ci),
+             max(t.index for t in types if t.colour == ci) + 1)
+            for ci in range(len(colours))
+        ]
+        full_deck = [0 if t.wild else 1 for t in types]
+        full_deck[wild_type.index] = int(config.param("wild_count"))
+        return cls(
+            colours=colours, types=tuple(types), wild_type=wild_type,
+            by_card={(t.suit, t.value): t.index for t in types},
+            colour_range=colour_range, full_deck=full_deck,
+            deal_actions=[[{"kind": "deal", "player": p, "suit": t.suit, "value": t.value}
+                           for t in types] for p in range(n)],
+            lead_actions=[[{"kind": "lead", "player": p, "suit": t.suit, "value": t.value}
+                           for t in types] for p in range(n)],
+            declare_actions=[[{"kind": "lead", "player": p, "suit": WILD,
+                               "value": wild_type.value, "declare": c}
+                              for c in colours] for p in range(n)],
+            follow_actions=[[{"kind": "follow", "player": p, "suit": t.suit, "value": t.value}
+                             for t in types] for p in range(n)],
+            dealer_actions=[{"kind": "choose_dealer", "player": p} for p in range(n)],
+            suit_of=tuple(None if t.wild else t.suit for t in types),
+            value_of=tuple(t.value for t in types),
+        )
+
+
 class FoolEngine(Engine):
     """The reference interpreter of Fool!."""
 
@@ -140,23 +205,15 @@ class FoolEngine(Engine):
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
         n = self.players
-        suit_values: Mapping[str, Sequence[int]] = config.param("suit_values")
-        self.colours: tuple[str, ...] = tuple(suit_values)
-        types: list[CardType] = []
-        for ci, suit in enumerate(self.colours):
-            for value in sorted(suit_values[suit]):
-                types.append(CardType(len(types), suit, value, ci))
-        self.wild_type = CardType(len(types), WILD, int(config.param("wild_value")), None)
-        types.append(self.wild_type)
-        self.types: tuple[CardType, ...] = tuple(types)
-        self._by_card: dict[tuple[Any, Any], int] = {(t.suit, t.value): t.index for t in self.types}
-        self._colour_range = [
-            (min(t.index for t in self.types if t.colour == ci),
-             max(t.index for t in self.types if t.colour == ci) + 1)
-            for ci in range(len(self.colours))
-        ]
-        self.full_deck = [0 if t.wild else 1 for t in self.types]
-        self.full_deck[self.wild_type.index] = int(config.param("wild_count"))
+        key = ("fool", n, repr([config.param(name)
+                                for name in ("suit_values", "wild_value", "wild_count")]))
+        tables = shared_tables(spec, key, lambda: _Tables.build(config))
+        self.colours: tuple[str, ...] = tables.colours
+        self.wild_type = tables.wild_type
+        self.types: tuple[CardType, ...] = tables.types
+        self._by_card: dict[tuple[Any, Any], int] = tables.by_card
+        self._colour_range = tables.colour_range
+        self.full_deck = tables.full_deck
         self.cards_per_player = int(config.param("cards_per_player"))
         self.fools_per_trick = int(config.param("fools_per_trick")[str(n)])
         self.wild_penalty = int(config.param("wild_penalty"))
@@ -167,20 +224,14 @@ class FoolEngine(Engine):
         rows = [r for r in config.param("cards_in_play") if r["players"] == n]
         self.in_play_row: Mapping[str, int] | None = rows[0] if rows else None
         # Action objects are built once: legal_actions hands out these same dicts.
-        self._deal_actions = [[{"kind": "deal", "player": p, "suit": t.suit, "value": t.value}
-                               for t in self.types] for p in range(n)]
-        self._lead_actions = [[{"kind": "lead", "player": p, "suit": t.suit, "value": t.value}
-                               for t in self.types] for p in range(n)]
-        self._declare_actions = [[{"kind": "lead", "player": p, "suit": WILD,
-                                   "value": self.wild_type.value, "declare": c}
-                                  for c in self.colours] for p in range(n)]
-        self._follow_actions = [[{"kind": "follow", "player": p, "suit": t.suit, "value": t.value}
-                                 for t in self.types] for p in range(n)]
-        self._dealer_actions = [{"kind": "choose_dealer", "player": p} for p in range(n)]
+        self._deal_actions = tables.deal_actions
+        self._lead_actions = tables.lead_actions
+        self._declare_actions = tables.declare_actions
+        self._follow_actions = tables.follow_actions
+        self._dealer_actions = tables.dealer_actions
         # Per card type, what the state shows: its suit (None for a wild 1) and value.
-        self._suit_of: tuple[str | None, ...] = tuple(None if t.wild else t.suit
-                                                      for t in self.types)
-        self._value_of: tuple[int, ...] = tuple(t.value for t in self.types)
+        self._suit_of: tuple[str | None, ...] = tables.suit_of
+        self._value_of: tuple[int, ...] = tables.value_of
         # The canonical state and the legal plays of the current step, built on first use and
         # dropped by every action (``_apply``) and refusal (``invalidate``). Both are replaced,
         # never changed in place, so clones may share them.

@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 import jsonschema
 
@@ -92,8 +92,16 @@ def make_config(
     """Resolve a configuration against ``spec``; ConfigError lists every problem at once.
 
     Parameter values are layered: table or default, then the chosen ruling options, then the
-    variants in order, then the explicit ``parameters``.
+    variants in order, then the explicit ``parameters``. A configuration is resolved once per
+    spec object and request, then shared (nothing changes a Config).
     """
+    key = ("config", repr((players, rulings, list(variants), parameters)))
+    return shared_tables(spec, key, lambda: _resolve_config(spec, players, rulings, variants,
+                                                            parameters))
+
+
+def _resolve_config(spec: Spec, players: int | None, rulings: Mapping[str, str] | None,
+                    variants: Sequence[str], parameters: Mapping[str, Any] | None) -> Config:
     problems: list[str] = []
     game = spec.game_id
     n = spec.min_players if players is None else players
@@ -401,6 +409,32 @@ def copy_state(value: Any) -> Any:
     if params is not None and params.frozen:
         return value
     return copy.deepcopy(value)
+
+
+T = TypeVar("T")
+
+_TABLES: dict[tuple[int, Hashable], tuple[Spec, Any]] = {}
+_TABLES_MAX = 256
+
+
+def shared_tables(spec: Spec, key: Hashable, build: Callable[[], T]) -> T:
+    """Return ``build()``, built once per spec object and ``key``, then handed out again.
+
+    For what an engine precomputes from its configuration and never changes (card tables,
+    action objects): every new game of the same configuration shares them instead of building
+    them again. ``key`` must name everything ``build`` reads (the ``repr`` of parameter values
+    tells JSON types and key orders apart); the engine lists the attributes holding them in
+    ``SHARED``.
+    """
+    full = (id(spec), key)
+    hit = _TABLES.get(full)
+    if hit is not None and hit[0] is spec:
+        return hit[1]  # type: ignore[no-any-return]
+    value = build()
+    if len(_TABLES) >= _TABLES_MAX:
+        _TABLES.clear()
+    _TABLES[full] = (spec, value)
+    return value
 
 
 def ranking(keys: Sequence[Any], players: Iterable[int] | None = None) -> list[list[int]]:

@@ -440,7 +440,10 @@ class OuroDeTolo(Engine):
             counts, row = self._eligible(self.victim), self._a_stolen
         else:
             counts, row = self.bag, self._a_stone
-        return [row[k] for k, c in enumerate(counts) if c], [c for c in counts if c]
+        actions = [row[k] for k, c in enumerate(counts) if c]
+        if self._legal_memo is None:
+            self._legal_memo = actions  # the same list _chance_actions builds
+        return actions, [c for c in counts if c]
 
     def _chance_actions(self) -> list[Action]:
         """Return the chance outcomes without their probabilities (cheap, for legality)."""

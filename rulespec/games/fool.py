@@ -19,7 +19,17 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
 
-from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine, Rejection, ranking
+from rulespec.reference.actions import is_among
+from rulespec.reference.core import (
+    CHANCE,
+    Action,
+    Actor,
+    Config,
+    Engine,
+    Rejection,
+    ranking,
+    shared_tables,
+)
 from rulespec.spec.model import Spec
 
 #: The suit name of the wild cards in states and actions (the coloured suits come from the spec).
@@ -49,6 +59,9 @@ AMB_DEAL_ORDER = "FOOL-AMB-15"
 
 #: The fields of a deal action.
 _DEAL_KEYS = frozenset({"kind", "player", "suit", "value"})
+
+#: Marks a zone cache key made of card counts rather than card types (types are >= 0).
+_COUNTS = -1
 
 #: Badness levels of a card in a trick (lower is worse): see _badness.
 _BELOW_ALL = 0
@@ -110,6 +123,62 @@ class RoundRecord:
     points: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """What a configuration's cards make, built once and shared by its games (never changed)."""
+
+    colours: tuple[str, ...]
+    types: tuple[CardType, ...]
+    wild_type: CardType
+    by_card: dict[tuple[Any, Any], int]
+    colour_range: list[tuple[int, int]]
+    full_deck: list[int]
+    deal_actions: list[list[Action]]
+    lead_actions: list[list[Action]]
+    declare_actions: list[list[Action]]
+    follow_actions: list[list[Action]]
+    dealer_actions: list[Action]
+    suit_of: tuple[str | None, ...]
+    value_of: tuple[int, ...]
+
+    @classmethod
+    def build(cls, config: Config) -> _Tables:
+        """Build the card types and action objects of ``config``."""
+        n = config.players
+        suit_values: Mapping[str, Sequence[int]] = config.param("suit_values")
+        colours = tuple(suit_values)
+        types: list[CardType] = []
+        for ci, suit in enumerate(colours):
+            for value in sorted(suit_values[suit]):
+                types.append(CardType(len(types), suit, value, ci))
+        wild_type = CardType(len(types), WILD, int(config.param("wild_value")), None)
+        types.append(wild_type)
+        colour_range = [
+            (min(t.index for t in types if t.colour == ci),
+             max(t.index for t in types if t.colour == ci) + 1)
+            for ci in range(len(colours))
+        ]
+        full_deck = [0 if t.wild else 1 for t in types]
+        full_deck[wild_type.index] = int(config.param("wild_count"))
+        return cls(
+            colours=colours, types=tuple(types), wild_type=wild_type,
+            by_card={(t.suit, t.value): t.index for t in types},
+            colour_range=colour_range, full_deck=full_deck,
+            deal_actions=[[{"kind": "deal", "player": p, "suit": t.suit, "value": t.value}
+                           for t in types] for p in range(n)],
+            lead_actions=[[{"kind": "lead", "player": p, "suit": t.suit, "value": t.value}
+                           for t in types] for p in range(n)],
+            declare_actions=[[{"kind": "lead", "player": p, "suit": WILD,
+                               "value": wild_type.value, "declare": c}
+                              for c in colours] for p in range(n)],
+            follow_actions=[[{"kind": "follow", "player": p, "suit": t.suit, "value": t.value}
+                             for t in types] for p in range(n)],
+            dealer_actions=[{"kind": "choose_dealer", "player": p} for p in range(n)],
+            suit_of=tuple(None if t.wild else t.suit for t in types),
+            value_of=tuple(t.value for t in types),
+        )
+
+
 class FoolEngine(Engine):
     """The reference interpreter of Fool!."""
 
@@ -130,28 +199,21 @@ class FoolEngine(Engine):
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("FOOL-END-01", "FOOL-END-02")
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "types", "_by_card", "_colour_range", "full_deck", "in_play_row", "_deal_actions",
-        "_lead_actions", "_declare_actions", "_follow_actions", "_dealer_actions", "_result"})
+        "_lead_actions", "_declare_actions", "_follow_actions", "_dealer_actions", "_result",
+        "_suit_of", "_value_of", "_state_memo", "_legal_memo", "_zones", "_records"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
         n = self.players
-        suit_values: Mapping[str, Sequence[int]] = config.param("suit_values")
-        self.colours: tuple[str, ...] = tuple(suit_values)
-        types: list[CardType] = []
-        for ci, suit in enumerate(self.colours):
-            for value in sorted(suit_values[suit]):
-                types.append(CardType(len(types), suit, value, ci))
-        self.wild_type = CardType(len(types), WILD, int(config.param("wild_value")), None)
-        types.append(self.wild_type)
-        self.types: tuple[CardType, ...] = tuple(types)
-        self._by_card: dict[tuple[Any, Any], int] = {(t.suit, t.value): t.index for t in self.types}
-        self._colour_range = [
-            (min(t.index for t in self.types if t.colour == ci),
-             max(t.index for t in self.types if t.colour == ci) + 1)
-            for ci in range(len(self.colours))
-        ]
-        self.full_deck = [0 if t.wild else 1 for t in self.types]
-        self.full_deck[self.wild_type.index] = int(config.param("wild_count"))
+        key = ("fool", n, repr([config.param(name)
+                                for name in ("suit_values", "wild_value", "wild_count")]))
+        tables = shared_tables(spec, key, lambda: _Tables.build(config))
+        self.colours: tuple[str, ...] = tables.colours
+        self.wild_type = tables.wild_type
+        self.types: tuple[CardType, ...] = tables.types
+        self._by_card: dict[tuple[Any, Any], int] = tables.by_card
+        self._colour_range = tables.colour_range
+        self.full_deck = tables.full_deck
         self.cards_per_player = int(config.param("cards_per_player"))
         self.fools_per_trick = int(config.param("fools_per_trick")[str(n)])
         self.wild_penalty = int(config.param("wild_penalty"))
@@ -162,16 +224,25 @@ class FoolEngine(Engine):
         rows = [r for r in config.param("cards_in_play") if r["players"] == n]
         self.in_play_row: Mapping[str, int] | None = rows[0] if rows else None
         # Action objects are built once: legal_actions hands out these same dicts.
-        self._deal_actions = [[{"kind": "deal", "player": p, "suit": t.suit, "value": t.value}
-                               for t in self.types] for p in range(n)]
-        self._lead_actions = [[{"kind": "lead", "player": p, "suit": t.suit, "value": t.value}
-                               for t in self.types] for p in range(n)]
-        self._declare_actions = [[{"kind": "lead", "player": p, "suit": WILD,
-                                   "value": self.wild_type.value, "declare": c}
-                                  for c in self.colours] for p in range(n)]
-        self._follow_actions = [[{"kind": "follow", "player": p, "suit": t.suit, "value": t.value}
-                                 for t in self.types] for p in range(n)]
-        self._dealer_actions = [{"kind": "choose_dealer", "player": p} for p in range(n)]
+        self._deal_actions = tables.deal_actions
+        self._lead_actions = tables.lead_actions
+        self._declare_actions = tables.declare_actions
+        self._follow_actions = tables.follow_actions
+        self._dealer_actions = tables.dealer_actions
+        # Per card type, what the state shows: its suit (None for a wild 1) and value.
+        self._suit_of: tuple[str | None, ...] = tables.suit_of
+        self._value_of: tuple[int, ...] = tables.value_of
+        # The canonical state and the legal plays of the current step, built on first use and
+        # dropped by every action (``_apply``) and refusal (``invalidate``). Both are replaced,
+        # never changed in place, so clones may share them.
+        self._state_memo: dict[str, Any] | None = None
+        self._legal_memo: list[Action] | None = None
+        # Zones of the state by their content (a tuple of card types, or of counts after
+        # _COUNTS), and the last trick and round as the state shows them: most of a state is
+        # what it was one step earlier. The states share these parts, which nobody changes.
+        # A new round starts a new memory (it is shared with clones, so it is replaced).
+        self._zones: dict[tuple[int, ...], dict[str, Any]] = {}
+        self._records: dict[str, tuple[Any, dict[str, Any]]] = {}
 
         self.round = 1
         self.scores = [0] * n
@@ -223,7 +294,7 @@ class FoolEngine(Engine):
         ascending, then the 1; a led 1 under leader-declares once per colour, in suit order).
         """
         if self.phase == PLAY:
-            return self._card_actions()
+            return list(self._plays())
         if self.phase == DEAL:
             row = self._deal_actions[self.next_deal]
             return [row[t] for t in self._present()]
@@ -244,6 +315,27 @@ class FoolEngine(Engine):
             p = _fraction(1, self.players)
             return [(a, p) for a in self._dealer_actions]
         return super().chance_outcomes()
+
+    def chance_weights(self) -> tuple[Sequence[Action], Sequence[int]] | None:
+        """Return the deals with the number of each card left in the deck as weights."""
+        if self.phase != DEAL:
+            return None
+        row = self._deal_actions[self.next_deal]
+        deck = self.deck
+        present = self._in_deck
+        return [row[t] for t in present], [deck[t] for t in present]
+
+    def _plays(self) -> list[Action]:
+        """Return the legal plays of this step (built once per step; do not change the list)."""
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._card_actions()
+        return memo
+
+    def invalidate(self) -> None:
+        """Forget the state and legal plays built for this step."""
+        self._state_memo = None
+        self._legal_memo = None
 
     def _present(self) -> list[int]:
         """Return the card types still in the deck, in card order (kept up to date by _deal)."""
@@ -354,9 +446,12 @@ class FoolEngine(Engine):
         """Return True when ``action`` is exactly a legal action.
 
         While dealing, a deal is checked against the deck directly (as exactly as the base
-        class would) instead of building the list of every card still to deal.
+        class would) instead of building the list of every card still to deal; in play, against
+        the legal plays built once for this step.
         """
         if self.phase != DEAL:
+            if self.phase == PLAY:
+                return is_among(action, self._plays())
             return super().is_legal(action)
         if not (type(action) is dict and action.keys() == _DEAL_KEYS
                 and action["kind"] == "deal" and type(action["player"]) is int
@@ -367,6 +462,8 @@ class FoolEngine(Engine):
         return t >= 0 and self.deck[t] > 0
 
     def _apply(self, action: Action) -> None:
+        self._state_memo = None
+        self._legal_memo = None
         kind = action["kind"]
         if kind == "deal":
             self._deal(self._by_card[(action["suit"], action["value"])])
@@ -387,6 +484,7 @@ class FoolEngine(Engine):
         self.lead_colour = None
         self.trick_number = 0
         self.leader = None
+        self._zones = {}
         selection = self.ruling(AMB_SELECTION)
         self.reached(AMB_SUIT_VALUES)  # the values dealt from are the ruled suit_values
         if selection == "lowest-values" and self.in_play_row is not None:
@@ -566,37 +664,82 @@ class FoolEngine(Engine):
     def _zone(self, cards: Sequence[int]) -> dict[str, Any]:
         """Return a zone as the state shows it: ascending values per colour, then the 1s."""
         zone: dict[str, Any] = {colour: [] for colour in self.colours}
+        suit_of, value_of = self._suit_of, self._value_of
         wild = 0
         for t in sorted(cards):
-            card = self.types[t]
-            if card.wild:
+            suit = suit_of[t]
+            if suit is None:
                 wild += 1
             else:
-                zone[card.suit].append(card.value)
+                zone[suit].append(value_of[t])
+        zone[WILD] = wild
+        return zone
+
+    def _counted_zone(self, counts: Sequence[int]) -> dict[str, Any]:
+        """Return the zone holding ``counts[t]`` cards of each type ``t``."""
+        zone: dict[str, Any] = {colour: [] for colour in self.colours}
+        suit_of, value_of = self._suit_of, self._value_of
+        wild = 0
+        for t, k in enumerate(counts):
+            if k:
+                suit = suit_of[t]
+                if suit is None:
+                    wild += k
+                else:
+                    zone[suit].extend([value_of[t]] * k)
         zone[WILD] = wild
         return zone
 
     def _counted(self, counts: Sequence[int]) -> list[int]:
         return [t for t, k in enumerate(counts) for _ in range(k)]
 
-    def state(self) -> dict[str, Any]:
-        """Return the canonical JSON state (omniscient: hands and deck included)."""
+    def _zone_of(self, cards: Sequence[int], counted: bool = False) -> dict[str, Any]:
+        """Return ``_zone(cards)`` (or ``_counted_zone``), remembered by content."""
+        key = (_COUNTS, *cards) if counted else tuple(cards)
+        zone = self._zones.get(key)
+        if zone is None:
+            zone = self._zones[key] = (self._counted_zone(cards) if counted
+                                       else self._zone(cards))
+        return zone
+
+    def _trick_json(self, lt: TrickRecord) -> dict[str, Any]:
         types = self.types
-        last_trick = None
-        if self.last_trick is not None:
-            lt = self.last_trick
-            last_trick = {
-                "round": lt.round, "number": lt.number,
-                "cards": [{"player": p, "card": types[t].json()} for p, t in lt.cards],
-                "lead_colour": lt.lead_colour, "winner": lt.winner, "fools": list(lt.fools),
-            }
-        last_round = None
-        if self.last_round is not None:
-            lr = self.last_round
-            last_round = {"round": lr.round, "players": [
-                {"player": p, "hand": self._zone(hand), "emptied": not hand,
-                 "fool": p in lr.fools, "points": lr.points[p]}
-                for p, hand in enumerate(lr.hands)]}
+        return {
+            "round": lt.round, "number": lt.number,
+            "cards": [{"player": p, "card": types[t].json()} for p, t in lt.cards],
+            "lead_colour": lt.lead_colour, "winner": lt.winner, "fools": list(lt.fools),
+        }
+
+    def _round_json(self, lr: RoundRecord) -> dict[str, Any]:
+        return {"round": lr.round, "players": [
+            {"player": p, "hand": self._zone(hand), "emptied": not hand,
+             "fool": p in lr.fools, "points": lr.points[p]}
+            for p, hand in enumerate(lr.hands)]}
+
+    def _record(self, name: str, record: Any, build: Any) -> Any:
+        """Return ``build(record)``, remembered while ``record`` is the same object."""
+        if record is None:
+            return None
+        seen = self._records.get(name)
+        if seen is not None and seen[0] is record:
+            return seen[1]
+        view = build(record)
+        self._records[name] = (record, view)
+        return view
+
+    def state(self) -> dict[str, Any]:
+        """Return the canonical JSON state (omniscient: hands and deck included).
+
+        Built once per step and handed out again until the next action: do not change it.
+        """
+        memo = self._state_memo
+        if memo is None:
+            memo = self._state_memo = self._build_state()
+        return memo
+
+    def _build_state(self) -> dict[str, Any]:
+        types = self.types
+        zone = self._zone_of
         to_move = self.current_player()
         in_play = self.phase == PLAY
         return {
@@ -608,16 +751,16 @@ class FoolEngine(Engine):
             "leader": self.leader if in_play else None,
             "lead_colour": (self.colours[self.lead_colour]
                             if in_play and self.lead_colour is not None else None),
-            "hands": [self._zone(hand) for hand in self.hands],
-            "deck": self._zone(self._counted(self.deck)),
-            "aside": self._zone(self._counted(self.aside)),
+            "hands": [zone(hand) for hand in self.hands],
+            "deck": zone(self.deck, True),
+            "aside": zone(self.aside, True),
             "trick": [{"player": p, "card": types[t].json()} for p, t in self.trick],
-            "played": self._zone(self.played),
+            "played": zone(self.played),
             "fools": list(self.fools),
             "scores": list(self.scores),
             "plus_tens": list(self.plus_tens),
-            "last_trick": last_trick,
-            "last_round": last_round,
+            "last_trick": self._record("trick", self.last_trick, self._trick_json),
+            "last_round": self._record("round", self.last_round, self._round_json),
             "result": self.result(),
         }
 

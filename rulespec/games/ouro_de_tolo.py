@@ -23,6 +23,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, ClassVar
 
+from rulespec.reference.actions import is_among
 from rulespec.reference.core import (
     CHANCE,
     Action,
@@ -270,7 +271,7 @@ class OuroDeTolo(Engine):
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "rules", "_card_index", "_colour_index", "_a_stone", "_a_stolen", "_a_steal", "_a_take",
         "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain", "_ci",
-        "_stone_names"})
+        "_stone_names", "_state_memo", "_legal_memo"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -334,6 +335,11 @@ class OuroDeTolo(Engine):
         self._context: tuple[str, int | None] = (DEAL, None)
         self._stone_names = {str(row["colour"]): str(row["name"])
                              for row in spec.table("stones")["rows"]}
+        # The canonical state and the legal actions of the current step, built on first use and
+        # dropped by every action (``_apply``) and refusal (``invalidate``). Both are replaced,
+        # never changed in place, so clones may share them.
+        self._state_memo: dict[str, Any] | None = None
+        self._legal_memo: list[Action] | None = None
         if not self.queue:
             self._after_deal()
         else:
@@ -346,6 +352,26 @@ class OuroDeTolo(Engine):
         return self.to_move
 
     def legal_actions(self) -> list[Action]:
+        """Return every legal action in canonical order (see ``_legal``)."""
+        return list(self._legal())
+
+    def is_legal(self, action: Any) -> bool:
+        """Return True when ``action`` is exactly one of the legal actions of this step."""
+        return is_among(action, self._legal())
+
+    def invalidate(self) -> None:
+        """Forget the state and legal actions built for this step."""
+        self._state_memo = None
+        self._legal_memo = None
+
+    def _legal(self) -> list[Action]:
+        """Return the legal actions of this step, built once (do not change the list)."""
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._legal_now()
+        return memo
+
+    def _legal_now(self) -> list[Action]:
         """Return every legal action in canonical order.
 
         Chance: outcomes in table order (colours, cards, seats). A turn: draw, leave,
@@ -400,6 +426,24 @@ class OuroDeTolo(Engine):
             return [(self._a_stolen[c], _share(k, total)) for c, k in enumerate(eligible) if k]
         total = sum(self.bag)
         return [(self._a_stone[c], _share(k, total)) for c, k in enumerate(self.bag) if k]
+
+    def chance_weights(self) -> tuple[Sequence[Action], Sequence[int]] | None:
+        """Return the chance outcomes weighted by the stones or cards of each kind left."""
+        if self.to_move != CHANCE:
+            return None
+        phase = self.phase
+        if phase == FIRST_PLAYER:
+            return self._a_first, [1] * self.players
+        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+            counts, row = self._card_source(), self._a_card
+        elif phase == STEAL:
+            counts, row = self._eligible(self.victim), self._a_stolen
+        else:
+            counts, row = self.bag, self._a_stone
+        actions = [row[k] for k, c in enumerate(counts) if c]
+        if self._legal_memo is None:
+            self._legal_memo = actions  # the same list _chance_actions builds
+        return actions, [c for c in counts if c]
 
     def _chance_actions(self) -> list[Action]:
         """Return the chance outcomes without their probabilities (cheap, for legality)."""
@@ -471,6 +515,8 @@ class OuroDeTolo(Engine):
         return Rejection(f"{action!r} is not legal now ({phase})")
 
     def _apply(self, action: Action) -> None:
+        self._state_memo = None
+        self._legal_memo = None
         kind = action["kind"]
         if self.to_move == CHANCE:
             self._context = (self.phase, self._receiver())
@@ -480,7 +526,16 @@ class OuroDeTolo(Engine):
         handler(action)
 
     def state(self) -> dict[str, Any]:
-        """Return the canonical JSON state."""
+        """Return the canonical JSON state.
+
+        Built once per step and handed out again until the next action: do not change it.
+        """
+        memo = self._state_memo
+        if memo is None:
+            memo = self._state_memo = self._build_state()
+        return memo
+
+    def _build_state(self) -> dict[str, Any]:
         colours = self.rules.colours
         cards = self.rules.cards
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 import jsonschema
 
@@ -92,8 +92,16 @@ def make_config(
     """Resolve a configuration against ``spec``; ConfigError lists every problem at once.
 
     Parameter values are layered: table or default, then the chosen ruling options, then the
-    variants in order, then the explicit ``parameters``.
+    variants in order, then the explicit ``parameters``. A configuration is resolved once per
+    spec object and request, then shared (nothing changes a Config).
     """
+    key = ("config", repr((players, rulings, list(variants), parameters)))
+    return shared_tables(spec, key, lambda: _resolve_config(spec, players, rulings, variants,
+                                                            parameters))
+
+
+def _resolve_config(spec: Spec, players: int | None, rulings: Mapping[str, str] | None,
+                    variants: Sequence[str], parameters: Mapping[str, Any] | None) -> Config:
     problems: list[str] = []
     game = spec.game_id
     n = spec.min_players if players is None else players
@@ -219,6 +227,22 @@ class Engine(ABC):
         """Return the chance outcomes with exact probabilities (only when chance moves)."""
         raise IllegalAction(None, "chance is not to move")
 
+    def chance_weights(self) -> tuple[Sequence[Action], Sequence[int]] | None:
+        """Return the chance outcomes with positive integer weights, or None (the default).
+
+        An optional shortcut for samplers: the outcomes of ``chance_outcomes`` in the same
+        order, each weighted in proportion to its probability (deck counts, say), without
+        building fractions. None means "use ``chance_outcomes``". A subclass that overrides
+        ``chance_outcomes`` without overriding this gets the default back, so the two cannot
+        disagree.
+        """
+        return None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "chance_outcomes" in cls.__dict__ and "chance_weights" not in cls.__dict__:
+            cls.chance_weights = Engine.chance_weights  # type: ignore[method-assign]
+
     @abstractmethod
     def _apply(self, action: Action) -> None:
         """Apply a legal action (legality has been checked)."""
@@ -302,7 +326,17 @@ class Engine(ABC):
         if self.is_legal(action):
             self._apply(action)
             return
+        # Whatever the engine cached is rebuilt after a refusal, so that "an illegal action
+        # changes nothing" is checked against a fresh state, not against a cached copy.
+        self.invalidate()
         raise self.illegal(action)
+
+    def invalidate(self) -> None:  # noqa: B027 - an optional hook: nothing cached by default
+        """Forget what the engine cached about its current state (none by default).
+
+        A game that caches its state or legal actions per step clears them here and in its
+        ``_apply``. The base calls it after refusing an action.
+        """
 
     def is_legal(self, action: Any) -> bool:
         """Return True when ``action`` is exactly (type-strictly) one of the legal actions.
@@ -375,6 +409,32 @@ def copy_state(value: Any) -> Any:
     if params is not None and params.frozen:
         return value
     return copy.deepcopy(value)
+
+
+T = TypeVar("T")
+
+_TABLES: dict[tuple[int, Hashable], tuple[Spec, Any]] = {}
+_TABLES_MAX = 256
+
+
+def shared_tables(spec: Spec, key: Hashable, build: Callable[[], T]) -> T:
+    """Return ``build()``, built once per spec object and ``key``, then handed out again.
+
+    For what an engine precomputes from its configuration and never changes (card tables,
+    action objects): every new game of the same configuration shares them instead of building
+    them again. ``key`` must name everything ``build`` reads (the ``repr`` of parameter values
+    tells JSON types and key orders apart); the engine lists the attributes holding them in
+    ``SHARED``.
+    """
+    full = (id(spec), key)
+    hit = _TABLES.get(full)
+    if hit is not None and hit[0] is spec:
+        return hit[1]  # type: ignore[no-any-return]
+    value = build()
+    if len(_TABLES) >= _TABLES_MAX:
+        _TABLES.clear()
+    _TABLES[full] = (spec, value)
+    return value
 
 
 def ranking(keys: Sequence[Any], players: Iterable[int] | None = None) -> list[list[int]]:

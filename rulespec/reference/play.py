@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 from typing import Any
 
 from rulespec.reference.core import CHANCE, Action, Actor, Engine
@@ -40,13 +40,39 @@ def _weights(outcomes: list[tuple[Action, Fraction]]) -> tuple[list[int], int]:
 
 
 def sample_chance(engine: Engine, rng: random.Random) -> Action:
-    """Draw a chance outcome with exactly the engine's probabilities."""
+    """Draw a chance outcome with exactly the engine's probabilities.
+
+    The draw depends only on the probabilities: an engine's ``chance_weights`` shortcut gives
+    the same draws from the same generator as its ``chance_outcomes``.
+    """
+    weighted = engine.chance_weights()
+    if weighted is not None:
+        return _sample_weighted(weighted[0], weighted[1], rng)
     outcomes = engine.chance_outcomes()
     if len(outcomes) == 1:
         return outcomes[0][0]
     weights, total = _weights(outcomes)
     pick = rng.randrange(total)
     for (action, _), weight in zip(outcomes, weights, strict=True):
+        if pick < weight:
+            return action
+        pick -= weight
+    raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
+
+
+def _sample_weighted(actions: Sequence[Action], weights: Sequence[int],
+                     rng: random.Random) -> Action:
+    """Draw from integer ``weights`` exactly as from the probabilities they are proportional to.
+
+    The fractions' weights (``_weights``) are the smallest integers in those proportions: these
+    weights divided by their greatest common divisor. Scaling the pick instead of dividing every
+    weight walks the same ranges.
+    """
+    if len(actions) == 1:
+        return actions[0]
+    scale = gcd(*weights)
+    pick = rng.randrange(sum(weights) // scale) * scale
+    for action, weight in zip(actions, weights, strict=True):
         if pick < weight:
             return action
         pick -= weight

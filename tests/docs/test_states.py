@@ -138,3 +138,17 @@ def test_golden_adds_a_trace_for_a_phase_no_standard_case_reaches() -> None:
     added = golden.phase_cases(spec, reached, set())
     assert [c.rulings for c, _ in added] == [{"RR-AMB-04": "player-chooses"}]
     assert not golden.phase_cases(spec, set(phases(spec)), set())
+
+
+def test_a_spec_without_working_fields_gets_no_page(tmp_path: Path) -> None:
+    """A spec written before the page (no x-pending anywhere) still builds its docs, without it."""
+    from rulespec.docsgen.site import phase_traces
+
+    source = Path(get_spec("ruby-rhino").path)
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    for sub in data["state"]["schema"]["properties"].values():
+        sub.pop("x-pending", None)
+    path = tmp_path / "ruby-rhino.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert phase_traces(load_spec(path)) == []
+    assert phase_traces(get_spec("ruby-rhino")), "the registered spec marks its working fields"

@@ -57,7 +57,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _built["readme"] = readme_path.read_text(encoding="utf-8") if readme_path.is_file() else None
     root = Path(config.config_file_path).parent
     reports = Path(os.environ.get(REPORTS_ENV) or root / "docs" / "conformance-reports")
-    _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli)
+    try:
+        _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli)
+    except docsgen.DocsError as exc:
+        raise PluginError(f"rulespec docs: {exc}") from exc
     _built["pages"].append(matrix_page(load_reports(reports), specs))
     _built["traces"] = _trace_files(specs, reports)
     nav = config.nav

@@ -69,8 +69,51 @@ def cases(spec: Spec) -> list[GoldenCase]:
     return out
 
 
+def state_phases(spec: Spec) -> list[str]:
+    """Return the phases the state schema names (its ``phase`` enum), or none."""
+    phase = spec.data.get("state", {}).get("schema", {}).get("properties", {}).get("phase", {})
+    return [str(p) for p in phase.get("enum", []) if p is not None]
+
+
 def play_case(case: GoldenCase) -> list[str]:
-    """Play one case with the reference and return the trace lines.
+    """Play one case with the reference and return the trace lines."""
+    return _play(case)[0]
+
+
+def phase_cases(spec: Spec, reached: set[str],
+                taken: set[str]) -> list[tuple[GoldenCase, list[str]]]:
+    """Return extra cases, with their lines, for the phases no standard case reaches.
+
+    Every phase of the state should appear in some golden trace (the docs show an example
+    state per phase from them). For each phase still missing, the first non-default ruling
+    option in register order whose playout (at the minimum player count) reaches it is added.
+    """
+    missing = [p for p in state_phases(spec) if p not in reached]
+    out: list[tuple[GoldenCase, list[str]]] = []
+    defaults = spec.default_rulings()
+    for aid, amb in spec.ambiguities.items():
+        if not missing:
+            break
+        for option in amb["options"]:
+            opt = str(option["id"])
+            case = GoldenCase(spec.game_id, f"p{spec.min_players}-{aid}-{opt}",
+                              spec.min_players, {aid: opt})
+            if opt == defaults[aid] or case.filename in taken:
+                continue
+            try:
+                lines, phases = _play(case)
+            except ConfigError:
+                continue
+            if phases & set(missing):
+                out.append((case, lines))
+                missing = [p for p in missing if p not in phases]
+            if not missing:
+                break
+    return out
+
+
+def _play(case: GoldenCase) -> tuple[list[str], set[str]]:
+    """Play one case with the reference; return the trace lines and the phases reached.
 
     The state is recorded after every ``STATE_EVERY``-th step (less often in long games: at most
     ``MAX_STATES`` states) and after the last one: enough to pin a replay down to a few steps
@@ -80,9 +123,11 @@ def play_case(case: GoldenCase) -> list[str]:
                       variants=case.variants)
     rng = random.Random(case.seed)
     played: list[tuple[Any, Any, dict[str, Any]]] = []
+    phases = {engine.state().get("phase")}
     try:
         for step in playout(engine, rng, max_steps=MAX_STEPS):
             played.append((step.actor, step.action, engine.state()))
+            phases.add(played[-1][2].get("phase"))
     except RuntimeError as exc:
         raise RuntimeError(f"{case.filename}: {exc}") from None
     every = max(STATE_EVERY, -(-len(played) // MAX_STATES))
@@ -90,7 +135,7 @@ def play_case(case: GoldenCase) -> list[str]:
              for n, (actor, action, state) in enumerate(played, 1)]
     trace = Trace(case.game, engine.spec.version, engine.config.to_json(), steps,
                   engine.result())
-    return list(trace.lines())
+    return list(trace.lines()), {str(p) for p in phases if p is not None}
 
 
 def generate(games: list[str] | None = None) -> dict[str, str]:
@@ -101,11 +146,17 @@ def generate(games: list[str] | None = None) -> dict[str, str]:
     """
     out: dict[str, str] = {}
     for gid in games or game_ids():
-        for case in cases(get_spec(gid)):
+        spec = get_spec(gid)
+        reached: set[str] = set()
+        for case in cases(spec):
             try:
-                out[case.filename] = "\n".join(play_case(case)) + "\n"
+                lines, phases = _play(case)
             except ConfigError:
                 continue
+            out[case.filename] = "\n".join(lines) + "\n"
+            reached |= phases
+        for case, lines in phase_cases(spec, reached, set(out)):
+            out[case.filename] = "\n".join(lines) + "\n"
     return out
 
 

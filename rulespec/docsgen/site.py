@@ -15,6 +15,8 @@ from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.perft import PERFT_PAGE, PERFT_TITLE, perft_page
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import spec_format_page
+from rulespec.docsgen.states import STATES_PAGE, STATES_TITLE, pending_keys, phases, states_page
+from rulespec.docsgen.traces import TraceFile, golden_traces
 from rulespec.spec.model import Spec
 
 #: Markers a hand-written page may contain; the hook replaces them with generated Markdown.
@@ -92,7 +94,20 @@ def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
         document = published_perft(spec)
         if document is not None:
             pages.append(perft_page(spec, document))
+        traces = phase_traces(spec)
+        if traces:
+            pages.append(states_page(spec, traces))
     return pages
+
+
+def phase_traces(spec: Spec) -> list[TraceFile]:
+    """Return the golden traces the example-states page is built from.
+
+    None for a spec that does not mark its working fields (``x-pending``: a spec written before
+    the page existed keeps building), has no phase enum, or is given by path and so has no
+    registered traces.
+    """
+    return golden_traces([spec.game_id]) if phases(spec) and pending_keys(spec) else []
 
 
 def published_perft(spec: Spec) -> dict[str, Any] | None:
@@ -111,6 +126,9 @@ def games_nav(specs: Sequence[Spec]) -> list[dict[str, list[dict[str, str]]]]:
     nav = []
     for spec in specs:
         entries = [{title: f"{game_dir(spec)}/{name}"} for name, title in GAME_PAGES]
+        if phase_traces(spec):
+            after = [name for name, _ in GAME_PAGES].index("actions.md") + 1
+            entries.insert(after, {STATES_TITLE: f"{game_dir(spec)}/{STATES_PAGE}"})
         if published_perft(spec) is not None:
             entries.append({PERFT_TITLE: f"{game_dir(spec)}/{PERFT_PAGE}"})
         nav.append({game_title(spec): entries})

@@ -815,7 +815,7 @@ class OuroDeTolo(Engine):
         p, t = self.turn_player, int(action["target"])
         self._discard(p, FAVOR)
         self._begin(E_FAVOR, p, t, self.rules.favor_draws)
-        if t != p and self.hands[t][self._ci[TIRED]]:
+        if t != p and self.hands[t][self._ci[TIRED]]:  # no answer to one's own card (OURO-RESP-07)
             self._respond_window(t)
         else:
             self._to_chance(DRAW)
@@ -838,6 +838,7 @@ class OuroDeTolo(Engine):
     def _not_mine_target(self, t: int) -> None:
         """Aim the pending Not Mine at ``t``: open a window if ``t`` can answer, else resolve."""
         self.target = t
+        # No window when there is nobody to name (OURO-RESP-08).
         if self.hands[t][self._ci[NOT_MINE_EITHER]] and self._redirect_targets():
             self._respond_window(t)
         else:
@@ -1006,6 +1007,10 @@ class OuroDeTolo(Engine):
     def _receive(self, player: int, c: int) -> None:
         """Give ``player`` one stone of colour ``c``; a second Fool's Gold is an accident."""
         r = self.rules
+        if (self.status[player] == ACCIDENT and not r.safe_mine
+                and self.decide(AMB_ACCIDENT_STONES, "immediately")):
+            self.bag[c] += 1  # the rest of a favour or steal goes back too (OURO-CARD-11)
+            return
         if c != r.fools_gold:
             self.stones[player][c] += 1
             return

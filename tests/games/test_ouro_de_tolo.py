@@ -683,3 +683,97 @@ def test_mine_emptied_by_a_double_accident(option: str, first: int) -> None:
     assert [p["status"] for p in state["players"]] == ["in_mine"] * 3, "OURO-EOD-04: new day"
     assert state["first_player"] == first, f"OURO-AMB-15 {option}: {state['first_player']}"
     assert state["bag"]["fools_gold"] == 20, "OURO-EOD-02: accident stones back in the bag"
+
+
+# -- an accident in the middle of a card; no response window (issue 19) -------------------------
+
+
+@pytest.mark.parametrize("ruling", ["immediately", "end-of-day"])
+def test_favor_accident_takes_every_stone_of_the_favor(ruling: str) -> None:
+    """OURO-CARD-11 under OURO-AMB-06: the favour's stones share the accident's fate, in either
+    order of hand-over; under immediately the accident drawer holds nothing at all."""
+    engine = start(3, {0: ["favor"]}, rulings={"OURO-AMB-06": ruling})
+    draw(engine, "quartz")  # player 0
+    draw(engine, "fools_gold")  # player 1
+    draw(engine, "quartz")  # player 2
+    engine.apply({"kind": "play_favor", "target": 1})
+    engine.apply({"kind": "stone", "colour": "amber"})
+    engine.apply({"kind": "stone", "colour": "fools_gold"})
+    engine.apply({"kind": "favor_leave"})
+    state = engine.state()
+    assert state["players"][1]["status"] == "accident", "OURO-CARD-07"
+    if ruling == "immediately":
+        assert stones(engine, 1) == {}, "OURO-CARD-11: the Amber of the favour goes back too"
+        assert state["bag"]["amber"] == 12 and state["bag"]["fools_gold"] == 20, "OURO-CARD-11"
+    else:
+        assert stones(engine, 1) == {"fools_gold": 2, "amber": 1}, "OURO-CARD-11, OURO-EOD-02"
+
+
+def test_self_favor_accident_after_taking_returns_the_rest() -> None:
+    """OURO-CARD-11: a card player who takes their own second Fool's Gold from a self-favour
+    (OURO-AMB-12 self-allowed) keeps nothing of the other stone under immediately."""
+    engine = start(3, {0: ["favor"]}, rulings={"OURO-AMB-06": "immediately",
+                                               "OURO-AMB-12": "self-allowed"})
+    draw(engine, "fools_gold")  # player 0
+    draw(engine, "quartz")  # player 1
+    draw(engine, "quartz")  # player 2
+    engine.apply({"kind": "play_favor", "target": 0})
+    engine.apply({"kind": "stone", "colour": "fools_gold"})
+    engine.apply({"kind": "stone", "colour": "ruby"})
+    engine.apply({"kind": "favor_take", "colour": "fools_gold"})
+    state = engine.state()
+    assert state["players"][0]["status"] == "accident", "OURO-CARD-07"
+    assert stones(engine, 0) == {}, "OURO-CARD-11: the Ruby left to the drawer goes back too"
+    assert state["bag"]["ruby"] == 4, "OURO-CARD-11"
+
+
+def test_completed_steal_after_the_thiefs_accident_returns_the_stone() -> None:
+    """OURO-CARD-11 with OURO-AMB-17 complete and OURO-AMB-06 immediately: the second stolen
+    stone leaves the victim and goes to the bag, not to the accident thief."""
+    engine = start(3, {0: ["light_hand"]}, rulings={
+        "OURO-AMB-06": "immediately", "OURO-AMB-17": "complete"})
+    draw(engine, "fools_gold")  # player 0
+    draw(engine, "fools_gold")  # player 1
+    draw(engine, "quartz")  # player 2
+    draw(engine, "emerald")  # player 0
+    draw(engine, "gold")  # player 1
+    draw(engine, "quartz")  # player 2
+    engine.apply({"kind": "play_light_hand", "target": 1})
+    engine.apply({"kind": "steal", "colour": "fools_gold"})
+    assert engine.state()["players"][0]["status"] == "accident", "OURO-CARD-07"
+    engine.apply({"kind": "steal", "colour": "gold"})
+    state = engine.state()
+    assert stones(engine, 0) == {} and stones(engine, 1) == {}, "OURO-CARD-11, OURO-AMB-17"
+    assert state["bag"]["gold"] == 2, "OURO-CARD-11: the stolen Gold is back in the bag"
+
+
+def test_self_favor_opens_no_response_window() -> None:
+    """OURO-RESP-07: I'm Tired answers only another player's favour."""
+    engine = start(3, {0: ["favor", "tired"]}, rulings={"OURO-AMB-12": "self-allowed"})
+    engine.apply({"kind": "play_favor", "target": 0})
+    state = engine.state()
+    assert state["phase"] == "draw" and state["to_move"] == CHANCE, "OURO-RESP-07"
+    assert hand(engine, 0).get("tired") == 1, "OURO-RESP-07: the card stays in hand"
+
+
+@pytest.mark.parametrize(("third_in_mine", "window"), [(True, True), (False, False)])
+def test_not_mine_either_with_only_the_sender_opens_no_window(third_in_mine: bool,
+                                                               window: bool) -> None:
+    """OURO-RESP-08 under OURO-AMB-13 not-sender: a window opens only if a third player is in
+    the mine to receive the Fool's Gold."""
+    engine = start(3, {1: ["not_mine"], 2: ["not_mine_either"]},
+                   rulings={"OURO-AMB-13": "not-sender"})
+    if third_in_mine:
+        draw(engine, "quartz")  # player 0
+    else:
+        engine.apply({"kind": "leave"})  # player 0
+    draw(engine, "fools_gold")  # player 1
+    draw(engine, "quartz")  # player 2
+    if third_in_mine:
+        draw(engine, "quartz")  # player 0
+    engine.apply({"kind": "play_not_mine", "target": 2})
+    state = engine.state()
+    assert (state["phase"] == "response") == window, "OURO-RESP-08"
+    if not window:
+        assert stones(engine, 2) == {"fools_gold": 1, "quartz": 1}, "OURO-RESP-08: passed at once"
+        assert hand(engine, 2).get("not_mine_either") == 1, "OURO-RESP-08: the card is kept"

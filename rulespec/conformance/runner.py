@@ -479,9 +479,9 @@ class Conformance:
         # the shrinker works on. The template and the probe within the family follow the step.
         n = len(game.steps)
         template = legal[_offset(n) % len(legal)] if legal else None
-        families = self.probes.families(legal, earlier, template)
-        family = families[choose(len(families))]
-        probe = family[_offset(n + 1) % len(family)]
+        probe = self.probes.pick(legal, earlier, template, choose, _offset(n + 1))
+        if probe is None:  # the chosen family held only legal actions: nothing to probe
+            return lambda: None
         return self._probe(game, probe.action, self.probes.explain(probe, ref.rejection(probe.action)),
                            actor)
 

@@ -82,11 +82,16 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
               help="Instead of checking, report the engine's ruling profile: per ambiguity, the "
                    "options its behaviour is consistent with (it plays --examples games, at most "
                    "10, per player count on the engine alone).")
+@click.option("--jobs", "-j", type=AT_LEAST_ONE, default=None,
+              help="Engine processes checking configurations at once (at least 1; default: the "
+                   "cores). The report is the same whatever the number.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress display (there is none off a terminal either).")
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
             no_golden: bool, full: bool, infer: bool, param: tuple[str, ...],
-            declared: bool) -> None:
+            declared: bool, jobs: int | None, quiet: bool) -> None:
     """Check an engine against a game's spec, rule by rule.
 
     Exits 0 when conformant, 1 when a check failed, 2 on a usage error, 3 when the engine
@@ -94,7 +99,9 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     ended with the kit, however the kit ends (SIGINT, SIGTERM, SIGHUP, an error).
     """
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
+    from rulespec.conformance.parallel import default_jobs
     from rulespec.conformance.processes import ending_engines_on_signals
+    from rulespec.conformance.progress import on_terminal
     from rulespec.conformance.report import render
     from rulespec.conformance.runner import Options, check_engine
     from rulespec.reference.core import ConfigError
@@ -133,13 +140,15 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
                 adapter.close()
         return
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
-                      golden=not no_golden, full=full)
+                      golden=not no_golden, full=full,
+                      jobs=default_jobs() if jobs is None else jobs)
     with ending_engines_on_signals():
         try:
             _handshake(adapter)
             report = check_engine(adapter, game, players=players or None, rulings=rulings,
                                   variants=variant, options=options, engine_name=name,
-                                  parameters=parameters, declared=declared)
+                                  parameters=parameters, declared=declared,
+                                  show_progress=not quiet and on_terminal())
         except ConfigError as exc:
             raise click.UsageError(str(exc)) from None
         except RulespecError as exc:

@@ -49,7 +49,7 @@ class KitProgress:
     """A rich progress line: configurations done, steps checked, what is being checked."""
 
     def __init__(self, title: str, configs: int, steps_here: Callable[[], int],
-                 console: Any = None) -> None:
+                 console: Any = None, unit: str = "configurations") -> None:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -64,8 +64,7 @@ class KitProgress:
         self._done = 0
         self._progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("configurations · {task.fields[steps]:,} steps checked · "
-                       "{task.fields[now]}"),
+            TextColumn(unit + " · {task.fields[steps]:,} steps checked · {task.fields[now]}"),
             TimeElapsedColumn(),
             console=console or Console(stderr=True), transient=True)
         self._task = self._progress.add_task(title, total=configs or None, steps=0, now="")
@@ -92,6 +91,10 @@ class KitProgress:
 
     def config_done(self, index: int, result: RunResult) -> None:
         """Count a finished configuration."""
+        self.advance()
+
+    def advance(self) -> None:
+        """Count one more unit done."""
         self._done += 1
         self._progress.update(self._task, completed=self._done)
 

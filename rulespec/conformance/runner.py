@@ -439,6 +439,7 @@ class Conformance:
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
             ref.apply(action)
+            game.ref_actions.append(action)
             expected = self._project(ref.state())
             ref_legal = legal_of(ref)
             inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
@@ -511,10 +512,20 @@ class Conformance:
         probe = self.probes.pick(legal, earlier, template, choose, _offset(n + 1))
         if probe is None:  # the chosen family held only legal actions: nothing to probe
             return lambda: None
-        return self._probe(game, probe.action, self.probes.explain(probe, ref.rejection(probe.action)),
-                           actor)
+        applied = len(game.ref_actions)
 
-    def _probe(self, game: _Game, bad: Any, why: Rejection, actor: Actor) -> Callable[[], None]:
+        def why() -> Rejection:
+            # Asked only when the engine mishandles the probe: the reference is taken back to
+            # the position the probe was sent in (it has moved on since), and says why.
+            then = self.reference(self.spec, config_from_json(self.spec, dict(game.cfg)))
+            for done in game.ref_actions[:applied]:
+                then.apply(done)
+            return self.probes.explain(probe, then.rejection(probe.action))
+
+        return self._probe(game, probe.action, why, actor)
+
+    def _probe(self, game: _Game, bad: Any, why: Rejection | Callable[[], Rejection],
+               actor: Actor) -> Callable[[], None]:
         """Send the illegal action ``bad``; return the function that checks how it was taken."""
         cfg = game.cfg
         try:
@@ -624,6 +635,8 @@ class _Game:
         self.cfg = cfg
         self.params = dict(config.parameters)
         self.steps: list[tuple[Actor, Action]] = []
+        #: Actions applied to the reference so far (ahead of ``steps`` by the step in flight).
+        self.ref_actions: list[Action] = []
         self.states: list[dict[str, Any] | None] = []
         self.failure_states: list[dict[str, Any] | None] = []
         #: The engine's answer to legal_actions after the last step checked.

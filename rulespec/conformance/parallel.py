@@ -31,9 +31,14 @@ from typing import TYPE_CHECKING, Any
 from rulespec.conformance import processes
 from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
 from rulespec.conformance.checks import Failure, RunResult
+from rulespec.spec.errors import RulespecError
 
 if TYPE_CHECKING:
     from rulespec.conformance.runner import Conformance
+
+class WorkerFailed(RulespecError):
+    """A worker process of the kit ended or failed before finishing its configurations."""
+
 
 #: Seconds between two reports of a worker's checked steps (for the progress display).
 _TICK = 0.5
@@ -94,7 +99,7 @@ def run_parallel(kit: Conformance, configs: Sequence[Mapping[str, Any]],
             except queue.Empty:
                 dead = [w for w in workers if w.exitcode not in (None, 0)]
                 if dead:
-                    raise RuntimeError(f"a worker of the kit ended with status "
+                    raise WorkerFailed(f"a worker of the kit ended with status "
                                        f"{dead[0].exitcode} before finishing its "
                                        "configurations; run with --jobs 1 to see why") from None
                 continue
@@ -103,7 +108,8 @@ def run_parallel(kit: Conformance, configs: Sequence[Mapping[str, Any]],
                 if on_steps is not None:
                     on_steps(msg[1])
             elif msg[0] == "error":
-                raise RuntimeError(f"a worker of the kit failed: {msg[1]}")
+                raise WorkerFailed(f"a worker of the kit failed: {msg[1]}; run with --jobs 1 "
+                                   "to see where")
             else:
                 _, i, result, dead_msg, steps, full = msg
                 got[i] = (result, dead_msg, steps, full)
@@ -168,7 +174,7 @@ def _worker(kit: Conformance, tasks: Any, results: Any, scratch: Path, parent: i
     # The kit's engines were copied into this process's registry by the fork: not ours.
     processes._LIVE.clear()
     for sig in processes.SIGNALS:  # end this worker's engines on a signal, whoever set what
-        signal.signal(sig, processes._handler)
+        signal.signal(sig, _end_worker)
     code = 0
     try:
         fresh = fresh_adapter(kit.adapter)
@@ -206,6 +212,19 @@ def _worker(kit: Conformance, tasks: Any, results: Any, scratch: Path, parent: i
     results.close()
     results.join_thread()
     os._exit(code)
+
+
+def _end_worker(signum: int, frame: object) -> None:
+    """End this worker's engines, then the worker, at once (no exception to be swallowed).
+
+    While an engine is being started the signal waits, as in the kit, until it is registered
+    (``processes.spawning`` then raises ``Interrupted``, which ends the worker the same way).
+    """
+    if processes._spawning:
+        processes._pending.append(signum)
+        return
+    processes.end_all()
+    os._exit(128 + signum)
 
 
 class _Ticker:

@@ -82,11 +82,16 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
               help="Instead of checking, report the engine's ruling profile: per ambiguity, the "
                    "options its behaviour is consistent with (it plays --examples games, at most "
                    "10, per player count on the engine alone).")
+@click.option("--jobs", "-j", type=AT_LEAST_ONE, default=None,
+              help="Engine processes checking configurations at once (at least 1; default: the "
+                   "cores). The report is the same whatever the number.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress display (there is none off a terminal either).")
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
             no_golden: bool, full: bool, infer: bool, param: tuple[str, ...],
-            declared: bool) -> None:
+            declared: bool, jobs: int | None, quiet: bool) -> None:
     """Check an engine against a game's spec, rule by rule.
 
     Exits 0 when conformant, 1 when a check failed, 2 on a usage error, 3 when the engine
@@ -94,7 +99,9 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     ended with the kit, however the kit ends (SIGINT, SIGTERM, SIGHUP, an error).
     """
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
+    from rulespec.conformance.parallel import default_jobs
     from rulespec.conformance.processes import ending_engines_on_signals
+    from rulespec.conformance.progress import on_terminal
     from rulespec.conformance.report import render
     from rulespec.conformance.runner import Options, check_engine
     from rulespec.reference.core import ConfigError
@@ -133,13 +140,15 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
                 adapter.close()
         return
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
-                      golden=not no_golden, full=full)
+                      golden=not no_golden, full=full,
+                      jobs=default_jobs() if jobs is None else jobs)
     with ending_engines_on_signals():
         try:
             _handshake(adapter)
             report = check_engine(adapter, game, players=players or None, rulings=rulings,
                                   variants=variant, options=options, engine_name=name,
-                                  parameters=parameters, declared=declared)
+                                  parameters=parameters, declared=declared,
+                                  show_progress=not quiet and on_terminal())
         except ConfigError as exc:
             raise click.UsageError(str(exc)) from None
         except RulespecError as exc:
@@ -221,12 +230,17 @@ def serve(games: tuple[str, ...]) -> None:
 @click.option("--examples", type=AT_LEAST_ONE, default=30, show_default=True,
               help="Games per configuration and path (at least 1).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+              show_default=True,
+              help="text: a row per path as soon as it is measured; json: every figure with its "
+                   "goal, at the end.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress display (there is none off a terminal either).")
 def conform_bench(games: tuple[str, ...], engine_cmd: str | None, examples: int,
-                  fmt: str) -> None:
+                  fmt: str, quiet: bool) -> None:
     """Print how many steps per second the kit checks, in-process and over the protocol."""
-    from rulespec.conformance.bench import bench
+    from rulespec.conformance.bench import PATHS, bench
     from rulespec.conformance.processes import ending_engines_on_signals
+    from rulespec.conformance.progress import on_terminal
     from rulespec.spec.registry import UnknownGame, game_ids, get_spec
 
     engine_argv(engine_cmd)
@@ -235,18 +249,67 @@ def conform_bench(games: tuple[str, ...], engine_cmd: str | None, examples: int,
             get_spec(g)
     except UnknownGame as exc:
         raise click.UsageError(str(exc)) from None
-    with ending_engines_on_signals():
-        rows = [bench(g, engine_cmd=engine_cmd, examples=examples) for g in games or game_ids()]
+    ids = list(games or game_ids())
+    if fmt == "text":
+        click.echo(f"{'game':14} {'path/mode':24} {'steps':>8} {'seconds':>8} {'steps/s':>9} "
+                   f"{'goal':>8}")
+
+    def row(game: str, path: str, r: dict[str, Any]) -> None:
+        if fmt != "text":
+            return
+        goal = (f"{r['goal']:8d}{'' if r['meets_goal'] else ' (not met)'}" if "goal" in r
+                else f"{'-':>8}")
+        click.echo(f"{game:14} {path:24} {r['steps']:8d} {r['seconds']:8.2f} "
+                   f"{r['steps_per_second']:9.0f} {goal}")
+
+    with ending_engines_on_signals(), _BenchProgress(len(ids) * len(PATHS),
+                                                     not quiet and on_terminal()) as shown:
+
+        def measured(game: str, path: str, figures: dict[str, Any]) -> None:
+            shown.done()
+            row(game, path, figures)
+
+        rows = [bench(g, engine_cmd=engine_cmd, examples=examples, on_start=shown.start,
+                      on_row=measured) for g in ids]
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
-        return
-    click.echo(f"{'game':14} {'path/mode':24} {'steps':>8} {'seconds':>8} {'steps/s':>9}")
-    for row in rows:
-        for path, r in row.items():
-            if path == "game":
-                continue
-            click.echo(f"{row['game']:14} {path:24} {r['steps']:8d} {r['seconds']:8.2f} "
-                       f"{r['steps_per_second']:9.0f}")
+
+
+class _BenchProgress:
+    """The progress of ``conform-bench`` on standard error: paths measured, steps, current."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total = total
+        self.show = show
+        self._stack: Any = None
+        self._progress: Any = None
+
+    def __enter__(self) -> _BenchProgress:
+        if self.show:
+            from contextlib import ExitStack
+
+            from rulespec.conformance.progress import KitProgress
+
+            self._stack = ExitStack()
+            self._kit: Any = None
+            self._progress = self._stack.enter_context(KitProgress(
+                "conform-bench", self.total,
+                lambda: 0 if self._kit is None else int(self._kit.steps_checked),
+                unit="paths"))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._stack is not None:
+            self._stack.close()
+
+    def start(self, game: str, path: str, kit: Any) -> None:
+        if self._progress is not None:
+            self._kit = kit
+            self._progress.activity(f"{game} {path}")
+
+    def done(self) -> None:
+        if self._progress is not None:
+            self._progress.advance()
 
 
 COMMANDS = (conform, serve, conform_bench)

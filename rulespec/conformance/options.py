@@ -57,6 +57,9 @@ class Options:
     #: Games per configuration in the first stage, which visits every configuration before any
     #: gets the rest of its games (0: each configuration plays all its games in turn).
     warmup_examples: int = 3
+    #: Engine processes checking configurations at once (1: in this process, one at a time;
+    #: more: forked workers, each with its own engine; the report is the same).
+    jobs: int = 1
 
 
 def schedule(options: Options) -> list[tuple[int, int]]:

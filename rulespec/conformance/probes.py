@@ -10,7 +10,7 @@ that too (``after_end``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,32 @@ class Probe:
 def _jkey(value: Any) -> str:
     """Return a type-strict key (``true`` is not ``1``, ``1.5`` is not ``1``)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _part(value: Any) -> Any:
+    """Return a hashable, type-strict key of one JSON value (equal iff their JSON is equal)."""
+    if isinstance(value, str):
+        return value if type(value) is str else str.__str__(value)
+    if isinstance(value, bool):
+        return (value,)  # a 1-tuple: never equal to the ("i", n) of an integer
+    if isinstance(value, int):
+        return ("i", int(value))
+    if isinstance(value, float):
+        return ("f", float.__repr__(value))
+    if value is None:
+        return None
+    return ("j", _jkey(value))
+
+
+def strict_key(value: Any) -> Any:
+    """Return a type-strict key of an action, as ``_jkey`` compares them but cheaper.
+
+    Two actions get equal keys exactly when their canonical JSON is equal: an object with
+    string keys becomes a sorted tuple of (key, typed value) pairs; anything else its JSON.
+    """
+    if isinstance(value, dict) and all(type(k) is str for k in value):
+        return tuple(sorted((k, _part(v)) for k, v in value.items()))
+    return ("j", _jkey(value))
 
 
 def wrong_types(value: Any) -> list[Any]:
@@ -93,7 +119,27 @@ class ProbeMaker:
         ``earlier`` are actions seen in this game that are not legal now; ``template`` is the
         legal action the value, key and type probes are made from.
         """
-        legal_keys = {_jkey(a) for a in legal}
+        legal_keys = {strict_key(a) for a in legal}
+        return [[p for p in fam if strict_key(p.action) not in legal_keys]
+                for fam in self._unfiltered(legal, earlier, template)]
+
+    def pick(self, legal: Sequence[Action], earlier: Sequence[Action], template: Action | None,
+             choose: Callable[[int], int], at: int) -> Probe | None:
+        """Return the probe ``families(...)[choose(len)][at % len(family)]`` stands for.
+
+        Only the chosen family is compared with the legal actions (the count of families does
+        not depend on that comparison), so a probe costs the size of one family, not of all.
+        None when every member of the chosen family is legal after all.
+        """
+        families = self._unfiltered(legal, earlier, template)
+        family = families[choose(len(families))]
+        legal_keys = {strict_key(a) for a in legal}
+        kept = [p for p in family if strict_key(p.action) not in legal_keys]
+        return kept[at % len(kept)] if kept else None
+
+    def _unfiltered(self, legal: Sequence[Action], earlier: Sequence[Action],
+                    template: Action | None) -> list[list[Probe]]:
+        """Return the non-empty families before the legal actions are taken out."""
         out: list[list[Probe]] = []
         out.append([Probe(a, "wrong time", "it was legal earlier in this game but is not now")
                     for a in earlier])
@@ -101,7 +147,7 @@ class ProbeMaker:
             out.extend(self._from_template(template, legal))
         out.append([Probe({"kind": BOGUS_KIND}, "unknown kind",
                           f"no action of the spec has the kind {BOGUS_KIND!r}")])
-        return [[p for p in fam if _jkey(p.action) not in legal_keys] for fam in out if fam]
+        return [fam for fam in out if fam]
 
     def _from_template(self, template: Action, legal: Sequence[Action]) -> list[list[Probe]]:
         kind = str(template.get("kind"))

@@ -23,6 +23,7 @@ from rulespec.conformance.levels import projection
 from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.perft_check import perft_check
 from rulespec.conformance.probes import ProbeMaker, after_end
+from rulespec.conformance.progress import KitListener
 from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.tracefile import write_failure_trace
@@ -113,6 +114,8 @@ class Conformance:
         #: Set when the engine stopped answering (a timeout): the golden traces are then not
         #: replayed, each waiting for the timeout again, but reported "not run" at once.
         self.dead: str | None = None
+        #: Told what the kit is doing (a progress display); None: nobody is told.
+        self.listener: KitListener | None = None
 
     # -- public ------------------------------------------------------------------------------
 
@@ -121,17 +124,36 @@ class Conformance:
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
         configs = list(configs)
         if self.options.rule_examples:
+            self._tell("rule examples")
             asked = dict(configs[0].get("rulings", {})) if configs else {}
             report.examples = run_rule_examples(self.adapter, self.spec, rulings=asked,
                                                 trace_dir=self.options.trace_dir)
         # Golden traces follow the player counts asked for (and those the engine declares).
         self._players = {int(c["players"]) for c in configs if "players" in c}
-        report.runs = self._run_interleaved(configs)
+        report.runs = self._run_configs(configs)
         if self.options.golden:
             if self.dead is None:
+                self._tell("golden traces")
                 report.golden = self.run_golden()
             report.golden_not_run = self.dead
         return report
+
+    def _tell(self, activity: str) -> None:
+        if self.listener is not None:
+            self.listener.activity(activity)
+
+    def _run_configs(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
+        """Check the configurations here, or in ``options.jobs`` engine processes at once."""
+        from rulespec.conformance.parallel import can_run_parallel, run_parallel
+
+        if can_run_parallel(self, configs):
+            self._tell(f"{len(configs)} configurations, {min(self.options.jobs, len(configs))} "
+                       "engine processes")
+            listener = self.listener
+            return run_parallel(self, configs,
+                                on_steps=None if listener is None else listener.steps,
+                                on_done=None if listener is None else listener.config_done)
+        return self._run_interleaved(configs)
 
     def _run_interleaved(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
         """Play every configuration a little first, then deepen each (``schedule``).
@@ -140,13 +162,20 @@ class Conformance:
         stage, not after every other configuration has had all its games.
         """
         results: list[RunResult | None] = [None] * len(configs)
-        for salt, examples in schedule(self.options):
+        stages = schedule(self.options)
+        for salt, examples in stages:
             for i, config in enumerate(configs):
                 prev = results[i]
                 if prev is not None and (prev.skipped is not None or prev.failures):
                     continue
+                if self.listener is not None:
+                    self.listener.activity(_describe(config, salt))
                 got = self.run_config(config, examples=examples, salt=salt)
-                results[i] = got if prev is None else merge_runs(prev, got)
+                done = got if prev is None else merge_runs(prev, got)
+                results[i] = done
+                if self.listener is not None and (salt == stages[-1][0] or done.failures
+                                                  or done.skipped is not None):
+                    self.listener.config_done(i, done)
         return [r for r in results if r is not None]
 
     def run_config(self, config_json: Mapping[str, Any], *, examples: int | None = None,
@@ -410,6 +439,7 @@ class Conformance:
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
             ref.apply(action)
+            game.ref_actions.append(action)
             expected = self._project(ref.state())
             ref_legal = legal_of(ref)
             inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
@@ -479,13 +509,23 @@ class Conformance:
         # the shrinker works on. The template and the probe within the family follow the step.
         n = len(game.steps)
         template = legal[_offset(n) % len(legal)] if legal else None
-        families = self.probes.families(legal, earlier, template)
-        family = families[choose(len(families))]
-        probe = family[_offset(n + 1) % len(family)]
-        return self._probe(game, probe.action, self.probes.explain(probe, ref.rejection(probe.action)),
-                           actor)
+        probe = self.probes.pick(legal, earlier, template, choose, _offset(n + 1))
+        if probe is None:  # the chosen family held only legal actions: nothing to probe
+            return lambda: None
+        applied = len(game.ref_actions)
 
-    def _probe(self, game: _Game, bad: Any, why: Rejection, actor: Actor) -> Callable[[], None]:
+        def why() -> Rejection:
+            # Asked only when the engine mishandles the probe: the reference is taken back to
+            # the position the probe was sent in (it has moved on since), and says why.
+            then = self.reference(self.spec, config_from_json(self.spec, dict(game.cfg)))
+            for done in game.ref_actions[:applied]:
+                then.apply(done)
+            return self.probes.explain(probe, then.rejection(probe.action))
+
+        return self._probe(game, probe.action, why, actor)
+
+    def _probe(self, game: _Game, bad: Any, why: Rejection | Callable[[], Rejection],
+               actor: Actor) -> Callable[[], None]:
         """Send the illegal action ``bad``; return the function that checks how it was taken."""
         cfg = game.cfg
         try:
@@ -595,11 +635,20 @@ class _Game:
         self.cfg = cfg
         self.params = dict(config.parameters)
         self.steps: list[tuple[Actor, Action]] = []
+        #: Actions applied to the reference so far (ahead of ``steps`` by the step in flight).
+        self.ref_actions: list[Action] = []
         self.states: list[dict[str, Any] | None] = []
         self.failure_states: list[dict[str, Any] | None] = []
         #: The engine's answer to legal_actions after the last step checked.
         self.legal: Legal | None = None
         self.since_full = 0
+
+
+def _describe(config: Mapping[str, Any], salt: int) -> str:
+    """Say which configuration is being checked, in words (for a progress display)."""
+    rulings = ", ".join(f"{a}={o}" for a, o in sorted(dict(config.get("rulings", {})).items()))
+    stage = "first games" if salt == 0 else "more games"
+    return f"{config.get('players')} players{f' ({rulings})' if rulings else ''}: {stage}"
 
 
 def _offset(n: int) -> int:
@@ -610,19 +659,24 @@ def _offset(n: int) -> int:
 def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None = None,
                  rulings: Mapping[str, str] | None = None, variants: Sequence[str] = (),
                  options: Options | None = None, engine_name: str | None = None,
-                 parameters: Mapping[str, Any] | None = None, declared: bool = False) -> Report:
+                 parameters: Mapping[str, Any] | None = None, declared: bool = False,
+                 show_progress: bool = False) -> Report:
     """Run the kit: check the engine behind ``adapter`` on ``game``; return the report.
 
     With ``declared`` (and no ``rulings``), every ruling option the engine declares in ``hello``
-    is played, pairwise across ambiguities (``rulespec.conformance.coverage``).
+    is played, pairwise across ambiguities (``rulespec.conformance.coverage``). With
+    ``show_progress``, a progress line is drawn on standard error while the kit runs.
     """
+    from rulespec.conformance.progress import kit_progress
+
     kit = Conformance(adapter, game, options=options, engine_name=engine_name)
     if declared and not rulings:
         from rulespec.conformance.coverage import declared_configs
 
         configs = declared_configs(kit.spec, adapter.hello(), players=players, variants=variants,
                                    parameters=parameters)
+    else:
+        configs = supported_configs(kit.spec, players=players, rulings=rulings,
+                                    variants=variants, parameters=parameters)
+    with kit_progress(kit, f"conform {game}", len(configs), show=show_progress):
         return kit.run(configs)
-    configs = supported_configs(kit.spec, players=players, rulings=rulings, variants=variants,
-                                parameters=parameters)
-    return kit.run(configs)

@@ -98,15 +98,22 @@ class StateValidator:
     def _array_is_valid(self, key: str, value: list[Any],
                         shell: jsonschema.Draft202012Validator,
                         item: jsonschema.Draft202012Validator) -> bool:
-        """Validate an array property: its own keywords, then the items not known valid."""
+        """Validate an array property: its own keywords, then the items not known valid.
+
+        An item equal to the item at the same index of the last valid value is valid (the
+        array's keywords never relate two items), so an array that grew, or whose items changed
+        in place (a player's hand), validates only its new and changed items.
+        """
         if not shell.is_valid(value):
             return False
         old = self._grown.get(key)
-        start = 0
-        if old is not None and len(old) <= len(value) and value[:len(old)] == old:
-            start = len(old)
-        for i in range(start, len(value)):
-            if not item.is_valid(value[i]):
+        if old is None:
+            old = []
+        known = len(old)
+        for i, entry in enumerate(value):
+            if i < known and old[i] == entry:
+                continue
+            if not item.is_valid(entry):
                 return False
         self._grown[key] = list(value)
         return True

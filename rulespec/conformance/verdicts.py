@@ -8,7 +8,7 @@ a finding into a :class:`~rulespec.conformance.checks.Failure`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -156,15 +156,21 @@ class Verdicts:
         return None
 
     @staticmethod
-    def probe(bad: Action, why: Rejection, rejection: Rejection | None,
-              before: Mapping[str, Any] | None,
+    def probe(bad: Action, why: Rejection | Callable[[], Rejection],
+              rejection: Rejection | None, before: Mapping[str, Any] | None,
               after: Mapping[str, Any] | None) -> Finding | None:
-        """Check how the engine took an illegal action: refused, and its state unchanged."""
+        """Check how the engine took an illegal action: refused, and its state unchanged.
+
+        ``why`` (the rule the action breaks) may be a function, asked only for a finding.
+        """
+        if rejection is not None and after == before:
+            return None
+        said = why() if callable(why) else why
         if rejection is None:
-            return Finding("ILLEGAL-REJECTED", why.clauses,
-                           f"the engine accepted {bad!r}, which is illegal now: {why.reason}")
+            return Finding("ILLEGAL-REJECTED", said.clauses,
+                           f"the engine accepted {bad!r}, which is illegal now: {said.reason}")
         if after != before:
-            return Finding("ILLEGAL-REJECTED", why.clauses,
+            return Finding("ILLEGAL-REJECTED", said.clauses,
                            f"the engine refused {bad!r} but its state changed: "
                            + state_diff(after or {}, before or {}))
         return None

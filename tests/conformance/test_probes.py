@@ -57,3 +57,32 @@ def test_after_the_end_cites_the_end_clauses() -> None:
     """Any action after the game is over is illegal, citing the clauses that end the game."""
     probe, why = after_end({"kind": "roll", "player": 0, "face": 3}, ["DDO-MATCH-02"])
     assert probe.family == "after the end" and why.clauses == ("DDO-MATCH-02",)
+
+
+def test_strict_key_is_equal_exactly_when_the_json_is() -> None:
+    """The cheap probe key compares like canonical JSON: true is not 1, 1.0 is not 1."""
+    from rulespec.conformance.probes import _jkey, strict_key
+
+    values: list[object] = [
+        {"kind": "roll", "face": 1}, {"kind": "roll", "face": True}, {"kind": "roll", "face": 1.0},
+        {"kind": "roll", "face": "1"}, {"face": 1, "kind": "roll"}, {"kind": "roll", "face": [1]},
+        {"kind": "roll", "face": None}, {"kind": "roll"}, {"kind": "roll", "face": -0.0},
+        {"kind": "roll", "face": 0.0}, {"kind": "roll", "face": {"a": 1}}, [1], "roll", None,
+    ]
+    for a in values:
+        for b in values:
+            assert (strict_key(a) == strict_key(b)) == (_jkey(a) == _jkey(b)), (a, b)
+
+
+def test_pick_is_the_chosen_family_of_families() -> None:
+    """pick() returns the probe families() gives for the same choices (one family filtered)."""
+    engine = new_game("dado-de-ouro", players=4)
+    legal = [a for a, _ in engine.chance_outcomes()]
+    maker = ProbeMaker(get_spec("dado-de-ouro"))
+    earlier = [{"kind": "roll", "player": 0, "face": 9}, legal[0]]
+    families = maker.families(legal, earlier, legal[0])
+    for i in range(len(families)):
+        for at in range(5):
+            got = maker.pick(legal, earlier, legal[0], lambda n, i=i: i, at)
+            fam = families[i]
+            assert got == (fam[at % len(fam)] if fam else None)

@@ -57,6 +57,14 @@ class Options:
     #: Games per configuration in the first stage, which visits every configuration before any
     #: gets the rest of its games (0: each configuration plays all its games in turn).
     warmup_examples: int = 3
+    #: Steer play toward what the configuration has not exercised yet: unexercised action kinds
+    #: first, and games along the rule examples that reach the spec's rare events first
+    #: (``rulespec.conformance.steering``). Off: Hypothesis's choices alone.
+    steer: bool = True
+    #: Actions of reference-only games the steering may play per configuration, after the
+    #: Hypothesis games, searching for what is still not reached (the games found are then
+    #: played with every check).
+    seek_steps: int = 5000
 
 
 def schedule(options: Options) -> list[tuple[int, int]]:

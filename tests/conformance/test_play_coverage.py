@@ -124,8 +124,8 @@ def test_reshuffle_event_is_seen_on_the_reference() -> None:
 def test_every_report_carries_coverage(tmp_path: Path) -> None:
     """A passing run says what it exercised: text ("conformant on what was exercised", the
     parts never reached), JSON (a coverage key per run) and JUnit (properties, system-out)."""
-    options = Options(examples=4, golden=False, perft_seconds=0, rule_examples=False,
-                      seek_steps=500)
+    options = Options(examples=3, golden=False, perft_seconds=0, rule_examples=False,
+                      seek_steps=300, max_steps=150)
     report = check_engine(InProcessAdapter(), "ruby-rhino", players=[2], options=options)
     assert report.ok
     text = render(report, "text")
@@ -148,7 +148,8 @@ def test_every_report_carries_coverage(tmp_path: Path) -> None:
 
 def test_steered_runs_are_deterministic() -> None:
     """Under a fixed seed two runs play the same games: the same steps, the same coverage."""
-    options = Options(examples=4, golden=False, perft_seconds=0, seed=7, seek_steps=2000)
+    options = Options(examples=3, golden=False, perft_seconds=0, seed=7, seek_steps=500,
+                      max_steps=300, rule_examples=False)
     first, second = (check_engine(InProcessAdapter(), "ouro-de-tolo", players=[3],
                                   options=options) for _ in range(2))
     assert [r.steps for r in first.runs] == [r.steps for r in second.runs]
@@ -161,7 +162,7 @@ def test_steering_reaches_more_than_hypothesis_alone() -> None:
     and decision points that the same number of unsteered games miss."""
     def reached(steer: bool) -> int:
         options = Options(examples=3, golden=False, perft_seconds=0, rule_examples=False,
-                          steer=steer)
+                          steer=steer, max_steps=400, seek_steps=1500)
         report = check_engine(InProcessAdapter(), "ouro-de-tolo", players=[3], options=options)
         parts = report.runs[0].coverage.parts()
         return parts["action kinds"][0] + parts["decision points"][0]

@@ -113,6 +113,9 @@ class RunResult:
     #: The engine's node count at each ply that the PERFT check visited (equal to the
     #: reference's unless PERFT failed).
     perft: list[int] = field(default_factory=list)
+    #: What the games exercised (a ``rulespec.conformance.coverage.CoverageSummary``), set by
+    #: the kit once the configuration is done; None for rule examples and skipped runs.
+    coverage: Any = None
 
     @property
     def ok(self) -> bool:
@@ -121,10 +124,13 @@ class RunResult:
 
     def to_json(self) -> dict[str, Any]:
         """Return the run as JSON."""
-        return {"config": dict(self.config), "ok": self.ok, "examples": self.examples,
-                "steps": self.steps, "seconds": round(self.seconds, 3),
-                "skipped": self.skipped, "level": self.level, "perft": list(self.perft),
-                "failures": [f.to_json() for f in self.failures]}
+        out = {"config": dict(self.config), "ok": self.ok, "examples": self.examples,
+               "steps": self.steps, "seconds": round(self.seconds, 3),
+               "skipped": self.skipped, "level": self.level, "perft": list(self.perft),
+               "failures": [f.to_json() for f in self.failures]}
+        if self.coverage is not None:
+            out["coverage"] = self.coverage.to_json()
+        return out
 
 
 @dataclass

@@ -1,4 +1,6 @@
-"""Declared coverage: configurations that play every ruling option an engine declares.
+"""Coverage: configurations that play every ruling option an engine declares, and what the
+games of each configuration exercised (action kinds, decision points, events, invariants,
+clauses).
 
 Declaring several options of an ambiguity in ``hello`` says the engine implements each of them.
 Every option is then played at least once, and every pair of options of two ambiguities in some
@@ -8,11 +10,15 @@ counts so the number of configurations stays near the number of rows.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rulespec.conformance.protocol import Hello
+from rulespec.spec.expressions import Expression, ExpressionError, compile_expression, make_context
 from rulespec.spec.model import Spec
+from rulespec.spec.validate import EVENT_VARIABLES, SCOPE_VARIABLES
 
 Pair = tuple[str, str, str, str]
 
@@ -76,3 +82,372 @@ def declared_configs(spec: Spec, hello: Hello, *, players: Sequence[int] | None 
 
 def _options(spec: Spec, ambiguity: str) -> list[str]:
     return [str(o["id"]) for o in spec.ambiguities[ambiguity]["options"]]
+
+
+# -- what play exercised -------------------------------------------------------------------------
+#
+# Each configuration's games are watched on the reference, in lockstep with the engine (a passing
+# engine's states are the reference's): the action kinds taken, the decision points reached, the
+# spec's rare events seen, and the invariants whose premise held. Only counters are kept (no copy
+# of a state), and what is already covered is not evaluated again.
+
+#: Check invariant premises on one state in this many steps (and on every terminal state).
+PREMISE_EVERY = 8
+
+
+@dataclass(frozen=True)
+class Event:
+    """A rare event of play the spec declares (``events:``), compiled."""
+
+    ident: str
+    name: str
+    clauses: tuple[str, ...]
+    description: str
+    kinds: frozenset[str] | None
+    when: Expression
+    #: The fields of ``before`` and ``after`` the expression reads (None: the whole state).
+    fields: frozenset[str] | None = None
+
+
+def compile_events(spec: Spec) -> list[Event]:
+    """Return the spec's declared events, their ``when`` expressions compiled."""
+    return [Event(str(e["id"]), str(e["name"]), tuple(str(c) for c in e["clauses"]),
+                  str(e["description"]), frozenset(e["kinds"]) if e.get("kinds") else None,
+                  compile_expression(str(e["when"]), EVENT_VARIABLES),
+                  fields_read(str(e["when"]), ("before", "after")))
+            for e in spec.section("events")]
+
+
+def fields_read(source: str, roots: Sequence[str]) -> frozenset[str] | None:
+    """Return the top-level fields of the ``roots`` variables an expression reads, or None when
+    it uses one of them whole (then every field is needed).
+
+    Evaluating an expression converts its variables to CEL values, which costs as much as the
+    states are large; an event reads a few fields of them.
+    """
+    import re
+
+    fields: set[str] = set()
+    for match in re.finditer(r"\b(" + "|".join(roots) + r")\b(\s*\.\s*([A-Za-z_]\w*))?",
+                             source):
+        if match.group(3) is None:
+            return None
+        fields.add(match.group(3))
+    return frozenset(fields)
+
+
+def slim(state: Mapping[str, Any], fields: frozenset[str] | None) -> Mapping[str, Any]:
+    """Return the part of ``state`` an expression reads (``fields_read``)."""
+    if fields is None:
+        return state
+    return {k: state[k] for k in fields if k in state}
+
+
+def split_or(source: str) -> list[str]:
+    """Split a CEL expression at its top-level ``||`` (outside brackets and strings)."""
+    parts: list[str] = []
+    depth = 0
+    quote: str | None = None
+    start = i = 0
+    while i < len(source):
+        ch = source[i]
+        if quote is not None:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and source.startswith("||", i):
+            parts.append(source[start:i].strip())
+            start = i + 2
+            i += 1
+        i += 1
+    parts.append(source[start:].strip())
+    return parts
+
+
+def premise_of(expression: str) -> str | None:
+    """Return the premise of an invariant written ``A || B || C`` (``!(A || B)``: the case where
+    the last part is what must hold), or None when the expression has no such guard."""
+    parts = split_or(expression)
+    if len(parts) < 2:
+        return None
+    return "!(" + " || ".join(f"({p})" for p in parts[:-1]) + ")"
+
+
+@dataclass(frozen=True)
+class _Premise:
+    ident: str
+    scope: str
+    clauses: tuple[str, ...]
+    expression: Expression | None
+    fields: frozenset[str] | None = None
+
+
+class Universe:
+    """What there is to cover in one game: action kinds, decision points, events, invariants,
+    clauses (computed once per spec)."""
+
+    def __init__(self, spec: Spec) -> None:
+        from rulespec.reference.decisions import live_ambiguities
+        from rulespec.spec.validate import INVARIANT_VARIABLES
+
+        self.spec = spec
+        self.kind_clauses = {str(a["id"]): tuple(str(c) for c in a["clauses"])
+                             for a in spec.section("actions")}
+        self.kinds = list(self.kind_clauses)
+        self.decision_clauses = {aid: tuple(str(c) for c in amb.get("clauses", []))
+                                 for aid, amb in live_ambiguities(spec).items()}
+        self.decisions = list(self.decision_clauses)
+        self.events = compile_events(spec)
+        self.premises: list[_Premise] = []
+        for inv in spec.section("invariants"):
+            premise = premise_of(str(inv["expression"]))
+            variables = INVARIANT_VARIABLES[str(inv["scope"])]
+            self.premises.append(_Premise(
+                str(inv["id"]), str(inv["scope"]), tuple(str(c) for c in inv["clauses"]),
+                compile_expression(premise, variables) if premise is not None else None,
+                fields_read(premise, ("state", "prev")) if premise is not None else None))
+        self.clauses = [str(c["id"]) for c in spec.section("clauses")]
+        self.scope = [(frozenset(str(i) for i in entry["items"]),
+                       compile_expression(str(entry["when"]), SCOPE_VARIABLES), str(entry["why"]))
+                      for entry in spec.section("coverage")]
+
+    def out_of_scope(self, config: Mapping[str, Any],
+                     params: Mapping[str, Any]) -> dict[str, str]:
+        """Return the items that cannot happen under a configuration, each with the reason the
+        spec gives (its ``coverage`` entries whose ``when`` is false)."""
+        out: dict[str, str] = {}
+        context = make_context({"config": dict(config), "params": dict(params)})
+        for items, when, why in self.scope:
+            try:
+                applies = when.evaluate_in(context) is True
+            except ExpressionError:
+                applies = False
+            if not applies:
+                out.update(dict.fromkeys(sorted(items), why))
+        return out
+
+
+class Coverage:
+    """What the games of one configuration exercised: counters only."""
+
+    def __init__(self, universe: Universe) -> None:
+        self.universe = universe
+        self.kinds: Counter[str] = Counter()
+        self.decisions: Counter[str] = Counter()
+        self.events: Counter[str] = Counter()
+        self.invariants: set[str] = set()
+        self.games = 0
+        #: Items that cannot happen under the configuration (not counted), with the reason.
+        self.out: dict[str, str] = {}
+        self._steps = 0
+        #: Set by the steering chooser once a failure is found: coverage read by the chooser
+        #: stops changing, so that Hypothesis replays a game the same way while it shrinks.
+        self.frozen: frozenset[str] | None = None
+
+    def step(self, before: Mapping[str, Any], action: Mapping[str, Any],
+             after: Mapping[str, Any], params: Mapping[str, Any],
+             config: Mapping[str, Any]) -> list[str]:
+        """Record one step of the reference; return the ids of the events it showed."""
+        kind = str(action.get("kind"))
+        self.kinds[kind] += 1
+        self._steps += 1
+        seen: list[str] = []
+        due = [e for e in self.universe.events if e.kinds is None or kind in e.kinds]
+        if due:
+            fields = _union(e.fields for e in due)
+            context = make_context({"before": slim(before, fields), "action": dict(action),
+                                    "after": slim(after, fields), "params": params,
+                                    "config": config})
+        for event in due:
+            try:
+                hit = event.when.evaluate_in(context) is True
+            except ExpressionError:
+                hit = False  # a state without the fields (a partial level) shows no event
+            if hit:
+                self.events[event.ident] += 1
+                seen.append(event.ident)
+        terminal = after.get("result") is not None
+        if terminal or self._steps % PREMISE_EVERY == 0:
+            self._premises(before, action, after, params, config, terminal)
+        return seen
+
+    def _premises(self, before: Mapping[str, Any], action: Mapping[str, Any],
+                  after: Mapping[str, Any], params: Mapping[str, Any],
+                  config: Mapping[str, Any], terminal: bool) -> None:
+        todo = [p for p in self.universe.premises if p.ident not in self.invariants
+                and (p.scope != "terminal" or terminal)]
+        for p in todo:
+            if p.expression is None:  # no guard: held whenever its scope was checked
+                self.invariants.add(p.ident)
+        todo = [p for p in todo if p.expression is not None]
+        if not todo:
+            return
+        fields = _union(p.fields for p in todo)
+        context = make_context({"state": slim(after, fields), "prev": slim(before, fields),
+                                "action": dict(action), "params": params, "config": config})
+        for p in todo:
+            try:
+                held = p.expression is not None and p.expression.evaluate_in(context) is True
+            except ExpressionError:
+                held = False
+            if held:
+                self.invariants.add(p.ident)
+
+    def game_over(self, decisions: Mapping[str, int]) -> None:
+        """Record a finished (or stopped) game: the reference's decision-point counts."""
+        self.games += 1
+        self.decisions.update({a: n for a, n in decisions.items() if n})
+
+    def merge(self, other: Coverage) -> None:
+        """Add another run's coverage of the same configuration."""
+        self.kinds.update(other.kinds)
+        self.decisions.update(other.decisions)
+        self.events.update(other.events)
+        self.invariants |= other.invariants
+        self.games += other.games
+
+    def missing(self) -> set[str]:
+        """Return the action kinds, decision points and events not reached yet (those the
+        configuration can reach)."""
+        u = self.universe
+        items = [*u.kinds, *u.decisions, *(e.ident for e in u.events)]
+        have = set(self.kinds) | set(self.decisions) | set(self.events)
+        return {i for i in items if i not in have and i not in self.out}
+
+    def is_new(self, kind: str) -> bool:
+        """Return True when no action of ``kind`` was taken yet (as of the freeze, if frozen)."""
+        if self.frozen is not None:
+            return kind not in self.frozen
+        return kind not in self.kinds
+
+    def summary(self) -> CoverageSummary:
+        """Return what was exercised and what was not, with the percentages."""
+        u = self.universe
+        clauses: set[str] = set()
+        for kind in self.kinds:
+            clauses.update(u.kind_clauses.get(kind, ()))
+        for amb in self.decisions:
+            clauses.update(u.decision_clauses.get(amb, ()))
+        for event in u.events:
+            if self.events.get(event.ident):
+                clauses.update(event.clauses)
+        for p in u.premises:
+            if p.ident in self.invariants:
+                clauses.update(p.clauses)
+        out = self.out
+        return CoverageSummary(
+            games=self.games,
+            kinds={k: self.kinds.get(k, 0) for k in u.kinds if k not in out},
+            decisions={a: self.decisions.get(a, 0) for a in u.decisions if a not in out},
+            events={e.ident: self.events.get(e.ident, 0) for e in u.events
+                    if e.ident not in out},
+            event_names={e.ident: e.name for e in u.events},
+            invariants={p.ident: p.ident in self.invariants for p in u.premises},
+            clauses={c: c in clauses for c in u.clauses},
+            out_of_scope=dict(out))
+
+
+@dataclass(frozen=True)
+class CoverageSummary:
+    """The coverage of one configuration, as the reports show it."""
+
+    games: int
+    kinds: Mapping[str, int]
+    decisions: Mapping[str, int]
+    events: Mapping[str, int]
+    event_names: Mapping[str, str]
+    invariants: Mapping[str, bool]
+    clauses: Mapping[str, bool]
+    #: Items the configuration cannot reach (not counted), with the spec's reason.
+    out_of_scope: Mapping[str, str] = field(default_factory=dict)
+
+    def parts(self) -> dict[str, tuple[int, int, list[str]]]:
+        """Return, per part, (covered, total, what was never reached)."""
+        def part(items: Mapping[str, Any]) -> tuple[int, int, list[str]]:
+            missed = [k for k, v in items.items() if not v]
+            return len(items) - len(missed), len(items), missed
+
+        return {"action kinds": part(self.kinds), "decision points": part(self.decisions),
+                "events": part(self.events), "invariants": part(self.invariants),
+                "clauses": part(self.clauses)}
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the coverage as JSON (the ``coverage`` key of a run in a JSON report)."""
+        out: dict[str, Any] = {"games": self.games}
+        keys = {"action kinds": "action_kinds", "decision points": "decision_points",
+                "events": "events", "invariants": "invariants", "clauses": "clauses"}
+        for name, (covered, total, missed) in self.parts().items():
+            out[keys[name]] = {"covered": covered, "total": total,
+                               "percent": percent(covered, total), "not_reached": missed}
+        out["action_kinds"]["counts"] = dict(self.kinds)
+        out["decision_points"]["counts"] = dict(self.decisions)
+        out["events"]["counts"] = dict(self.events)
+        out["out_of_scope"] = dict(self.out_of_scope)
+        return out
+
+
+def _union(parts: Any) -> frozenset[str] | None:
+    out: set[str] = set()
+    for fields in parts:
+        if fields is None:
+            return None
+        out |= fields
+    return frozenset(out)
+
+
+def percent(covered: int, total: int) -> float:
+    """Return ``covered`` of ``total`` as a percentage (100 when there is nothing to cover)."""
+    return round(100.0 * covered / total, 1) if total else 100.0
+
+
+def coverage_lines(summary: CoverageSummary, *, indent: str = "  ") -> list[str]:
+    """Return the coverage of one configuration for the text report."""
+    out = [f"{indent}coverage ({summary.games} games):"]
+    for name, (covered, total, missed) in summary.parts().items():
+        line = f"{indent}  {name:16} {covered}/{total} ({percent(covered, total):g}%)"
+        if missed:
+            names = missed if name != "events" else [
+                f"{m} ({summary.event_names.get(m, m)})" for m in missed]
+            shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8
+                                             else "")
+            line += f"; never reached: {shown}" if name != "clauses" else (
+                f"; {len(missed)} clauses not exercised (see the JSON report)")
+        out.append(line)
+    seen = [f"{e} x{n}" for e, n in summary.events.items() if n]
+    if seen:
+        out.append(f"{indent}  events seen: {', '.join(seen)}")
+    if summary.out_of_scope:
+        out.append(f"{indent}  not counted here (cannot happen in this configuration): "
+                   + ", ".join(sorted(summary.out_of_scope)))
+    return out
+
+
+def totals(summaries: Sequence[CoverageSummary]) -> dict[str, tuple[int, int]]:
+    """Return, per part, (covered by some configuration, total) over a whole run."""
+    out: dict[str, tuple[int, int]] = {}
+    if not summaries:
+        return out
+    for name in summaries[0].parts():
+        covered: set[str] = set()
+        total: set[str] = set()
+        for s in summaries:
+            items = {"action kinds": s.kinds, "decision points": s.decisions,
+                     "events": s.events, "invariants": s.invariants,
+                     "clauses": s.clauses}[name]
+            total.update(items)
+            covered.update(k for k, v in items.items() if v)
+        out[name] = (len(covered), len(total))
+    return out
+
+
+def exercised_line(summaries: Sequence[CoverageSummary]) -> str:
+    """Return the sentence a passing report ends with: what "conformant" rests on."""
+    parts = ", ".join(f"{name} {percent(c, t):g}%" for name, (c, t) in totals(summaries).items())
+    return f"conformant on what was exercised: {parts}"

@@ -60,6 +60,14 @@ class Options:
     #: Engine processes checking configurations at once (1: in this process, one at a time;
     #: more: forked workers, each with its own engine; the report is the same).
     jobs: int = 1
+    #: Steer play toward what the configuration has not exercised yet: unexercised action kinds
+    #: first, and games along the rule examples that reach the spec's rare events first
+    #: (``rulespec.conformance.steering``). Off: Hypothesis's choices alone.
+    steer: bool = True
+    #: Actions of reference-only games the steering may play per configuration, after the
+    #: Hypothesis games, searching for what is still not reached (the games found are then
+    #: played with every check).
+    seek_steps: int = 5000
 
 
 def schedule(options: Options) -> list[tuple[int, int]]:

@@ -193,7 +193,7 @@ def _worker(kit: Conformance, tasks: Any, results: Any, scratch: Path, parent: i
                     None if kit.options.trace_dir is None else scratch / f"config-{i}"))
                 steps, full = kit.steps_checked, kit.full_checks
                 kit.dead = None
-                [result] = kit._run_interleaved([config])
+                [result] = kit.run_here([config])
                 ticker.flush()
                 results.put(("done", i, result, kit.dead, kit.steps_checked - steps,
                              kit.full_checks - full))

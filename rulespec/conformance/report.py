@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from rulespec.conformance.checks import BY_ID, CHECKS, Failure, Report, RunResult
+from rulespec.conformance.coverage import coverage_lines, exercised_line
 
 
 def _config_text(config: dict[str, Any]) -> str:
@@ -138,6 +139,8 @@ def render_text(report: Report) -> str:
                        + ", ".join(f"{n:,}" for n in run.perft) + " nodes")
         for f in run.failures:
             out.extend("  " + line for line in _failure_text(f))
+        if run.coverage is not None:
+            out.extend(coverage_lines(run.coverage))
     if report.golden:
         out.append("")
         good = sum(1 for _, f in report.golden if f is None)
@@ -160,6 +163,9 @@ def render_text(report: Report) -> str:
     if report.ok:
         out.append(f"CONFORMANT under rulings {', '.join(rulings) or '(none)'}" if checked
                    else "NOTHING CHECKED: every configuration was skipped")
+        covered = [r.coverage for r in checked if r.coverage is not None]
+        if covered:
+            out.append(exercised_line(covered))
     else:
         out.append(f"NOT CONFORMANT: {len(report.failures)} failure(s) in "
                    f"{', '.join(report.failed_checks())}")
@@ -232,11 +238,31 @@ def render_junit(report: Report) -> str:
         cases += 1
         skipped += 1
         _case(suite, "GOLDEN", f"{report.game}.golden", None, None, report.golden_not_run)
+    _coverage_junit(suite, report)
     suite.set("tests", str(cases))
     suite.set("failures", str(failures))
     suite.set("skipped", str(skipped))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, "unicode") + "\n"
+
+
+def _coverage_junit(suite: ET.Element, report: Report) -> None:
+    """Put each configuration's coverage in the suite's properties and system-out."""
+    runs = [r for r in report.runs if r.coverage is not None]
+    if not runs:
+        return
+    props = ET.Element("properties")
+    lines: list[str] = []
+    for run in runs:
+        label = _config_text(dict(run.config))
+        for name, (covered, total, _) in run.coverage.parts().items():
+            ET.SubElement(props, "property", name=f"coverage {name} [{label}]",
+                          value=f"{covered}/{total}")
+        lines.append(f"configuration: {label}")
+        lines.extend(coverage_lines(run.coverage))
+    suite.insert(0, props)
+    out = ET.SubElement(suite, "system-out")
+    out.text = "\n".join([*lines, exercised_line([r.coverage for r in runs])])
 
 
 RENDERERS = {"text": render_text, "json": render_json, "junit": render_junit}

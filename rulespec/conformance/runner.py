@@ -26,6 +26,7 @@ from rulespec.conformance.probes import ProbeMaker, after_end
 from rulespec.conformance.progress import KitListener
 from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
+from rulespec.conformance.steering import Watch, continuation
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import (
     Finding,
@@ -116,6 +117,8 @@ class Conformance:
         self.dead: str | None = None
         #: Told what the kit is doing (a progress display); None: nobody is told.
         self.listener: KitListener | None = None
+        #: What each configuration's games exercised, and the chooser steered by it.
+        self.watch = Watch(self.spec, self.reference, steer=self.options.steer)
 
     # -- public ------------------------------------------------------------------------------
 
@@ -153,7 +156,16 @@ class Conformance:
             return run_parallel(self, configs,
                                 on_steps=None if listener is None else listener.steps,
                                 on_done=None if listener is None else listener.config_done)
-        return self._run_interleaved(configs)
+        return self.run_here(configs)
+
+    def run_here(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
+        """Check the configurations in this process: the interleaved games, then (steered) the
+        games sought for what they did not reach; each result gets its coverage."""
+        runs = self._run_interleaved(configs)
+        if self.options.steer and len(runs) == len(configs):
+            runs = [self._seek(c, r) for c, r in zip(configs, runs, strict=True)]
+        self.watch.attach(runs)
+        return runs
 
     def _run_interleaved(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
         """Play every configuration a little first, then deepen each (``schedule``).
@@ -214,7 +226,10 @@ class Conformance:
         self._first_length = None
         steps_before = self.steps_checked
         test = self._hypothesis_test(config, examples or self.options.examples, salt)
+        self.watch.configure(config)
         try:
+            if salt == 0:
+                self.watch.play_seeds(lambda prefix, choose: self._play(config, choose, prefix))
             test()
         except _Abort as abort:
             result.failures.append(self._write_trace(abort.failure))
@@ -232,6 +247,29 @@ class Conformance:
             else:
                 raise
         return self._finish(result, started, steps_before)
+
+    def _seek(self, config_json: Mapping[str, Any], result: RunResult) -> RunResult:
+        """Play, with every check, reference games found to reach what the configuration's
+        games did not (``rulespec.conformance.steering.seek``)."""
+        if result.skipped is not None or result.failures:
+            return result
+        config = config_from_json(self.spec, dict(config_json))
+        self.watch.configure(config)
+        games = self.watch.seek(budget=self.options.seek_steps, max_steps=self.options.max_steps)
+        if not games:
+            return result
+        got = RunResult(result.config, level=result.level)
+        started, steps_before = time.perf_counter(), self.steps_checked
+        self._examples, self._last, self._found_at, self._first_length = 0, None, None, None
+        try:
+            for i, actions in enumerate(games):
+                self._play(config, continuation(i), actions)
+        except _Abort as abort:
+            got.failures.append(self._write_trace(abort.failure))
+        except (_Found, _OutOfTime):
+            if self._last is not None:
+                got.failures.append(self._keep_smallest(config, 2))
+        return merge_runs(result, self._finish(got, started, steps_before))
 
     def _keep_smallest(self, config: Config, salt: int) -> Failure:
         """Search for a shorter failing game, then write the smallest one found as a trace."""
@@ -375,7 +413,8 @@ class Conformance:
             test = seed((opts.seed or 0) + salt)(test)
         return test
 
-    def _play(self, config: Config, choose: Callable[[int], int]) -> None:
+    def _play(self, config: Config, choose: Callable[[int], int],
+              prefix: Sequence[Action] = ()) -> None:
         """Play one game, choosing each action with ``choose(n) -> index``.
 
         The cyclic garbage collector is paused for the game (and resumed however it ends): the
@@ -383,6 +422,7 @@ class Conformance:
         and again as the game grows (a third of the kit's time on long games). Reference counting
         still frees everything else at once; a game is bounded by ``max_steps``.
         """
+        self.watch.steering.begin(prefix)
         if not gc.isenabled():
             self._play_game(config, choose)
             return
@@ -410,7 +450,8 @@ class Conformance:
             raise _Abort(self._protocol_failure(cfg, exc)) from None
         game.states.append(state)
         game.legal = legal
-        self._check_state(game, state, self._project(ref.state()), None, None)
+        expected = self._project(ref.state())
+        self._check_state(game, state, expected, None, None)
         ref_legal = legal_of(ref)
         self._check(game, self.verdicts.legal(legal, ref_legal, None))
         pool: dict[Any, Action] = {}
@@ -427,8 +468,7 @@ class Conformance:
             # Offsetting each choice by a fixed pseudo-random sequence makes the simplest choice
             # sequence (all zeros, where Hypothesis starts and shrinks to) a varied game rather
             # than a degenerate one (endless dice ties, or a cycle that never ends the game).
-            count = len(ref_legal.actions)
-            action = ref_legal.actions[(choose(count) + _offset(n)) % count]
+            action = self.watch.steering.pick(ref_legal.actions, choose, n, _offset(n))
             if len(pool) < 256:
                 pool.setdefault(fast_key(action), action)
             try:
@@ -440,13 +480,15 @@ class Conformance:
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
             ref.apply(action)
             game.ref_actions.append(action)
-            expected = self._project(ref.state())
+            before, expected = expected, self._project(ref.state())
+            self.watch.step(before, action, expected)
             ref_legal = legal_of(ref)
             inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
             while len(inflight) > 1:
                 inflight.pop(0)()
         while inflight:
             inflight.pop(0)()
+        self.watch.game_over(ref)
         if opts.probe_every and game.steps and ref.current_player() is None:
             probe, why = after_end(game.steps[-1][1], self.verdicts.end_clauses)
             self._probe(game, probe.action, why, game.steps[-1][0])()
@@ -591,6 +633,7 @@ class Conformance:
         game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
             self._found_at = time.perf_counter()
+            self.watch.steering.freeze()
         if self._first_length is None:
             self._first_length = at
         # Hypothesis tries smaller and smaller games: keep the smallest (the first among equals).

@@ -368,6 +368,32 @@ def invariants_page(spec: Spec) -> str:
         out.append(f"{badge('scope', str(inv['scope']))} {links.prose(inv['description'])}\n\n")
         out.append(fenced(str(inv["expression"]), "text") + "\n")
         out.append(_clause_line(links, inv["clauses"]) + "\n")
+    out.append(_events_section(spec, links))
+    return "".join(out)
+
+
+def _events_section(spec: Spec, links: Links) -> str:
+    """Return the spec's rare events (what conformance coverage names), when it declares any."""
+    events = list(spec.section("events"))
+    if not events:
+        return ""
+    out = [f"## Rare events {anchor('events')}\n\n",
+           "Rare paths of play the conformance kit reports as reached or not in every "
+           "configuration (see [Coverage](../../implementers/coverage.md)). Each is detected "
+           "from one step's canonical states (`before`, `after`) and `action`.\n\n"]
+    for event in events:
+        kinds = ", ".join(code(str(k)) for k in event.get("kinds", []))
+        out.append(f"### {event['id']}: {text(str(event['name']))} {anchor(str(event['id']))}\n\n")
+        out.append(f"{links.prose(event['description'])}"
+                   + (f" Checked after {kinds}." if kinds else "") + "\n\n")
+        out.append(fenced(str(event["when"]), "text") + "\n")
+        out.append(_clause_line(links, event["clauses"]) + "\n")
+    scope = list(spec.section("coverage"))
+    if scope:
+        out.append("Not counted in every configuration (they cannot happen otherwise):\n\n")
+        out.append(table(["Items", "Counted when", "Why"], [
+            [", ".join(code(str(i)) for i in entry["items"]), code(str(entry["when"])),
+             links.prose(entry["why"])] for entry in scope]) + "\n")
     return "".join(out)
 
 

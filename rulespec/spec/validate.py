@@ -27,6 +27,10 @@ INVARIANT_VARIABLES: Mapping[str, frozenset[str]] = {
     "terminal": frozenset({"state", "params", "config"}),
     "transition": frozenset({"state", "prev", "action", "params", "config"}),
 }
+#: Variables an event's ``when`` expression may use (one step: the states around an action).
+EVENT_VARIABLES: frozenset[str] = frozenset({"before", "action", "after", "params", "config"})
+#: Variables a ``coverage`` entry's ``when`` may use (a configuration, before any play).
+SCOPE_VARIABLES: frozenset[str] = frozenset({"params", "config"})
 
 
 @cache
@@ -128,6 +132,7 @@ class _Checker:
         checks = (self.check_ids, self.check_prefix, self.check_players, self.check_clause_refs,
                   self.check_citations, self.check_components, self.check_tables,
                   self.check_parameters, self.check_schemas, self.check_invariants,
+                  self.check_events,
                   self.check_variants, self.check_ambiguities, self.check_visibility,
                   self.check_register, self.check_null_keys)
         for check in checks:
@@ -144,7 +149,7 @@ class _Checker:
     def check_ids(self) -> None:
         seen: dict[str, JsonPath] = {}
         for section in ("clauses", "invariants", "ambiguities", "tables", "components", "zones",
-                        "variants", "actions", "sources"):
+                        "variants", "actions", "sources", "events"):
             for i, item in self.items(section):
                 ident = item.get("id")
                 if not isinstance(ident, str):
@@ -165,7 +170,7 @@ class _Checker:
 
     def check_prefix(self) -> None:
         prefix = self.data["game"]["clause_prefix"]
-        for section in ("clauses", "invariants", "ambiguities"):
+        for section in ("clauses", "invariants", "ambiguities", "events"):
             for i, item in self.items(section):
                 if not str(item.get("id", "")).startswith(prefix + "-"):
                     self.add((section, i, "id"), f"{item.get('id')!r} must start with the "
@@ -333,6 +338,32 @@ class _Checker:
                 compile_expression(str(inv["expression"]), INVARIANT_VARIABLES[inv["scope"]])
             except ExpressionError as exc:
                 self.add(("invariants", i, "expression"), str(exc))
+
+    def check_events(self) -> None:
+        from rulespec.spec.expressions import ExpressionError, compile_expression
+
+        kinds = {str(a.get("id")) for _, a in self.items("actions")}
+        for i, event in self.items("events"):
+            try:
+                compile_expression(str(event["when"]), EVENT_VARIABLES)
+            except ExpressionError as exc:
+                self.add(("events", i, "when"), str(exc))
+            for j, kind in enumerate(event.get("kinds", [])):
+                if kind not in kinds:
+                    self.add(("events", i, "kinds", j), f"unknown action kind {kind!r}"
+                             f"{_closest(str(kind), kinds)}; name an action id of this spec")
+        events = {str(e.get("id")) for _, e in self.items("events")}
+        known = kinds | events | {str(a.get("id")) for _, a in self.items("ambiguities")}
+        for i, entry in self.items("coverage"):
+            try:
+                compile_expression(str(entry["when"]), SCOPE_VARIABLES)
+            except ExpressionError as exc:
+                self.add(("coverage", i, "when"), str(exc))
+            for j, item in enumerate(entry.get("items", [])):
+                if item not in known:
+                    self.add(("coverage", i, "items", j), f"unknown item {item!r}"
+                             f"{_closest(str(item), known)}; name an action kind, an ambiguity "
+                             "or an event of this spec")
 
     def check_variants(self) -> None:
         for i, variant in self.items("variants"):

@@ -222,6 +222,21 @@ def die_faces_up_to(top: int) -> Builder:
     return build
 
 
+def early_reshuffle(base: type[Engine]) -> type[Engine]:
+    """An Ouro de Tolo engine that shuffles the discards into an empty deck one step early: as
+    soon as a card is due, not at the draw (OURO-AMB-05 reshuffle-discard). The card is drawn
+    with the same probabilities; only the state of that one chance node differs."""
+
+    def _need_card(self: Any, phase: str = "deal") -> None:
+        base._need_card(self, phase)  # type: ignore[attr-defined]
+        if not sum(self.deck) and sum(self.discard):
+            for j, count in enumerate(self.discard):
+                self.deck[j] += count
+                self.discard[j] = 0
+
+    return type(f"EarlyReshuffle{base.__name__}", (base,), {"_need_card": _need_card})
+
+
 def only_with(players: int, build: Builder) -> Builder:
     """An engine with the bug of ``build`` only at ``players`` players (a count-specific path).
 
@@ -383,6 +398,15 @@ SPECIFIC: dict[str, list[BadEngine]] = {
                   "INVARIANT",
                   with_parameter("card_counts", lambda d: {**d, "dynamite": d["dynamite"] - 1}),
                   subject="OURO-INV-CARDS-CONSERVED", players=3),
+        BadEngine("ouro-de-tolo", "early-reshuffle",
+                  "OURO-CAX-04 under OURO-AMB-05 reshuffle-discard: the discards are shuffled "
+                  "into the empty deck when a card is due, one step before the draw (the rule "
+                  "example OURO-EX-DECK-RESHUFFLE-AT-DRAW names it; a default run's play also "
+                  "finds it, DIFF-STATE, test_play_coverage)",
+                  "EXAMPLE", early_reshuffle, players=3),
+        BadEngine("ouro-de-tolo", "steal-after-accident",
+                  "OURO-CARD-08 under OURO-AMB-17 stop: a steal goes on after the taker's "
+                  "accident", "DIFF-STATE", with_ruling("OURO-AMB-17", "complete"), players=3),
         BadEngine("ouro-de-tolo", "dynamite-four-stones",
                   "off by one in a card's text: Dynamite makes a player draw one stone too many",
                   "DIFF-STATE", with_parameter("dynamite_stones", lambda n: n + 1), players=3),

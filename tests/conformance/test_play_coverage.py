@@ -1,0 +1,207 @@
+"""Issue 19: coverage in every report, rare events declared in the spec, steered play.
+
+The clause ids these tests touch are those of the events and bad engines they exercise:
+OURO-CAX-04 (the deck refilled from the discards, OURO-AMB-05) and OURO-CARD-08 (a steal,
+OURO-AMB-17 on the taker's accident).
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from rulespec.conformance import InProcessAdapter, Options, check_engine
+from rulespec.conformance.coverage import (
+    Coverage,
+    Universe,
+    fields_read,
+    premise_of,
+    split_or,
+)
+from rulespec.conformance.report import render
+from rulespec.conformance.steering import example_seeds, positions_along
+from rulespec.reference.core import make_config
+from rulespec.reference.registry import engine_class
+from rulespec.spec.errors import SpecError
+from rulespec.spec.registry import game_ids, get_spec
+from rulespec.spec.validate import load_spec
+
+from .corpus import SPECIFIC
+
+TOY = Path(__file__).parents[1] / "specs" / "valid" / "toy.yaml"
+
+EVENT = """events:
+  - id: TOY-EV-ONE
+    name: a one
+    clauses: [TOY-PLAY-01]
+    description: A one was flipped.
+    kinds: [flip]
+    when: after.last == 1
+"""
+
+
+def _toy_with(tmp_path: Path, block: str) -> Path:
+    text = TOY.read_text(encoding="utf-8").replace("\nvariants:", "\n" + block + "variants:", 1)
+    path = tmp_path / "toy.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _problems(path: Path) -> str:
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    return "\n".join(str(p) for p in info.value.problems)
+
+
+def test_events_load_and_bad_events_are_rejected(tmp_path: Path) -> None:
+    """An events list loads; a duplicate id, an unknown clause, an unknown kind, a bad
+    expression and an unknown coverage item are each reported with where they are."""
+    assert load_spec(_toy_with(tmp_path, EVENT)).section("events")[0]["id"] == "TOY-EV-ONE"
+    bad = (EVENT + EVENT.replace("events:\n", "").replace("TOY-PLAY-01", "TOY-NOPE-01")
+           .replace("[flip]", "[flop]").replace("after.last == 1", "state.last == 1")
+           + "coverage:\n  - items: [nothing]\n    when: config.players > 1\n    why: none.\n")
+    messages = _problems(_toy_with(tmp_path, bad))
+    assert "'TOY-EV-ONE' is already used" in messages
+    assert "unknown clause 'TOY-NOPE-01'" in messages
+    assert "unknown action kind 'flop'" in messages
+    assert "unknown variable 'state'" in messages
+    assert "unknown item 'nothing'" in messages
+    assert "$.events[1]" in messages and "$.coverage[0].items[0]" in messages
+
+
+def test_every_game_declares_rare_events_tied_to_clauses() -> None:
+    """Each built-in game names a short list of rare events, each citing clauses."""
+    for game in ("ouro-de-tolo", "fool", "ruby-rhino", "dado-de-ouro"):
+        events = get_spec(game).section("events")
+        assert 3 <= len(events) <= 8, game
+        assert all(e["clauses"] for e in events)
+    ids = {e["id"] for e in get_spec("ouro-de-tolo").section("events")}
+    assert {"OURO-EV-RESHUFFLE", "OURO-EV-STEAL-ACCIDENT"} <= ids
+
+
+def test_premise_and_fields_of_expressions() -> None:
+    """An invariant ``A || B || C`` is exercised where ``A`` and ``B`` are false; an event
+    reads only the fields it names (strings and brackets do not split)."""
+    assert split_or("a || (b || c) || 'x||y'") == ["a", "(b || c)", "'x||y'"]
+    assert premise_of("a == 1 || b") == "!((a == 1))"
+    assert premise_of("a && b") is None
+    assert fields_read("before.deck == after.deck && size(after.players) > 0",
+                       ("before", "after")) == {"deck", "players"}
+    assert fields_read("before == after", ("before", "after")) is None
+
+
+def test_reshuffle_event_is_seen_on_the_reference() -> None:
+    """OURO-CAX-04: the rule example that leaves the Caxias buying from an empty deck is a seed
+    (it witnesses OURO-AMB-05); the draw that follows shows the deck reshuffled, and no other
+    step of it does."""
+    spec = get_spec("ouro-de-tolo")
+    universe = Universe(spec)
+    config = make_config(spec, players=3, parameters={"card_counts": {
+        "dynamite": 4, "favor": 1, "light_hand": 1, "not_mine": 1, "not_mine_either": 1,
+        "very_light_hand": 1, "tired": 1}})
+    seeds = example_seeds(spec, config, engine_class(spec), universe)
+    assert seeds
+    hits = []
+    for seed in seeds:
+        assert "OURO-EV-RESHUFFLE" not in positions_along(
+            spec, config, engine_class(spec), universe, seed)[0]
+        engine = engine_class(spec)(spec, config)
+        for action in seed:
+            engine.apply(action)
+        state = engine.state()
+        if state["phase"] != "buy" or engine.current_player() != "chance":
+            continue
+        draw = engine.chance_outcomes()[0][0]
+        engine.apply(draw)
+        hits.append(Coverage(universe).step(state, draw, engine.state(),
+                                            dict(config.parameters), config.to_json()))
+    assert ["OURO-EV-RESHUFFLE"] in hits, hits
+
+
+def test_every_report_carries_coverage(tmp_path: Path) -> None:
+    """A passing run says what it exercised: text ("conformant on what was exercised", the
+    parts never reached), JSON (a coverage key per run) and JUnit (properties, system-out)."""
+    options = Options(examples=3, golden=False, perft_seconds=0, rule_examples=False,
+                      seek_steps=300, max_steps=150)
+    report = check_engine(InProcessAdapter(), "ruby-rhino", players=[2], options=options)
+    assert report.ok
+    text = render(report, "text")
+    assert "coverage (" in text and "conformant on what was exercised: action kinds" in text
+    assert "decision points" in text and "events" in text
+    run = json.loads(render(report, "json"))["runs"][0]
+    cov = run["coverage"]
+    # RR-AMB-04 and RR-AMB-10 at their defaults: nobody chooses a count or draws a first player.
+    assert cov["action_kinds"]["total"] == 1
+    assert {"choose_count", "first_player"} <= set(cov["out_of_scope"])
+    assert set(cov) >= {"games", "action_kinds", "decision_points", "events", "invariants",
+                        "clauses"}
+    suite = ET.fromstring(render(report, "junit")).find("testsuite")
+    assert suite is not None
+    names = [p.get("name") for p in suite.iter("property")]
+    assert any(n and n.startswith("coverage action kinds") for n in names)
+    out = suite.find("system-out")
+    assert out is not None and "conformant on what was exercised" in (out.text or "")
+
+
+def test_steered_runs_are_deterministic() -> None:
+    """Under a fixed seed two runs play the same games: the same steps, the same coverage."""
+    options = Options(examples=3, golden=False, perft_seconds=0, seed=7, seek_steps=500,
+                      max_steps=300, rule_examples=False)
+    first, second = (check_engine(InProcessAdapter(), "ouro-de-tolo", players=[3],
+                                  options=options) for _ in range(2))
+    assert [r.steps for r in first.runs] == [r.steps for r in second.runs]
+    assert ([r.coverage.to_json() for r in first.runs]
+            == [r.coverage.to_json() for r in second.runs])
+
+
+def test_steering_reaches_more_than_hypothesis_alone() -> None:
+    """Unexercised kinds first, rule examples first and the reference search reach action kinds
+    and decision points that the same number of unsteered games miss."""
+    def reached(steer: bool) -> int:
+        options = Options(examples=3, golden=False, perft_seconds=0, rule_examples=False,
+                          steer=steer, max_steps=400, seek_steps=1500)
+        report = check_engine(InProcessAdapter(), "ouro-de-tolo", players=[3], options=options)
+        parts = report.runs[0].coverage.parts()
+        return parts["action kinds"][0] + parts["decision points"][0]
+
+    assert reached(True) > reached(False)
+
+
+# -- the default run (slow) ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(game_ids()))
+def test_default_run_reaches_every_action_kind_and_decision_point(game: str) -> None:
+    """Issue 19: the reference's own default run reaches 100% of the action kinds and decision
+    points each configuration can reach (the spec's ``coverage`` entries say which cannot)."""
+    report = check_engine(InProcessAdapter(), game, options=Options(golden=False))
+    assert report.ok
+    for run in report.runs:
+        parts = run.coverage.parts()
+        for name in ("action kinds", "decision points"):
+            covered, total, missed = parts[name]
+            assert covered == total, f"{game} {run.config['players']} players: {name} {missed}"
+
+
+BAD = [b for b in SPECIFIC["ouro-de-tolo"]
+       if b.name in ("early-reshuffle", "steal-after-accident")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bad", BAD, ids=str)
+def test_default_run_rejects_rare_path_bugs(bad: object, tmp_path: Path) -> None:
+    """Issue 19 "done when": an engine that reshuffles the deck one step early (OURO-CAX-04)
+    and one whose steal goes on after the taker's accident (OURO-CARD-08, OURO-AMB-17 stop)
+    are both rejected by a default ``rulespec conform`` run."""
+    from .corpus import BadEngine
+
+    assert isinstance(bad, BadEngine)
+    adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
+    report = check_engine(adapter, bad.game, options=Options(trace_dir=tmp_path))
+    assert not report.ok, f"{bad} passed a default run"
+    checks = {f.check for f in report.failures}
+    assert checks & {"DIFF-STATE", "EXAMPLE"}, checks

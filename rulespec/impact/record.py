@@ -178,7 +178,8 @@ def _record(root: Node | None, ambiguity_id: str, file: str) -> MappingNode:
                     raise ImpactWriteError(f"{file}:{line}: {ambiguity_id} is written in flow "
                                            "style ({...}); write the record as a block to let "
                                            "rulespec edit it")
-                return item
+                record: MappingNode = item
+                return record
     hint = ", ".join(known) if known else "none"
     raise ImpactWriteError(f"{file}: no ambiguity record {ambiguity_id!r}; the records are "
                            f"{hint}")

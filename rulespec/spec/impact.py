@@ -135,9 +135,12 @@ def _intervals(_amb: Mapping[str, Any], measured: Mapping[str, Any], path: JsonP
 
 
 def _interval(at: JsonPath, interval: Mapping[str, Any]) -> Found:
-    bounds = [interval.get(k) for k in ("low", "value", "high")]
-    if not all(isinstance(b, int | float) and not isinstance(b, bool) for b in bounds):
-        return  # the schema reported it
+    bounds: list[float] = []
+    for key in ("low", "value", "high"):
+        bound = interval.get(key)
+        if not isinstance(bound, int | float) or isinstance(bound, bool):
+            return  # the schema reported it
+        bounds.append(float(bound))
     if not all(math.isfinite(b) for b in bounds):
         yield at, f"{dict(interval)!r} is not finite; every bound must be a number"
     elif not bounds[0] <= bounds[1] <= bounds[2]:

@@ -39,6 +39,8 @@ INTERVAL_KEYS = ("value", "low", "high")
 _IMPACT_BEFORE = ("needs", "history")
 _INDENT = "  "
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*")
+#: Node marks are all the edit needs; libyaml finds them faster (its marks count characters too).
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class ImpactWriteError(RulespecError):
@@ -72,7 +74,7 @@ def edit_measured(text: str, ambiguity_id: str, measured: Mapping[str, Any], *,
                   file: str = "<spec>") -> str:
     """Return ``text`` with the record's ``impact.measured`` replaced by ``measured``."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         raise ImpactWriteError(f"{file}: not valid YAML, fix it first ({exc})") from None
     lines = _Lines(text)
@@ -81,15 +83,14 @@ def edit_measured(text: str, ambiguity_id: str, measured: Mapping[str, Any], *,
     block = render_measured(measured)
     if impact is None:
         indent = _key(record, "id").start_mark.column
-        body = "impact:\n" + _indented(f"text: {json.dumps(DEFAULT_TEXT)}\n" + block, _INDENT)
+        body = _impact_block(DEFAULT_TEXT, block)
         at = _insert_point(record, lines)
         return lines.insert(at, _indented(body, " " * indent))
     if not (isinstance(impact, MappingNode) and not impact.flow_style):
         key = _key(record, "impact")
         text_node = _value(impact, "text") if isinstance(impact, MappingNode) else None
         prose = text_node.value if isinstance(text_node, ScalarNode) else DEFAULT_TEXT
-        body = "impact:\n" + _indented(f"text: {json.dumps(prose, ensure_ascii=False)}\n"
-                                       + block, _INDENT)
+        body = _impact_block(prose, block)
         start = lines.line_start(key.start_mark.index)
         end = lines.after_line(_last_index(impact))
         return lines.replace(start, end, _indented(body, " " * key.start_mark.column))
@@ -101,6 +102,12 @@ def edit_measured(text: str, ambiguity_id: str, measured: Mapping[str, Any], *,
     key = _key(impact, "measured")
     start = lines.line_start(key.start_mark.index)
     return lines.replace(start, lines.after_line(_last_index(old)), body)
+
+
+def _impact_block(prose: str, block: str) -> str:
+    """Return a whole ``impact`` mapping (unindented): the prose, then the measurement."""
+    inner = f"text: {json.dumps(prose, ensure_ascii=False)}\nmeasured:\n" + _indented(block, _INDENT)
+    return "impact:\n" + _indented(inner, _INDENT)
 
 
 def render_measured(measured: Mapping[str, Any]) -> str:

@@ -64,9 +64,9 @@ def write_measured(spec_path: Path, ambiguity_id: str, measured: Mapping[str, An
         raise ImpactWriteError(f"{spec_path}: not written, the result would be invalid:\n{exc}"
                                ) from None
     written = spec.ambiguities[ambiguity_id]["impact"]["measured"]
-    if _normal(written) != _normal(measured):
-        raise ImpactWriteError(f"{spec_path}: not written, {ambiguity_id}'s measurement would "
-                               "not read back as given; this is a bug in rulespec, please report it")
+    if _normal(written) != _normal(measured) or not _only_measured_changed(raw, new, ambiguity_id):
+        raise ImpactWriteError(f"{spec_path}: not written, the edit of {ambiguity_id} would not "
+                               "read back as given; this is a bug in rulespec, please report it")
     _replace(spec_path, new.replace("\n", "\r\n") if crlf else new)
 
 
@@ -231,10 +231,19 @@ class _Lines:
         return self.text.rfind("\n", 0, index) + 1
 
     def after_line(self, index: int) -> int:
-        """Return the start of the line after the one holding the character before ``index``
-        (a block scalar ends at the start of the next line: that line is not included)."""
-        if index > 0 and self.text[index - 1] == "\n":
-            return index
+        """Return the start of the line after the one where a node ending at ``index`` ends.
+
+        A block scalar's end mark lies past its trailing blank lines, at the start of the next
+        line: cut before those blank lines, so they stay where they are.
+        """
+        start = self.line_start(index)
+        if index > 0 and not self.text[start:index].strip():
+            while start > 0:
+                previous = self.line_start(start - 1)
+                if self.text[previous:start].strip():
+                    break
+                start = previous
+            return start
         end = self.text.find("\n", index)
         return len(self.text) if end < 0 else end + 1
 
@@ -318,6 +327,16 @@ def _check_finite(value: Any, where: str) -> None:
 def _normal(value: Any) -> Any:
     """Return ``value`` as plain JSON data (tuples as lists, mappings as dicts)."""
     return json.loads(json.dumps(value))
+
+
+def _only_measured_changed(old: str, new: str, ambiguity_id: str) -> bool:
+    """Return whether ``new`` holds the same data as ``old`` but the record's measurement."""
+    before, after = yaml.load(old, Loader=_LOADER), yaml.load(new, Loader=_LOADER)
+    for data in (before, after):
+        record = next(a for a in data["ambiguities"] if a.get("id") == ambiguity_id)
+        impact = record.setdefault("impact", {"text": DEFAULT_TEXT})
+        impact.pop("measured", None)
+    return bool(before == after)
 
 
 def _uses_crlf(path: Path) -> bool:

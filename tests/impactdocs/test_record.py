@@ -237,3 +237,22 @@ def test_flow_style_record_is_refused(tmp_path: Path) -> None:
     line = text[:start].count("\n") + 1
     with pytest.raises(ImpactWriteError, match=f"toy.yaml:{line}: TOY-AMB-01 is written in flow"):
         write_measured(path, "TOY-AMB-01", fixture("toy-dice")["TOY-AMB-02"])
+
+
+def test_folded_text_keeps_its_trailing_blank_line(tmp_path: Path) -> None:
+    """A folded ``text: >-`` ends past its blank lines; measured goes right after the prose and
+    the blank line and comment before ``history`` stay where they were."""
+    path = copy_of("toy-dice", tmp_path)
+    text = path.read_text(encoding="utf-8").replace(
+        "    impact:\n      text: Longer games.\n      measured: {mean_turns: 40}\n",
+        "    impact:\n      text: >-\n        Longer games,\n        by about twelve turns.\n\n"
+        "    # the history\n", 1)
+    path.write_text(text, encoding="utf-8")
+    write_measured(path, "TOY-AMB-01", fixture("toy-dice")["TOY-AMB-01"])
+    after = path.read_text(encoding="utf-8")
+    assert "        by about twelve turns.\n      measured:\n        format: rulespec-impact/1\n" \
+        in after
+    assert "            seat_win_rate_change: [{value: 0.07, low: 0.01, high: 0.13}, " \
+        "{value: -0.07, low: -0.13, high: -0.01}]\n\n    # the history\n    history:\n" in after
+    spec = load_spec(path)
+    assert spec.ambiguities["TOY-AMB-01"]["impact"]["text"] == "Longer games, by about twelve turns."

@@ -20,6 +20,7 @@ from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, POSITIVE_SECONDS, outpu
 from rulespec.conformance.cli import COMMANDS as CONFORMANCE_COMMANDS
 from rulespec.examples.cli import examples as examples_command
 from rulespec.exitcodes import EXIT_FAILED, EXIT_OK, EXIT_USAGE, exit_code_for
+from rulespec.impact.cli import impact as impact_command
 from rulespec.perft_cli import perft as perft_command
 from rulespec.spec.errors import RulespecError, SpecError
 
@@ -494,7 +495,7 @@ def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt:
 
 # -- the conformance kit: conform, serve, conform-bench (implemented in conformance/cli.py) -----
 
-for _command in (*CONFORMANCE_COMMANDS, perft_command, examples_command):
+for _command in (*CONFORMANCE_COMMANDS, perft_command, examples_command, impact_command):
     cli.add_command(_command)
 
 

@@ -1,0 +1,1 @@
+"""Ruling-impact lab: which ambiguities matter, measured with strategic players."""

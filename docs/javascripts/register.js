@@ -1,8 +1,8 @@
 // Ambiguity register tables: filter by the columns named in data-filters, a free-text box,
-// sort by clicking a column heading, export what is shown as CSV or JSON. Filters and sort
-// live in the address (?game=fool&status=ruled&sort=-id) so a view can be shared. A cell
-// whose shown text is not its value (a game's display name) carries the value in data-key.
-// Without JavaScript the full table is shown.
+// sort by clicking a column heading (numbers as numbers, empty cells last), export what is
+// shown as CSV or JSON. Filters and sort live in the address (?game=fool&status=ruled&sort=-id)
+// so a view can be shared. A cell whose shown text is not its value (a game's display name, an
+// outcome-change rate) carries the value in data-key. Without JavaScript the full table is shown.
 (function () {
   "use strict";
 
@@ -16,6 +16,15 @@
   function cellText(row, index) {
     const cell = row.cells[index];
     return cell ? cell.textContent.trim() : "";
+  }
+
+  const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+  // Numbers (an outcome-change rate keyed as 0.212500) compare as numbers, so 0.05 < 0.2;
+  // other keys as text, digit runs by value (OURO-AMB-2 < OURO-AMB-10).
+  function compareKeys(x, y) {
+    if (NUMBER.test(x) && NUMBER.test(y)) return Number(x) - Number(y);
+    return x.localeCompare(y, undefined, { numeric: true });
   }
 
   function slug(name) {
@@ -131,9 +140,14 @@
         return;
       }
       heads[sortIndex].setAttribute("aria-sort", ascending ? "ascending" : "descending");
-      const sorted = rows.slice().sort((a, b) =>
-        cellKey(a, sortIndex).localeCompare(cellKey(b, sortIndex), undefined, { numeric: true }));
-      if (!ascending) sorted.reverse();
+      const direction = ascending ? 1 : -1;
+      const sorted = rows.slice().sort((a, b) => {
+        const x = cellKey(a, sortIndex);
+        const y = cellKey(b, sortIndex);
+        // Empty cells (a record not measured) go last whichever the direction.
+        if (x === "" || y === "") return (x === "") - (y === "");
+        return direction * compareKeys(x, y);
+      });
       sorted.forEach((row) => body.appendChild(row));
     }
 

@@ -6,13 +6,13 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rulespec.docsgen.impact import impact_block, outcome_cell, what_matters_most
 from rulespec.docsgen.links import Links, game_dir, game_title
 from rulespec.docsgen.markdown import (
     Page,
     anchor,
     badge,
     code,
-    data_tables,
     plural,
     scalar,
     table,
@@ -33,7 +33,8 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
     """
     filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind", "Authority"]
     headers = ["Id", *(["Game"] if with_game else []), "Title", "Status", "Severity", "Kind",
-               "Default", "Authority", "Options", "Clauses", "Impact", "Last change"]
+               "Default", "Authority", "Options", "Clauses", "Impact", "Outcome change",
+               "Last change"]
     rows = []
     for spec, amb in items:
         links = Links(spec)
@@ -50,6 +51,7 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
                 links.many(amb["clauses"], prefix=link_prefix),
                 links.prose(_short(str(impact.get("text", ""))), prefix=link_prefix)
                 + (" (measured)" if impact.get("measured") else ""),
+                outcome_cell(amb),
                 code(history[-1]["date"]) if history else ""]
         rows.append(row)
     return (f'<div class="rs-register" data-filters="{",".join(filters)}" markdown>\n\n'
@@ -107,12 +109,7 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
             src = f" (source: {text(ev['source'])})" if ev.get("source") else ""
             out.append(f"- {links.prose(ev['text'])}{src}\n")
         out.append("\n")
-    if amb.get("impact"):
-        impact = amb["impact"]
-        out.append(f"**Impact.** {links.prose(impact['text'])}\n\n")
-        if impact.get("measured"):
-            out.append('<div class="rs-impact" markdown>\n\n' + data_tables(impact["measured"])
-                       + "\n</div>\n\n")
+    out.append(impact_block(amb, links))
     if amb.get("history"):
         out.append("**History.**\n\n" + table(["Date", "Status", "Note"], [
             [code(h["date"]), badge("status", str(h["status"])), links.prose(h.get("note", ""))]
@@ -130,7 +127,9 @@ def register_page(specs: Sequence[Spec]) -> Page:
            "heading to sort. Filters and sort are kept in the address "
            "(`?game=fool&status=ruled&sort=-id`), so a filtered view can be shared; export "
            "what is shown as CSV or JSON. Games are named by their id in the address. See [the ambiguity lifecycle]"
-           "(editors/ambiguity-lifecycle.md) for what each status means.\n\n"]
+           "(editors/ambiguity-lifecycle.md) for what each status means. Sort by *Outcome "
+           "change* (`?sort=-outcome-change`) to see which rulings most often change who wins; "
+           "[what matters most](#what-matters-most) ranks them per game.\n\n"]
     if not items:
         out.append("No ambiguities are recorded yet.\n")
         return Page(REGISTER_PAGE, "".join(out))
@@ -140,6 +139,7 @@ def register_page(specs: Sequence[Spec]) -> Page:
     out.append(plural(len(items), "record") + ": "
                + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".\n\n")
     out.append(register_table(items, prefix="", with_game=True))
+    out.append(what_matters_most(specs))
     out.append(changelog(items))
     return Page(REGISTER_PAGE, "".join(out))
 

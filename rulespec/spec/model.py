@@ -126,3 +126,9 @@ class Spec:
         """Return ``file:line:col`` of a JSON path in the spec file."""
         line, col = self.marks.at(path)
         return f"{self.path}:{line}:{col}"
+
+    def structured_impact(self, ambiguity_id: str) -> Mapping[str, Any] | None:
+        """Return a record's ``rulespec-impact/1`` measurement, or None if it has none."""
+        from rulespec.spec.impact import structured_impact
+
+        return structured_impact(self.ambiguities[ambiguity_id])

@@ -125,7 +125,7 @@ class _Checker:
                   self.check_citations, self.check_components, self.check_tables,
                   self.check_parameters, self.check_schemas, self.check_invariants,
                   self.check_variants, self.check_ambiguities, self.check_visibility,
-                  self.check_register, self.check_null_keys)
+                  self.check_register, self.check_null_keys, self.check_impact)
         for check in checks:
             try:
                 check()
@@ -374,6 +374,15 @@ class _Checker:
         for path, message in register_problems(self.data.get("ambiguities", []), sources):
             self.add(path, message)
 
+    def check_impact(self) -> None:
+        """Check structured impact (rulespec-impact/1) beyond its schema."""
+        from rulespec.spec.impact import impact_problems
+
+        players = self.data["game"]["players"]
+        for path, message in impact_problems(self.data.get("ambiguities", []),
+                                             (players["min"], players["max"])):
+            self.add(path, message)
+
     def check_null_keys(self) -> None:
         """Refuse null values in the schemas: an unquoted ``, key:`` inside a YAML flow
         mapping makes a bogus key with a null value, and a schema ignores unknown keys."""
@@ -446,8 +455,16 @@ def _short(text: str) -> str:
 def load_spec(path: Path | str, *, sources: Path | None = None) -> Spec:
     """Load and validate a spec file; raise SpecError listing every problem found."""
     path = Path(path)
-    text = read_text(path)
-    data, marks = load_yaml(text, str(path))
+    return spec_from_text(read_text(path), path, sources=sources)
+
+
+def spec_from_text(text: str, path: Path, *, sources: Path | None = None,
+                   label: str | None = None) -> Spec:
+    """Validate the text of a spec file at ``path``; raise SpecError listing every problem.
+
+    ``label`` names the text in problems instead of ``path`` (a text not written yet).
+    """
+    data, marks = load_yaml(text, label or str(path))
     if not isinstance(data, dict):
         raise SpecError([marks.problem((), "a spec must be a mapping at the top level")])
     problems = _schema_problems(data, marks)

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -68,9 +69,19 @@ def example() -> Spec:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built strictly with the example spec as its only game."""
+    """The site built strictly with the example spec as its only game.
+
+    TOY-AMB-02 gets structured impact (a fixture, written as ``rulespec impact --write``
+    would); TOY-AMB-01 keeps its free-form measurement.
+    """
+    from rulespec.impact.record import write_measured
+    from tests.impactdocs.conftest import fixture
+
+    spec = tmp_path_factory.mktemp("spec") / EXAMPLE.name
+    shutil.copyfile(EXAMPLE, spec)
+    write_measured(spec, "TOY-AMB-02", fixture("toy-dice")["TOY-AMB-02"])
     out = tmp_path_factory.mktemp("site")
-    done = build(out, specs=[EXAMPLE])
+    done = build(out, specs=[spec])
     assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
     return out
 
@@ -279,6 +290,54 @@ def test_register_filters_and_sorts(browser: Chromium, server: str, example: Spe
     browser.evaluate("document.querySelectorAll('.rs-register th')[0].click()")
     ids = browser.evaluate(visible)
     assert ids == sorted(ids, reverse=True), "a second click sorts descending"
+
+
+def test_register_sorts_by_outcome_change(browser: Chromium, server: str,
+                                          tmp_path: Path) -> None:
+    """The register sorts by outcome-change rate (highest first), unmeasured records last in
+    either direction; the cell shows the rate with its interval and the option and agent."""
+    browser.open(f"{server}/ambiguities/?sort=-outcome-change")
+    browser.wait_for("!!document.querySelector('.rs-filters')")
+    headers = browser.evaluate("Array.from(document.querySelectorAll('.rs-register th'))"
+                               ".map((th) => th.textContent.trim())")
+    column = headers.index("Outcome change")
+    assert browser.evaluate(VISIBLE_IDS) == ["TOY-AMB-02", "TOY-AMB-01"]
+    cell = browser.evaluate(f"document.querySelector('.rs-register tbody tr').cells[{column}]"
+                            ".textContent.trim()")
+    assert cell == "6.5% [3.84%, 10.8%] (youngest, greedy)"
+    sort = f"document.querySelectorAll('.rs-register th')[{column}]"
+    assert browser.evaluate(f"{sort}.getAttribute('aria-sort')") == "descending"
+    browser.evaluate(f"{sort}.click()")  # the same heading again: ascending
+    assert browser.evaluate("location.search") == "?sort=outcome-change"
+    assert browser.evaluate(VISIBLE_IDS) == ["TOY-AMB-02", "TOY-AMB-01"], \
+        "an unmeasured record sorts last in ascending order too"
+    shoot(browser, tmp_path, "register-outcome")
+    summary = browser.evaluate("document.getElementById('matters-toy-dice')"
+                               ".nextElementSibling.textContent")
+    assert "TOY-AMB-02" in summary and "TOY-AMB-01" not in summary
+
+
+def test_measured_impact_shows_a_table_and_a_chart(browser: Chromium, server: str,
+                                                   tmp_path: Path) -> None:
+    """A structured record shows its prose, its figures table and a labelled chart; a
+    free-form one shows its tables as before."""
+    browser.open(f"{server}/games/toy-dice/ambiguities/#TOY-AMB-02")
+    chart = browser.wait_for("(() => { const s = document.querySelector('.rs-impact-chart svg');"
+                             " if (!s) return null; const r = s.getBoundingClientRect();"
+                             " return {w: r.width, h: r.height,"
+                             " title: s.querySelector('title').textContent,"
+                             " label: s.getAttribute('aria-labelledby')}; })()")
+    assert chart["w"] > 300 and chart["h"] > 80, f"the chart is not visible: {chart}"
+    assert chart["title"] == "Outcome-change rate, 95% interval, against seat-zero"
+    assert chart["label"] == "impact-TOY-AMB-02-title impact-TOY-AMB-02-desc"
+    shown = browser.evaluate(TABLES_JS)
+    figures = [t for t in shown if t["header"][:3] == ["Option", "Agent", "Games"]]
+    assert len(figures) == 1 and figures[0]["rows"][1] == [
+        "youngest", "greedy", "200", "50% [43.1%, 56.9%]", "6.5% [3.84%, 10.8%]",
+        "+0.3 [-0.2, +0.8]", "—"]
+    assert any(t["rows"] == [["mean turns", "40"]] for t in shown), "free-form tables stay"
+    browser.evaluate("document.querySelector('.rs-impact-chart').scrollIntoView()")
+    shoot(browser, tmp_path, "impact-chart")
 
 
 def test_palette_toggle_and_code_copy(browser: Chromium, server: str) -> None:

@@ -1,0 +1,117 @@
+"""Measured impact in the docs: a record's figures as a table and a chart, the register's
+outcome-change column and the "what matters most" summary per game.
+
+A structured measurement (``rulespec-impact/1``) is shown as a table of every option × agent
+with each figure's interval, and an inline SVG forest plot of the outcome-change rate; an older
+free-form measurement keeps its generic tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rulespec.docsgen.links import Links, game_dir, game_title
+from rulespec.docsgen.markdown import anchor, code, data_tables, plural, table, text
+from rulespec.impact.chart import FIGURE_TITLES, figure_text, forest_svg
+from rulespec.spec.impact import structured_impact, top_outcome_change
+from rulespec.spec.model import Spec
+
+#: How many records the "what matters most" summary lists per game.
+TOP_RECORDS = 3
+#: The table's figure columns: (key, heading).
+_COLUMNS = (("trigger_rate", "Trigger rate"), ("outcome_change_rate", "Outcome change"),
+            ("length_change", "Length change"), ("margin_change", "Margin change"))
+
+
+def interval_text(interval: Mapping[str, Any] | None, figure: str) -> str:
+    """Return ``21.2% [17.6%, 25.5%]`` (or a dash for a figure that was not measured)."""
+    if interval is None:
+        return "—"
+    rate = FIGURE_TITLES[figure][1]
+    value, low, high = (figure_text(float(interval[k]), rate) for k in ("value", "low", "high"))
+    return f"{value} [{low}, {high}]"
+
+
+def impact_block(amb: Mapping[str, Any], links: Links, *, link_prefix: str = "") -> str:
+    """Return the Impact part of a record: the prose, then the figures (table and chart)."""
+    impact = amb.get("impact")
+    if not impact:
+        return ""
+    out = [f"**Impact.** {links.prose(impact['text'], prefix=link_prefix)}\n\n"]
+    measured = structured_impact(amb)
+    if measured is not None:
+        out.append(measured_tables(measured, ident=f"impact-{amb['id']}"))
+    elif impact.get("measured"):
+        out.append('<div class="rs-impact" markdown>\n\n' + data_tables(impact["measured"])
+                   + "\n</div>\n\n")
+    return "".join(out)
+
+
+def measured_tables(measured: Mapping[str, Any], *, ident: str) -> str:
+    """Return how a measurement was made, its table of figures and its forest plot."""
+    confidence = f"{float(measured['confidence']) * 100:g}%"
+    agents = "; ".join(f"{code(a['id'])}: {text(a['description'])}" for a in measured["agents"])
+    out = [f"Measured on {code(measured['measured_on'])} with rulespec {code(measured['rulespec'])}: "
+           f"{measured['players']}-player games, each option paired with the default "
+           f"{code(measured['baseline'])} (same seeds, so only the ruling differs), master seed "
+           f"{code(measured['seed'])}, batches of {measured['batch_size']}; brackets are "
+           f"{confidence} intervals. Agents: {agents}.\n\n"]
+    rows = []
+    for result in measured["results"]:
+        rows.append([code(result["option"]), code(result["agent"]), str(result["games"])]
+                    + [text(interval_text(result.get(key), key)) for key, _ in _COLUMNS])
+    out.append('<div class="rs-impact" markdown>\n\n'
+               + table(["Option", "Agent", "Games", *(h for _, h in _COLUMNS)], rows)
+               + "\n</div>\n\n")
+    if measured["results"]:
+        out.append('<div class="rs-impact-chart">\n' + forest_svg(measured, ident=ident)
+                   + "</div>\n\n")
+    return "".join(out)
+
+
+def outcome_cell(amb: Mapping[str, Any]) -> str:
+    """Return the register's outcome-change cell: the highest rate over options and agents
+    with its interval, keyed by the rate so the column sorts by number (empty if unmeasured)."""
+    measured = structured_impact(amb)
+    best = top_outcome_change(measured) if measured is not None else None
+    if best is None:
+        return ""
+    rate = best["outcome_change_rate"]
+    return (f'<span data-key="{float(rate["value"]):.6f}">'
+            f"{text(interval_text(rate, 'outcome_change_rate'))} "
+            f"({code(best['option'])}, {code(best['agent'])})</span>")
+
+
+def what_matters_most(specs: Sequence[Spec], *, top: int = TOP_RECORDS) -> str:
+    """Return the summary per game: its records ranked by their highest outcome-change rate."""
+    out = [f"## What matters most {anchor('what-matters-most')}\n\n",
+           "Per game, the records whose ruling most often changes who wins, by their highest "
+           "outcome-change rate over options and agents (paired games against the default, "
+           "measured by `rulespec impact`).\n\n"]
+    for spec in specs:
+        links = Links(spec)
+        prefix = f"{game_dir(spec)}/"
+        ranked = []
+        for amb in spec.section("ambiguities"):
+            measured = structured_impact(amb)
+            best = top_outcome_change(measured) if measured is not None else None
+            if best is not None:
+                ranked.append((float(best["outcome_change_rate"]["value"]), amb, best))
+        out.append(f"### {text(game_title(spec))} {anchor('matters-' + spec.game_id)}\n\n")
+        if not ranked:
+            out.append("No record of this game has structured impact yet; measure it with "
+                       f"`rulespec impact {spec.game_id} --write`.\n\n")
+            continue
+        ranked.sort(key=lambda item: -item[0])  # stable: spec order among equal rates
+        rows = [[links.to(str(amb["id"]), prefix=prefix), text(amb["title"]),
+                 text(interval_text(best["outcome_change_rate"], "outcome_change_rate")),
+                 f"{code(best['option'])}, {code(best['agent'])}",
+                 text(interval_text(best["trigger_rate"], "trigger_rate"))]
+                for _, amb, best in ranked[:top]]
+        out.append(table(["Record", "Title", "Outcome change", "Option, agent", "Trigger rate"],
+                         rows) + "\n")
+        if len(ranked) > top:
+            out.append(f"{plural(len(ranked) - top, 'more measured record')} in "
+                       f"[the game's register]({prefix}ambiguities.md).\n\n")
+    return "".join(out)

@@ -83,16 +83,20 @@ def margin_of(result: Mapping[str, Any]) -> float | None:
     return float(scores[ranking[0][0]] - scores[ranking[1][0]])
 
 
-def play_game(spec: Spec, rulings: Mapping[str, str], players: int, agent: Agent,
-              seed: int, ambiguities: Sequence[str],
+def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
+              agent: Agent | Sequence[Agent], seed: int, ambiguities: Sequence[str] = (),
               engine_type: type[Engine] | None = None) -> GameSummary:
-    """Play one game under ``rulings`` with every seat played by ``agent``."""
+    """Play one game under ``rulings``; ``agent`` plays every seat, or one agent per seat."""
+    seats = list(agent) if isinstance(agent, Sequence) else [agent] * players
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} agents for {players} seats")
     config = make_config(spec, players=players, rulings=rulings)
     engine = (engine_type or engine_class(spec))(spec, config)
     chance: dict[str, random.Random] = {}
     decide = random.Random(derive_seed(seed, "players"))
     hidden = hidden_fields(spec.data)
-    states: list[dict[str, Any]] | None = [engine.state()] if agent.needs_history else None
+    needs = any(a.needs_history for a in seats)
+    states: list[dict[str, Any]] | None = [engine.state()] if needs else None
     history: list[tuple[Actor, Action]] = []
     steps = 0
     truncated = False
@@ -117,7 +121,7 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int, agent: Agent
                 action = legal[0]
             else:
                 obs = Observation(actor, legal, spec, config, hidden, engine, states, history)
-                action = agent.act(obs, own)
+                action = seats[actor].act(obs, own)
         engine.apply(action)
         steps += 1
         if states is not None:

@@ -140,11 +140,14 @@ def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], player
                    "NAME-AMB.svg when there are several).")
 @click.option("--write", is_flag=True,
               help="Record the figures in each ambiguity record's impact.measured in the spec.")
+@click.option("--from", "saved", type=click.Path(path_type=Path, dir_okay=False),
+              help="Play nothing: read figures saved earlier with --format json (one game or "
+                   "--all) and print, chart or --write them.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: str, games: int,
            precision: float | None, max_games: int, batch_size: int, players: int | None,
            seed: int, jobs: int, cluster: str | None, fmt: str, chart: Path | None, write: bool,
-           quiet: bool) -> None:
+           saved: Path | None, quiet: bool) -> None:
     """Measure how much each option of an ambiguity changes play, against the default.
 
     For every option of every ambiguity (or those named), paired games are played with the same
@@ -157,6 +160,10 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
 
     names = _agents(agents)
     output_file(chart, "--chart")
+    if saved is not None:
+        loaded, was_sweep = _load_saved(saved)
+        _finish(loaded, [get_spec(g) for g in loaded], was_sweep, fmt, chart, write)
+        return
     if sweep and (game is not None or ambiguities):
         raise click.UsageError("--all sweeps every game; give no GAME or AMB with it")
     if not sweep and game is None:
@@ -164,14 +171,6 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
     if sweep and players is not None:
         raise click.UsageError("--players applies to one game; --all measures each game at its "
                                "default count")
-    writer: Callable[[Path, str, Mapping[str, Any]], None] | None = None
-    if write:
-        try:
-            from rulespec.impact.record import write_measured
-        except ImportError:
-            raise click.UsageError("--write needs rulespec.impact.record.write_measured, which "
-                                   "this installation lacks") from None
-        writer = write_measured
     targets = game_ids() if sweep else [game]
     specs = [get_spec(g) for g in targets if g is not None]
     display = _Display(not quiet and sys.stderr.isatty())
@@ -188,6 +187,36 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
     finally:
         display.stop()
     elapsed = time.monotonic() - started
+    _finish(results, specs, sweep, fmt, chart, write)
+    if not quiet and sys.stderr.isatty():
+        click.echo(f"measured in {elapsed:.0f} s", err=True)
+
+
+def _load_saved(path: Path) -> tuple[dict[str, dict[str, dict[str, Any]]], bool]:
+    """Read figures saved with ``--format json``: one game's, or a sweep's."""
+    import json
+
+    from rulespec.impact.measure import FORMAT
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.UsageError(f"--from {str(path)!r} cannot be read as JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise click.UsageError(f"--from {str(path)!r} is not a {FORMAT} report; save one with "
+                               "'rulespec impact ... --format json'")
+    if "games" in data:
+        return {g: v["records"] for g, v in data["games"].items()}, True
+    return {str(data["game"]): data["records"]}, False
+
+
+def _finish(results: Mapping[str, Mapping[str, Mapping[str, Any]]], specs: list[Spec],
+            sweep: bool, fmt: str, chart: Path | None, write: bool) -> None:
+    writer: Callable[[Path, str, Mapping[str, Any]], None] | None = None
+    if write:
+        from rulespec.impact.record import write_measured
+
+        writer = write_measured
     if chart is not None:
         from rulespec.impact.chart import forest_svg
 
@@ -202,8 +231,6 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
                 if measured_one["results"]:
                     writer(spec.path, amb, measured_one)
     _print(results, fmt, sweep)
-    if not quiet and sys.stderr.isatty():
-        click.echo(f"measured in {elapsed:.0f} s", err=True)
 
 
 def _print(results: Mapping[str, Mapping[str, Mapping[str, Any]]], fmt: str, sweep: bool) -> None:

@@ -111,9 +111,10 @@ def figures(pairs: Sequence[tuple[GameSummary, GameSummary]], amb_index: int, pl
         "length_change": interval_json(
             mean_interval([float(o.length - b.length) for b, o in pairs], confidence)),
         "margin_change": interval_json(margin),
+        # A difference of two win rates lies in [-1, 1]: the interval is clipped to it.
         "seat_win_rate_change": [
             interval_json(mean_interval([float((s in o.winners) - (s in b.winners))
-                                         for b, o in pairs], confidence))
+                                         for b, o in pairs], confidence).clip(-1.0, 1.0))
             for s in range(players)],
     }
 

@@ -36,6 +36,10 @@ class Interval:
         """Return high − low."""
         return self.high - self.low
 
+    def clip(self, low: float, high: float) -> Interval:
+        """Return the interval cut to [low, high] (for a figure that cannot leave that range)."""
+        return Interval(self.value, max(low, self.low), min(high, self.high))
+
     def to_json(self) -> dict[str, float]:
         """Return ``{value, low, high}``, each rounded to 4 significant digits."""
         value, low, high = sig4(self.value), sig4(self.low), sig4(self.high)

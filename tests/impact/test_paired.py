@@ -6,7 +6,6 @@ Cites OURO-AMB-03 (who chooses the stones Light Hand takes, OURO-CARD-08) and FO
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -21,9 +20,9 @@ from rulespec.impact.paired import (
     play_game,
     run_batch,
 )
+from rulespec.impact.stats import wilson
 from rulespec.reference.core import CHANCE, Action, Actor, Engine, make_config
 from rulespec.reference.registry import engine_class
-from rulespec.impact.stats import wilson
 from rulespec.spec.registry import get_spec
 from rulespec.spec.visibility import hidden_fields, view
 

@@ -790,3 +790,27 @@ class FoolEngine(Engine):
 
 
 ENGINE = FoolEngine
+
+
+# -- the greedy player's heuristic (rulespec.impact) -----------------------------------------------
+
+
+def heuristic(config: Config, view: Mapping[str, Any], player: int) -> float:
+    """Return how good ``view`` (``player``'s view of the state) is for ``player``.
+
+    For the impact lab's greedy and MCTS players; it reads the configuration and the view only.
+    The player's score so far, less what its hand would cost if the round ended now (the cards'
+    values, ``wild_penalty`` for a wild; FOOL-SCORE), less the going-out points a fool gives up
+    (``going_out_points`` − ``fool_going_out_points``), relative to the best other score.
+    """
+    wild_penalty = int(config.param("wild_penalty"))
+    fool_cost = int(config.param("going_out_points")) - int(config.param("fool_going_out_points"))
+    hand = view["hands"][player]
+    cost = 0
+    if isinstance(hand, dict):
+        for suit, cards in hand.items():
+            cost += cards * wild_penalty if suit == WILD else sum(cards)
+    scores = view["scores"]
+    others = [s for i, s in enumerate(scores) if i != player]
+    own = scores[player] - cost - (fool_cost if player in view["fools"] else 0)
+    return float(own - (max(others) if others else 0))

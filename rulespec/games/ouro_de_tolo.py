@@ -1240,3 +1240,37 @@ class OuroDeTolo(Engine):
 
 
 ENGINE = OuroDeTolo
+
+
+# -- the greedy player's heuristic (rulespec.impact) -----------------------------------------------
+
+
+def heuristic(config: Config, view: Any, player: int) -> float:
+    """Return how good ``view`` (``player``'s view of the state) is for ``player``.
+
+    For the impact lab's greedy and MCTS players; it reads the configuration's stone values and
+    the view only. A player's worth is the money it can see it holds plus the value of its
+    stones today, discounted by the share of an accident it already carries (Fool's Gold held
+    against ``accident_fools_gold``); stones are worth nothing after an accident. The others'
+    money is hidden, so they count by their stones only, and the score is the player's worth
+    minus the mean of the others'.
+    """
+    values = config.param("stone_values")
+    fools = config.param("fools_gold")
+    accident_at = max(1, int(config.param("accident_fools_gold")))
+
+    def worth(seat: dict[str, Any]) -> float:
+        stones = seat["stones"]
+        if not isinstance(stones, dict) or seat["status"] == ACCIDENT:
+            return 0.0
+        total = sum(k * int(values.get(c, 0)) for c, k in stones.items() if not fools.get(c))
+        if seat["status"] == IN_MINE:
+            held = sum(k for c, k in stones.items() if fools.get(c))
+            total *= 1 - held / accident_at
+        return float(total)
+
+    seats = view["players"]
+    me = seats[player]
+    money = me["money"] if isinstance(me["money"], int) else 0
+    others = [worth(s) for i, s in enumerate(seats) if i != player]
+    return money + worth(me) - (sum(others) / len(others) if others else 0.0)

@@ -634,3 +634,18 @@ class RubyRhino(Engine):
 
 
 ENGINE = RubyRhino
+
+
+# -- the greedy player's heuristic (rulespec.impact) -----------------------------------------------
+
+
+def heuristic(config: Config, view: Any, player: int) -> float:
+    """Return how good ``view`` is for ``player``: its score minus the best other score.
+
+    For the impact lab's greedy and MCTS players. The game leaves the players no choice (every
+    action is a die roll), so the heuristic is never consulted in play; it is declared so that
+    every game offers the same players.
+    """
+    scores = view["scores"]
+    others = [s for i, s in enumerate(scores) if i != player]
+    return float(scores[player] - (max(others) if others else 0))

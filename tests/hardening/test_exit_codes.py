@@ -55,6 +55,9 @@ RUNS: list[tuple[str, list[str], int]] = [
      EXIT_USAGE),
     ("examples", ["examples", "dado-de-ouro"], EXIT_OK),
     ("examples", ["examples", "chess"], EXIT_USAGE),
+    ("impact", ["impact", "dado-de-ouro", "DDO-AMB-01", "--agents", "random", "--games", "2",
+                "--batch-size", "1", "-q"], EXIT_OK),
+    ("impact", ["impact", "chess"], EXIT_USAGE),
 ]
 
 

@@ -1,0 +1,122 @@
+"""Impact reports: JSON (byte-comparable), text and Markdown tables, and the sweep's ranking."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from rulespec.impact.measure import FORMAT
+
+
+def to_json(game: str, records: Mapping[str, Mapping[str, Any]]) -> str:
+    """Return ``{"format", "game", "records"}`` with sorted keys (byte-comparable)."""
+    return json.dumps({"format": FORMAT, "game": game, "records": records}, sort_keys=True,
+                      indent=2, ensure_ascii=False)
+
+
+def sweep_json(games: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> str:
+    """Return the JSON of a sweep over several games, with its ranking, sorted keys."""
+    return json.dumps({"format": FORMAT, "games": {g: {"records": r} for g, r in games.items()},
+                       "ranking": {g: ranking(r) for g, r in games.items()}},
+                      sort_keys=True, indent=2, ensure_ascii=False)
+
+
+def _iv(iv: Any, pct: bool = False) -> str:
+    if iv is None:
+        return "n/a"
+    if pct:
+        return f"{100 * iv['value']:.1f}% [{100 * iv['low']:.1f}, {100 * iv['high']:.1f}]"
+    return f"{iv['value']:+.3g} [{iv['low']:+.3g}, {iv['high']:+.3g}]"
+
+
+def _seat_max(result: Mapping[str, Any]) -> str:
+    seats = result["seat_win_rate_change"]
+    if not seats:
+        return "n/a"
+    s, iv = max(enumerate(seats), key=lambda x: abs(x[1]["value"]))
+    return f"seat {s}: {100 * iv['value']:+.1f} pts [{100 * iv['low']:+.1f}, {100 * iv['high']:+.1f}]"
+
+
+COLUMNS = ("option", "agent", "games", "triggered", "triggers/game", "outcome changed",
+           "length change", "margin change", "largest seat win-rate change")
+
+
+def _row(r: Mapping[str, Any]) -> list[str]:
+    return [r["option"], r["agent"], str(r["games"]), _iv(r["trigger_rate"], True),
+            _iv(r["triggers_per_game"]).lstrip("+"), _iv(r["outcome_change_rate"], True),
+            _iv(r["length_change"]), _iv(r["margin_change"]), _seat_max(r)]
+
+
+def to_text(game: str, records: Mapping[str, Mapping[str, Any]]) -> str:
+    """Return a plain-text report: one block per ambiguity, one line per option and agent."""
+    lines: list[str] = []
+    for amb, rec in records.items():
+        lines.append(f"{game} {amb}: baseline {rec['baseline']!r}, {rec['players']} players, "
+                     f"{int(100 * rec['confidence'])}% intervals, seed {rec['seed']}")
+        if not rec["results"]:
+            lines.append("  (no other option can be played at this player count)")
+        for r in rec["results"]:
+            cells = _row(r)
+            lines.append(f"  {cells[0]} / {cells[1]} ({cells[2]} paired games)")
+            for name, cell in zip(COLUMNS[3:], cells[3:], strict=True):
+                lines.append(f"    {name + ':':<30} {cell}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def to_markdown(game: str, records: Mapping[str, Mapping[str, Any]]) -> str:
+    """Return a Markdown report: one table per ambiguity."""
+    out: list[str] = []
+    for amb, rec in records.items():
+        out.append(f"### {game} {amb}\n")
+        out.append(f"Baseline `{rec['baseline']}`, {rec['players']} players, "
+                   f"{int(100 * rec['confidence'])}% intervals, seed {rec['seed']}.\n")
+        out.append("| " + " | ".join(COLUMNS) + " |")
+        out.append("|" + "---|" * len(COLUMNS))
+        for r in rec["results"]:
+            out.append("| " + " | ".join(_row(r)) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def ranking(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return the ambiguities ranked by their largest outcome-change rate, then trigger rate.
+
+    Each entry names the option and agent of that largest rate (what matters most first).
+    """
+    rows: list[dict[str, Any]] = []
+    for amb, rec in records.items():
+        best: dict[str, Any] | None = None
+        for r in rec["results"]:
+            key = (r["outcome_change_rate"]["value"], r["trigger_rate"]["value"])
+            if best is None or key > (best["outcome_change_rate"]["value"],
+                                      best["trigger_rate"]["value"]):
+                best = r
+        if best is None:
+            continue
+        rows.append({"ambiguity": amb, "option": best["option"], "agent": best["agent"],
+                     "outcome_change_rate": best["outcome_change_rate"],
+                     "trigger_rate": best["trigger_rate"]})
+    rows.sort(key=lambda r: (-r["outcome_change_rate"]["value"], -r["trigger_rate"]["value"],
+                             r["ambiguity"]))
+    return rows
+
+
+def ranking_text(game: str, rows: list[dict[str, Any]]) -> str:
+    """Return the ranking as text: what matters most in ``game``."""
+    lines = [f"What matters most in {game} (largest outcome-change rate over options and agents):"]
+    for i, r in enumerate(rows, 1):
+        lines.append(f"  {i:>2}. {r['ambiguity']:<14} {_iv(r['outcome_change_rate'], True):<28} "
+                     f"{r['option']} / {r['agent']}; triggered {_iv(r['trigger_rate'], True)}")
+    return "\n".join(lines) + "\n"
+
+
+def ranking_markdown(game: str, rows: list[dict[str, Any]]) -> str:
+    """Return the ranking as a Markdown table."""
+    out = [f"### What matters most in {game}\n",
+           "| # | ambiguity | outcome changed | option / agent | triggered |", "|---|---|---|---|---|"]
+    for i, r in enumerate(rows, 1):
+        out.append(f"| {i} | {r['ambiguity']} | {_iv(r['outcome_change_rate'], True)} | "
+                   f"{r['option']} / {r['agent']} | {_iv(r['trigger_rate'], True)} |")
+    return "\n".join(out) + "\n"

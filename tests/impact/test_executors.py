@@ -1,0 +1,58 @@
+"""The same sweep gives byte-identical JSON whatever runs the batches: this process, local
+worker processes, or a Dask LocalCluster (the optional extra ``cluster``)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any
+
+import pytest
+
+from rulespec.impact.measure import executor_for, plan, run
+from rulespec.impact.report import to_json
+from rulespec.spec.registry import get_spec
+
+# A small sweep: DDO-AMB-01 (d8/d10 changes every roll) and OURO-AMB-03 (who picks stolen stones)
+# with greedy players, so that both agents and both chance and player streams are exercised.
+SWEEPS = [("dado-de-ouro", ["DDO-AMB-01"]), ("ouro-de-tolo", ["OURO-AMB-03"])]
+
+
+def _sweep(executor: Any) -> str:
+    out = []
+    for game, ambs in SWEEPS:
+        spec = get_spec(game)
+        tally = run(plan(spec, ambs, ["random", "greedy"], 4), seed=11, games=6, batch_size=2,
+                    executor=executor)
+        out.append(to_json(game, tally.measured("2026-01-01")))
+    return "\n".join(out)
+
+
+def test_inline_and_local_processes_agree() -> None:
+    with executor_for(1) as inline:
+        one = _sweep(inline)
+    with executor_for(2) as pool:
+        two = _sweep(pool)
+    assert one == two
+    assert '"games": 6' in one
+
+
+def test_dask_local_cluster_agrees_with_local_processes() -> None:
+    try:
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError as exc:
+        message = (f"Dask distributed is not installed ({exc}); install the 'cluster' extra: "
+                   "pip install -e '.[cluster]'")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with executor_for(2) as pool:
+        local = _sweep(pool)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                       dashboard_address=None)
+    try:
+        with executor_for(1, cluster.scheduler_address) as client:
+            dask = _sweep(client)
+    finally:
+        cluster.close()
+    assert dask == local

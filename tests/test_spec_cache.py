@@ -8,6 +8,7 @@ the checking code (``rulespec/spec/cache.py``).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ TOY = Path(__file__).parent / "specs" / "valid" / "toy.yaml"
 
 
 @pytest.fixture
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A fresh cache folder and an empty in-process memo."""
     folder = tmp_path / "cache"
     monkeypatch.setenv(spec_cache.CACHE_ENV, str(folder))
@@ -34,7 +35,7 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    real = validate.load_yaml
+    real = validate.load_yaml  # type: ignore[attr-defined]
 
     def counting(text: str, file: str) -> object:
         seen.append(file)

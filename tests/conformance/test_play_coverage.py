@@ -89,7 +89,7 @@ def test_premise_and_fields_of_expressions() -> None:
     assert premise_of("a == 1 || b") == "!((a == 1))"
     assert premise_of("a && b") is None
     assert fields_read("before.deck == after.deck && size(after.players) > 0",
-                       ("before", "after")) == {"deck", "players"}
+                       ("before", "after")) == frozenset({"deck", "players"})
     assert fields_read("before == after", ("before", "after")) is None
 
 
@@ -165,7 +165,7 @@ def test_steering_reaches_more_than_hypothesis_alone() -> None:
                           steer=steer, max_steps=400, seek_steps=1500)
         report = check_engine(InProcessAdapter(), "ouro-de-tolo", players=[3], options=options)
         parts = report.runs[0].coverage.parts()
-        return parts["action kinds"][0] + parts["decision points"][0]
+        return int(parts["action kinds"][0]) + int(parts["decision points"][0])
 
     assert reached(True) > reached(False)
 

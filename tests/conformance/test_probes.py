@@ -83,6 +83,6 @@ def test_pick_is_the_chosen_family_of_families() -> None:
     families = maker.families(legal, earlier, legal[0])
     for i in range(len(families)):
         for at in range(5):
-            got = maker.pick(legal, earlier, legal[0], lambda n, i=i: i, at)
+            got = maker.pick(legal, earlier, legal[0], lambda n, i=i: i, at)  # type: ignore[misc]
             fam = families[i]
             assert got == (fam[at % len(fam)] if fam else None)

@@ -28,7 +28,7 @@ def test_progress_shows_configurations_steps_and_the_current_check() -> None:
                      console=console) as progress:
         kit.listener = progress
         real = progress.activity
-        progress.activity = lambda text: (seen.append(text), real(text))[1]  # type: ignore[method-assign]
+        progress.activity = lambda text: (seen.append(text), real(text))[1]  # type: ignore[method-assign,func-returns-value]
         kit.run(configs)
         progress._progress.refresh()
         assert progress._done == 2

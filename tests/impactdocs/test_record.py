@@ -44,7 +44,7 @@ def measured_for(record: Any, players: int) -> dict[str, Any]:
             result.update(option=option["id"], agent=agent)
             result["seat_win_rate_change"] = result["seat_win_rate_change"][:1] * players
             base["results"].append(result)
-    return base
+    return dict(base)
 
 
 def changed_lines(before: str, after: str) -> list[int]:

@@ -148,7 +148,7 @@ def test_a_shorter_failing_game_is_searched_for(tmp_path: Path) -> None:
     report = check_engine(adapter, bad.game, players=[4],
                           options=Options(examples=25, trace_dir=tmp_path, golden=False, rule_examples=False,
                                           shrink_seconds=4, shorter_seconds=5,
-                                          determinism_every=0))
+                                          determinism_every=0, steer=False))
     failure = report.failures[0]
     assert failure.check == "INVARIANT"
     assert failure.shrunk_from is not None and len(failure.actions) < failure.shrunk_from

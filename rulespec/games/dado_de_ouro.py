@@ -27,6 +27,7 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    lead_over_others,
     ranking,
 )
 from rulespec.spec.model import Spec
@@ -807,6 +808,4 @@ def heuristic(config: Config, view: Any, player: int) -> float:
     action is a die roll), so the heuristic is never consulted in play; it is declared so that
     every game offers the same players.
     """
-    scores = view["scores"]
-    others = [s for i, s in enumerate(scores) if i != player]
-    return float(scores[player] - (max(others) if others else 0))
+    return lead_over_others(view["scores"], player)

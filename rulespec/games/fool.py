@@ -27,6 +27,7 @@ from rulespec.reference.core import (
     Config,
     Engine,
     Rejection,
+    lead_over_others,
     ranking,
     shared_tables,
 )
@@ -811,6 +812,5 @@ def heuristic(config: Config, view: Mapping[str, Any], player: int) -> float:
         for suit, cards in hand.items():
             cost += cards * wild_penalty if suit == WILD else sum(cards)
     scores = view["scores"]
-    others = [s for i, s in enumerate(scores) if i != player]
     own = scores[player] - cost - (fool_cost if player in view["fools"] else 0)
-    return float(own - (max(others) if others else 0))
+    return lead_over_others(scores, player, own)

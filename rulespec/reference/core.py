@@ -437,6 +437,13 @@ def shared_tables(spec: Spec, key: Hashable, build: Callable[[], T]) -> T:
     return value
 
 
+def lead_over_others(scores: Sequence[float], player: int, own: float | None = None) -> float:
+    """Return ``own`` (by default ``scores[player]``) minus the best score of the other players
+    (0 when there are none): the margin the games' heuristics (``rulespec.impact``) score."""
+    others = [s for i, s in enumerate(scores) if i != player]
+    return float((scores[player] if own is None else own) - (max(others) if others else 0))
+
+
 def ranking(keys: Sequence[Any], players: Iterable[int] | None = None) -> list[list[int]]:
     """Group players by their key, highest first; players with equal keys share a place.
 

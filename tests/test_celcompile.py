@@ -6,10 +6,13 @@ message included)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import cel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulespec.spec.celcompile import STATS, compile_cel
 from rulespec.spec.expressions import (FUNCTIONS, ExpressionError, compile_expression,
@@ -209,3 +212,68 @@ def test_the_library_context_is_built_only_for_a_fallback() -> None:
     assert context._cel is None
     assert compile_expression("1 == 1.0", []).evaluate_in(context) is True
     assert context._cel is not None
+
+
+# -- random expressions: compiled and library agree, errors included ------------------------------
+
+RANDOM_VARS: dict[str, Any] = {
+    "i": 3, "j": -7, "z": 0, "big": 2 ** 62, "f": 2.5, "t": True, "n": None, "s": "ab",
+    "xs": [1, 2, 3], "ys": [1.0, True, "x", None], "m": {"a": 1, "b": [2]}, "e": [],
+}
+_ATOMS = ["i", "j", "z", "big", "f", "t", "n", "s", "xs", "ys", "m", "e", "0", "1", "-1", "2.0",
+          "true", "false", "null", "'a'", "'ab'", "[]", "[1, 2]", "{'a': 1}", "m.a", "m.b",
+          "m.c", "xs[0]", "xs[3]", "m['a']"]
+
+
+def _bind(body: str) -> str:
+    """Make the comprehension's body read its variable (the first ``i`` becomes ``x``)."""
+    return re.sub(r"\bi\b", "x", body, count=1)
+
+
+def _expressions() -> st.SearchStrategy[str]:
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        binary = st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "in", "+", "-", "*", "/",
+                                  "%", "&&", "||"])
+        return st.one_of(
+            st.tuples(inner, binary, inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+            st.tuples(st.sampled_from(["!", "-"]), inner).map(lambda t: f"{t[0]}({t[1]})"),
+            st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} ? {t[1]} : {t[2]})"),
+            st.tuples(st.sampled_from(["xs", "ys", "e", "[i, j]"]),
+                      st.sampled_from(["all", "exists", "exists_one", "map", "filter"]),
+                      inner).map(lambda t: f"{t[0]}.{t[1]}(x, {_bind(t[2])})"),
+            st.tuples(st.sampled_from(["size", "string", "sum", "max_of", "count"]),
+                      inner).map(lambda t: f"{t[0]}({t[1]}{', 1' if t[0] == 'count' else ''})"),
+            st.tuples(inner, inner).map(lambda t: f"[{t[0]}, {t[1]}][{t[0]}]"),
+        )
+    return st.recursive(st.sampled_from(_ATOMS), extend, max_leaves=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_expressions())
+def test_random_expressions_evaluate_as_the_library_does(source: str) -> None:
+    try:
+        program = cel.compile(source)
+    except Exception:
+        return  # not CEL: compile_expression reports it before any evaluation
+    try:
+        ok, want = True, program.execute(cel.Context(dict(RANDOM_VARS), dict(FUNCTIONS)))
+    except Exception as exc:
+        ok, want = False, str(exc)
+    expr = compile_expression(source, list(RANDOM_VARS))
+    assert expr.fast is not None, source
+    try:
+        got = expr.evaluate(RANDOM_VARS)
+    except ExpressionError as exc:
+        assert not ok and str(exc) == f"{source!r} failed: {want}", source
+    else:
+        assert ok and _deep_same(got, want), (source, got, want)
+
+
+def _deep_same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_deep_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_deep_same(v, b[k]) for k, v in a.items())
+    return bool(a == b) or (a != a and b != b)

@@ -466,8 +466,14 @@ def _eq(a: Any, b: Any) -> bool:
 def _in(item: Any, container: Any) -> bool:
     tc = type(container)
     if tc is list:
-        if type(item) is str:
-            return item in container  # a str equals only an equal str
+        ti = type(item)
+        if ti in _SCALARS:
+            # Python's == holds wherever CEL's does (and more: 1 == True), so "not in" is exact;
+            # a first match of the item's own type is a CEL match too.
+            if item not in container:
+                return False
+            if ti is str or (ti is not float and type(container[container.index(item)]) is ti):
+                return True  # (not for a float: Python finds a NaN by identity)
         return any(_eq(item, e) for e in container)
     if tc is dict and type(item) is str:
         return item in container

@@ -6,6 +6,7 @@ message included)."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -15,8 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulespec.spec.celcompile import STATS, compile_cel
-from rulespec.spec.expressions import (FUNCTIONS, ExpressionError, compile_expression,
-                                       make_context)
+from rulespec.spec.expressions import FUNCTIONS, ExpressionError, compile_expression, make_context
 
 VARS: dict[str, Any] = {
     "state": {"xs": [1, 2, 3], "flag": True, "none": None, "big": 2 ** 62, "name": "héllo",
@@ -273,7 +273,7 @@ def _deep_same(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, list):
-        return len(a) == len(b) and all(_deep_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_deep_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_deep_same(v, b[k]) for k, v in a.items())
-    return bool(a == b) or (a != a and b != b)
+    return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))

@@ -8,6 +8,7 @@ without error (that would be a slow path in the kit's every step)."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -23,8 +24,13 @@ from rulespec.examples.run import odds
 from rulespec.reference.core import CHANCE, Config, Engine, config_from_json
 from rulespec.reference.registry import engine_class
 from rulespec.reference.trace import read_trace
-from rulespec.spec.expressions import (FUNCTIONS, Expression, ExpressionError, compile_expression,
-                                      make_context)
+from rulespec.spec.expressions import (
+    FUNCTIONS,
+    Expression,
+    ExpressionError,
+    compile_expression,
+    make_context,
+)
 from rulespec.spec.registry import game_ids, get_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,10 +66,10 @@ def same(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
-    return bool(a == b) or (a != a and b != b)
+    return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
 
 
 def check(expr: Expression, variables: Mapping[str, Any], context: Any, *,

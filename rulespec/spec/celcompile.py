@@ -175,10 +175,7 @@ class _Parser:
                 kind, name = self.take()
                 if kind != "id":
                     raise Unsupported(f"member {name!r}")
-                if self.at("("):
-                    node = ("call", name, node, self.args(")"))
-                else:
-                    node = ("get", node, name)
+                node = ("call", name, node, self.args(")")) if self.at("(") else ("get", node, name)
             elif self.at("["):
                 self.take()
                 node = ("index", node, self.expr())
@@ -282,7 +279,7 @@ class _Gen:
 
     def gen(self, node: Node, scope: Mapping[str, str]) -> str:
         kind = node[0]
-        method = getattr(self, "g_" + _NAMES.get(kind, kind))
+        method = getattr(self, "g_" + _NAMES.get(kind, str(kind)))
         result: str = method(node, scope)
         return result
 
@@ -296,7 +293,7 @@ class _Gen:
 
     def g_var(self, node: Node, scope: Mapping[str, str]) -> str:
         name = node[1]
-        return scope[name] if name in scope else f"V[{name!r}]"
+        return scope.get(name, f"V[{name!r}]")
 
     def g_get(self, node: Node, scope: Mapping[str, str]) -> str:
         t = self.tmp()
@@ -448,7 +445,7 @@ def _eq(a: Any, b: Any) -> bool:
         if ta in _SCALARS:
             return bool(a == b)
         if ta is list:
-            return len(a) == len(b) and all(_eq(x, y) for x, y in zip(a, b))
+            return len(a) == len(b) and all(_eq(x, y) for x, y in zip(a, b, strict=True))
         if ta is dict:
             if len(a) != len(b) or any(type(k) is not str for k in a):
                 return _fb() if len(a) == len(b) else False
@@ -759,6 +756,6 @@ def compile_cel(source: str, functions: Mapping[str, Callable[..., Any]]) -> Fas
 def _build(gen: _Gen, tree: Node, source: str) -> Fast:
     code = f"def _cel(V):\n    return {gen.gen(tree, {})}\n"
     namespace: dict[str, Any] = {**_HELPERS, **gen.consts}
-    exec(compile(code, f"<cel {source[:60]!r}>", "exec"), namespace)  # noqa: S102
+    exec(compile(code, f"<cel {source[:60]!r}>", "exec"), namespace)
     fast: Fast = namespace["_cel"]
     return fast

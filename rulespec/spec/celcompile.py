@@ -301,7 +301,9 @@ class _Gen:
                 f"else _fb())")
 
     def g_index(self, node: Node, scope: Mapping[str, str]) -> str:
-        return f"_index({self.gen(node[1], scope)}, {self.gen(node[2], scope)})"
+        t, k = self.tmp(), self.tmp()
+        return (f"({t}[{k}] if (type({t} := {self.gen(node[1], scope)}) is dict) "
+                f"& (type({k} := {self.gen(node[2], scope)}) is str) else _index({t}, {k}))")
 
     def g_list(self, node: Node, scope: Mapping[str, str]) -> str:
         return "[" + "".join(self.gen(e, scope) + ", " for e in node[1]) + "]"
@@ -372,7 +374,12 @@ class _Gen:
                 f"and type({t}) in _ORDERED else _fb())")
 
     def g_in(self, node: Node, scope: Mapping[str, str]) -> str:
-        return f"_in({self.gen(node[1], scope)}, {self.gen(node[2], scope)})"
+        # A str or int item in a list, inline: Python's "not in" is exact for them (see _in).
+        i, c, ti = self.tmp(), self.tmp(), self.tmp()
+        return (f"((({i} in {c}) if {ti} is str else (({i} in {c}) and _in({i}, {c}))) "
+                f"if (type({c} := {self.gen(node[2], scope)}) is list) "
+                f"& (({ti} := type({i} := {self.gen(node[1], scope)})) is str or {ti} is int) "
+                f"else _in({i}, {c}))")
 
     def g_arith(self, node: Node, scope: Mapping[str, str]) -> str:
         helper = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_div", "%": "_mod"}[node[0]]

@@ -6,8 +6,10 @@ message included)."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 import cel
@@ -277,3 +279,18 @@ def _deep_same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_deep_same(v, b[k]) for k, v in a.items())
     return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
+
+
+def test_the_micro_benchmark_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/cel_eval.py on a tiny budget: both ways measured, no fallback on a real state."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "cel_eval.py"
+    spec = importlib.util.spec_from_file_location("rulespec_benchmark_cel_eval", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["ruby-rhino", "--seconds", "0.01", "--rounds", "1", "--at", "10"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("ruby-rhino"))
+    _, count, slow, fast, ratio, fallbacks = row.split()
+    assert int(count) > 0 and float(fallbacks) == 0
+    assert float(ratio) == pytest.approx(float(slow) / float(fast), rel=0.1, abs=0.1)

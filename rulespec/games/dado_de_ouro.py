@@ -27,6 +27,7 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    equal_weights,
     lead_over_others,
     ranking,
 )
@@ -252,7 +253,7 @@ class DadoDeOuro(Engine):
             [(a, probability) for a in self._actions[p]] for p in range(n)
         ]
         self._face_set = frozenset(rules.faces)
-        self._unit_weights = [1] * len(rules.faces)
+        self._unit_weights = equal_weights(len(rules.faces))
         #: Every seat in clockwise order from each seat.
         self._seats_from: list[tuple[int, ...]] = [
             tuple((first + k) % n for k in range(n)) for first in range(n)]
@@ -317,7 +318,7 @@ class DadoDeOuro(Engine):
             return []
         return self._outcomes[self._roller]
 
-    def chance_weights(self) -> tuple[list[Action], list[int]] | None:
+    def chance_weights(self) -> tuple[list[Action], tuple[int, ...]] | None:
         """Return the roller's rolls, each of weight one (a fair die), or None when the match
         is over: the same draws as ``chance_outcomes`` without fractions."""
         if self._roller is None:

@@ -27,6 +27,7 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    equal_weights,
     lead_over_others,
     ranking,
 )
@@ -134,6 +135,9 @@ class _Tables:
     effects: dict[tuple[str, str], Effect]
     die_outcomes: list[list[tuple[Action, Fraction]]]
     die_actions: list[list[Action]]
+    #: Per die, how many faces show each outcome (the outcomes' integer weights; tuples, so a
+    #: sampler may remember their draw tables).
+    die_counts: list[tuple[int, ...]]
 
 
 #: The legend rows whose readings RR-AMB-02 and RR-AMB-03 rule.
@@ -163,7 +167,10 @@ def _tables(config: Config, faces: list[list[str]]) -> _Tables:
         # Outcomes in the order each face kind first appears on the die.
         die_outcomes.append([({"kind": "roll", "die": d, "face": f},
                               Fraction(die.count(f), len(die))) for f in dict.fromkeys(die)])
-    tables = _Tables(effects, die_outcomes, [[a for a, _ in o] for o in die_outcomes])
+    die_actions = [[a for a, _ in o] for o in die_outcomes]
+    die_counts = [tuple(die.count(a["face"]) for a in actions)
+                  for die, actions in zip(faces, die_actions, strict=True)]
+    tables = _Tables(effects, die_outcomes, die_actions, die_counts)
     if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[key] = tables
@@ -220,10 +227,8 @@ class RubyRhino(Engine):
         self._first_actions: list[Action] = [{"kind": "first_player", "player": p}
                                              for p in range(n)]
         self._first_outcomes = [(a, Fraction(1, n)) for a in self._first_actions]
-        self._first_weights = [1] * n
-        #: Per die, how many faces show each outcome (the outcomes' integer weights).
-        self._die_counts = [[die.count(a["face"]) for a in actions]
-                            for die, actions in zip(faces, self._die_actions, strict=True)]
+        self._first_weights = equal_weights(n)
+        self._die_counts = tables.die_counts
         # The game state.
         self._round = 1
         self._scores = [0] * n
@@ -309,7 +314,7 @@ class RubyRhino(Engine):
             return self._first_outcomes
         return super().chance_outcomes()
 
-    def chance_weights(self) -> tuple[list[Action], list[int]] | None:
+    def chance_weights(self) -> tuple[list[Action], tuple[int, ...]] | None:
         """Return the chance outcomes with integer weights (face counts on the die; one each
         for the first-player draw), the same draws as ``chance_outcomes`` without fractions."""
         if self._phase == ROLL:

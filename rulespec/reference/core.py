@@ -437,6 +437,18 @@ def shared_tables(spec: Spec, key: Hashable, build: Callable[[], T]) -> T:
     return value
 
 
+_EQUAL_WEIGHTS: dict[int, tuple[int, ...]] = {}
+
+
+def equal_weights(count: int) -> tuple[int, ...]:
+    """Return ``count`` weights of one, the same tuple every time (for ``chance_weights``: a
+    sampler remembers the draw table of a weight tuple by identity)."""
+    found = _EQUAL_WEIGHTS.get(count)
+    if found is None:
+        found = _EQUAL_WEIGHTS[count] = (1,) * count
+    return found
+
+
 def lead_over_others(scores: Sequence[float], player: int, own: float | None = None) -> float:
     """Return ``own`` (by default ``scores[player]``) minus the best score of the other players
     (0 when there are none): the margin the games' heuristics (``rulespec.impact``) score."""

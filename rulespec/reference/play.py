@@ -47,7 +47,18 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
     """
     weighted = engine.chance_weights()
     if weighted is not None:
-        return _sample_weighted(weighted[0], weighted[1], rng)
+        actions, weights = weighted
+        if type(weights) is tuple:
+            hit = _DRAWS.get(id(weights))
+            if hit is None or hit[0] is not weights:
+                hit = _draw_table(weights)
+            slots = hit[1]
+            if slots is None:
+                return _sample_weighted(actions, weights, rng)
+            if not slots:  # equal weights: one draw among the actions themselves
+                return actions[0] if len(actions) == 1 else rng.choice(actions)
+            return actions[rng.choice(slots)]
+        return _sample_weighted(actions, weights, rng)
     outcomes = engine.chance_outcomes()
     if len(outcomes) == 1:
         return outcomes[0][0]
@@ -58,6 +69,31 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
             return action
         pick -= weight
     raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
+
+
+# Weights handed out as a tuple cannot change, so their draw table is remembered by identity
+# (the tuple itself is kept so its id cannot be reused): the outcome index of each of the
+# ``sum(weights) // gcd(weights)`` equally likely picks ``_sample_weighted`` walks, or ``()``
+# when every weight is equal (a pick is then an index), or None when there are too many picks.
+_DRAWS: dict[int, tuple[tuple[int, ...], tuple[int, ...] | None]] = {}
+_DRAWS_MAX = 256
+_DRAW_SLOTS_MAX = 4096
+
+
+def _draw_table(weights: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    scale = gcd(*weights)
+    units = sum(weights) // scale
+    slots: tuple[int, ...] | None
+    if units == len(weights):
+        slots = ()
+    elif units > _DRAW_SLOTS_MAX:
+        slots = None
+    else:
+        slots = tuple(i for i, w in enumerate(weights) for _ in range(w // scale))
+    if len(_DRAWS) >= _DRAWS_MAX:
+        _DRAWS.clear()
+    entry = _DRAWS[id(weights)] = (weights, slots)
+    return entry
 
 
 def _sample_weighted(actions: Sequence[Action], weights: Sequence[int],

@@ -343,7 +343,7 @@ class DadoDeOuro(Engine):
                 found = rolls[rolls.index(action)]
             except ValueError:
                 found = None
-            if found is not None and (found is action or is_among(action, rolls)):
+            if found is action or (found is not None and is_among(action, rolls)):
                 self._apply(action)
                 return
         raise self.illegal(action)
@@ -479,7 +479,7 @@ class DadoDeOuro(Engine):
     def _highest(self) -> tuple[int, list[int]]:
         """Return the highest face of the pass and who rolled it, in roll order."""
         rolls = self._rolls
-        best = max(rolls[p] or 0 for p in self._order)
+        best = max([rolls[p] or 0 for p in self._order])
         return best, [p for p in self._order if rolls[p] == best]
 
     # -- opening roll and draw (DDO-SETUP-01/02, DDO-END-03, DDO-AMB-06) -------------------------
@@ -546,8 +546,9 @@ class DadoDeOuro(Engine):
         """Find the highest and lowest of the round; start tie-breaks or score (DDO-SCORE-02/04)."""
         rolls = self._rolls
         order = self._order
-        hi = max(rolls[p] or 0 for p in order)
-        lo = min(rolls[p] or 0 for p in order)
+        faces = [rolls[p] or 0 for p in order]
+        hi = max(faces)
+        lo = min(faces)
         self._round_rolls = rolls
         ties: list[tuple[str, list[int]]] = []
         if hi == lo:
@@ -557,16 +558,14 @@ class DadoDeOuro(Engine):
                 if mode == "both-tiebreaks":
                     ties.append((MIN, list(order)))
         else:
-            top = [p for p in order if rolls[p] == hi]
-            bottom = [p for p in order if rolls[p] == lo]
-            if len(top) == 1:
-                self._gainer, self._gain = top[0], hi
+            if faces.count(hi) == 1:
+                self._gainer, self._gain = order[faces.index(hi)], hi
             else:
-                ties.append((MAX, top))
-            if len(bottom) == 1:
-                self._loser, self._loss = bottom[0], lo
+                ties.append((MAX, [p for p in order if rolls[p] == hi]))
+            if faces.count(lo) == 1:
+                self._loser, self._loss = order[faces.index(lo)], lo
             else:
-                ties.append((MIN, bottom))
+                ties.append((MIN, [p for p in order if rolls[p] == lo]))
         if len(ties) > 1 and self.decide(AMB_TIE_ORDER, "min-first"):
             ties.reverse()
         self._pending = ties
@@ -595,15 +594,16 @@ class DadoDeOuro(Engine):
             raise ConfigError("tie-break without a tie")
         rolls = self._rolls
         tie.passes.append(tuple(rolls))
-        faces = [rolls[p] or 0 for p in self._order]
+        order = self._order
+        faces = [rolls[p] or 0 for p in order]
         best = max(faces) if tie.kind == MAX else min(faces)
-        still = [p for p in self._order if rolls[p] == best]
-        if len(still) > 1:
+        if faces.count(best) > 1:
+            still = [p for p in order if rolls[p] == best]
             again = tie.players if self.decide(AMB_REROLL_WHO, "all-tied-again") else still
             self._events.append(("tied again: players {} re-roll", (tuple(again),)))
             self._start_pass(self._phase, again)
             return
-        who = still[0]
+        who = order[faces.index(best)]
         value = best if self.decide(AMB_TIE_VALUE, "reroll-value") else tie.value
         if tie.kind == MAX:
             self._gainer, self._gain = who, value

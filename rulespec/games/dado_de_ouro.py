@@ -343,7 +343,7 @@ class DadoDeOuro(Engine):
                 found = rolls[rolls.index(action)]
             except ValueError:
                 found = None
-            if found is action or (found is not None and is_among(action, rolls)):
+            if found is not None and (found is action or is_among(action, rolls)):
                 self._apply(action)
                 return
         raise self.illegal(action)
@@ -537,10 +537,9 @@ class DadoDeOuro(Engine):
         final = self._final
         if final is None:
             self._round = self._rounds_played + 1
-            players: Sequence[int] = range(self.players)
+            self._start_pass(ROUND, list(self._seats_from[starter]))  # everyone, clockwise
         else:
-            players = final.players
-        self._start_pass(ROUND, self._clockwise(players, starter))
+            self._start_pass(ROUND, self._clockwise(final.players, starter))
 
     def _end_round_roll(self) -> None:
         """Find the highest and lowest of the round; start tie-breaks or score (DDO-SCORE-02/04)."""

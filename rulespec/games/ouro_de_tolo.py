@@ -1027,12 +1027,13 @@ class OuroDeTolo(StepMemo):
         self.effect = None
         self.by = self.target = None
         self.left = 0
-        in_mine = self._in_mine()
+        status = self.status
+        in_mine = status.count(IN_MINE)
         if not in_mine:
             self._mine_empty(None)
             return
-        if len(in_mine) == 1:
-            caxias = in_mine[0]
+        if in_mine == 1:
+            caxias = status.index(IN_MINE)
             self.caxias = caxias
             self.caxias_drew = False
             if self.bonus is not None:
@@ -1041,13 +1042,11 @@ class OuroDeTolo(StepMemo):
             self.phase = CAXIAS
             self.to_move = caxias
             return
-        n = self.players
         p = self.turn_player
-        for step in range(1, n + 1):
-            q = (p + step) % n
-            if self.status[q] == IN_MINE:
-                self.turn_player = q
-                break
+        try:  # the next seat clockwise still in the mine
+            self.turn_player = status.index(IN_MINE, p + 1)
+        except ValueError:
+            self.turn_player = status.index(IN_MINE)
         self.phase = TURN
         self.to_move = self.turn_player
 

@@ -74,6 +74,8 @@ class Effect:
     rhino: bool
     again: bool
     matching: bool
+    #: True when the row moves "1 or 2" coins to or from the chest (RR-AMB-04).
+    choosable: bool
 
     def text(self, count: int) -> str:
         """Return what the row does, in words (``count`` coins for a chest step)."""
@@ -92,11 +94,6 @@ class Effect:
         if self.again:
             parts.append("roll again")
         return ", ".join(parts) or "nothing happens"
-
-    @property
-    def choosable(self) -> bool:
-        """Return True when the row moves "1 or 2" coins to or from the chest (RR-AMB-04)."""
-        return self.chest in ("collect", "put")
 
 
 def _pair_name(a: str, b: str) -> str:
@@ -124,7 +121,8 @@ def _read_legend(config: Config, faces: list[list[str]]) -> dict[tuple[str, str]
                 raise ConfigError(f"row {name!r} has an unknown chest step {row['chest']!r}")
             effects[(a, b)] = Effect(name, int(row["left"]), str(row["chest"]),
                                      int(row["chest_count"]), bool(row["rhino"]),
-                                     bool(row["again"]), a == b)
+                                     bool(row["again"]), a == b,
+                                     row["chest"] in ("collect", "put"))
     return effects
 
 
@@ -385,11 +383,13 @@ class RubyRhino(Engine):
         self._last_roller = self._turn
         self._last_effect = None
         if kind == "roll":
-            self._dice[self._rolled] = action["face"]
-            self._rolled += 1
-            if self._rolled < self._dice_count:
+            dice = self._dice
+            rolled = self._rolled
+            dice[rolled] = action["face"]
+            rolled = self._rolled = rolled + 1
+            if rolled < self._dice_count:
                 return
-            effect = self._effects[(self._dice[0], self._dice[-1])]  # type: ignore[index]
+            effect = self._effects[(dice[0], dice[-1])]  # type: ignore[index]
             self.reached(AMB_DICE)  # the faces rolled are the ruled dice_faces
             if effect.rhino:
                 # The rows for a Rhino with a chest, or two Rhinos, are the ruled parameters.
@@ -454,8 +454,7 @@ class RubyRhino(Engine):
         again = effect.again and (complete or cant == "partial-keep-roll-again")
         if again and not effect.matching and self.decide(AMB_MATCHING, "matching-only"):
             again = False
-        for d in range(self._dice_count):
-            self._dice[d] = None
+        self._dice = [None] * self._dice_count
         self._rolled = 0
         self._phase = ROLL
         self._to_move = CHANCE
@@ -547,8 +546,7 @@ class RubyRhino(Engine):
         self._scores[winner] += points
         self._history.append({"round": self._round, "winner": winner, "coins_at_end": at_end,
                               "reward": reward, "points": points})
-        for d in range(self._dice_count):
-            self._dice[d] = None
+        self._dice = [None] * self._dice_count
         self._rolled = 0
         if self._scores[winner] >= self._target:
             self._phase = OVER

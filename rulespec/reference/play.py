@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from math import gcd, lcm
 from typing import Any
 
@@ -142,12 +144,8 @@ def _sample_weighted(actions: Sequence[Action], weights: Sequence[int],
             pick = getrandbits(bits)
     else:
         pick = rng.randrange(units)
-    pick *= scale
-    for action, weight in zip(actions, weights, strict=True):
-        if pick < weight:
-            return action
-        pick -= weight
-    raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
+    # The first outcome whose running total of weights passes the pick.
+    return actions[bisect_right(list(accumulate(weights)), pick * scale)]
 
 
 def random_policy(engine: Engine, rng: random.Random) -> Action:

@@ -27,6 +27,7 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    config_tables,
     equal_weights,
     lead_over_others,
     ranking,
@@ -239,7 +240,7 @@ class DadoDeOuro(Engine):
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
-        rules = Rules.from_config(config)
+        rules = config_tables(spec, config, "dado-de-ouro rules", lambda: Rules.from_config(config))
         if len(set(rules.faces)) < 2:
             raise ConfigError(f"die_faces {list(rules.faces)!r} needs at least two different faces")
         self.rules = rules

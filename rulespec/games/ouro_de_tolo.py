@@ -34,6 +34,7 @@ from rulespec.reference.core import (
     IllegalAction,
     Rejection,
     StepMemo,
+    config_tables,
     ranking,
 )
 from rulespec.spec.model import Spec
@@ -276,7 +277,8 @@ class OuroDeTolo(StepMemo):
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
-        rules = Rules.from_config(spec, config)
+        rules = config_tables(spec, config, "ouro-de-tolo rules",
+                              lambda: Rules.from_config(spec, config))
         self.rules = rules
         n = self.players
         ncol = len(rules.colours)

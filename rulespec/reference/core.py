@@ -492,6 +492,19 @@ def shared_tables(spec: Spec, key: Hashable, build: Callable[[], T]) -> T:
     return value
 
 
+def config_tables(spec: Spec, config: Config, name: str, build: Callable[[], T]) -> T:
+    """Return ``build()``, built once per configuration object (``shared_tables`` keyed by it).
+
+    ``make_config`` hands out one Config per spec and request, so every new game of the same
+    configuration shares what ``build`` reads from it. The entry keeps its Config alive, so its
+    id cannot stand for another one meanwhile.
+    """
+    entry = shared_tables(spec, (name, id(config)), lambda: (config, build()))
+    if entry[0] is not config:  # pragma: no cover - the entry keeps its config alive
+        return build()
+    return entry[1]
+
+
 _EQUAL_WEIGHTS: dict[int, tuple[int, ...]] = {}
 
 

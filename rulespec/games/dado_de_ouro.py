@@ -170,6 +170,37 @@ class FinishedGame:
                 "starter": self.starter, "tiebreak": tiebreak}
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """What a configuration precomputes, shared by its games (read-only)."""
+
+    rules: Rules
+    #: The roll actions and chance outcomes of each roller, one per face in die_faces order.
+    actions: list[list[Action]]
+    outcomes: list[list[tuple[Action, Fraction]]]
+    #: The roller of each precomputed roll action, by the action's id.
+    roller_of: dict[int, int]
+    #: Every seat in clockwise order from each seat.
+    seats_from: list[tuple[int, ...]]
+
+    @classmethod
+    def build(cls, config: Config) -> _Tables:
+        """Read the configuration; ConfigError when its die cannot decide a round."""
+        rules = Rules.from_config(config)
+        if len(set(rules.faces)) < 2:
+            raise ConfigError(f"die_faces {list(rules.faces)!r} needs at least two different faces")
+        n = config.players
+        probability = Fraction(1, len(rules.faces))
+        actions: list[list[Action]] = [
+            [{"kind": "roll", "player": p, "face": f} for f in rules.faces] for p in range(n)]
+        return cls(
+            rules=rules,
+            actions=actions,
+            outcomes=[[(a, probability) for a in row] for row in actions],
+            roller_of={id(a): p for p, row in enumerate(actions) for a in row},
+            seats_from=[tuple((first + k) % n for k in range(n)) for first in range(n)])
+
+
 class Tie:
     """A tie-break being played inside a round (mutable; ``clone`` copies it)."""
 
@@ -236,28 +267,20 @@ class DadoDeOuro(Engine):
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
     SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set",
-                                                  "_seats_from", "_unit_weights"})
+                                                  "_seats_from", "_unit_weights",
+                                                  "_roller_of"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
-        rules = config_tables(spec, config, "dado-de-ouro rules", lambda: Rules.from_config(config))
-        if len(set(rules.faces)) < 2:
-            raise ConfigError(f"die_faces {list(rules.faces)!r} needs at least two different faces")
-        self.rules = rules
+        tables = config_tables(spec, config, "dado-de-ouro", lambda: _Tables.build(config))
+        rules = self.rules = tables.rules
         n = self.players
-        probability = Fraction(1, len(rules.faces))
-        #: Precomputed roll actions and chance outcomes, per roller (cheap legal_actions).
-        self._actions: list[list[Action]] = [
-            [{"kind": "roll", "player": p, "face": f} for f in rules.faces] for p in range(n)
-        ]
-        self._outcomes: list[list[tuple[Action, Fraction]]] = [
-            [(a, probability) for a in self._actions[p]] for p in range(n)
-        ]
+        self._actions = tables.actions
+        self._outcomes = tables.outcomes
+        self._roller_of = tables.roller_of
         self._face_set = frozenset(rules.faces)
         self._unit_weights = equal_weights(len(rules.faces))
-        #: Every seat in clockwise order from each seat.
-        self._seats_from: list[tuple[int, ...]] = [
-            tuple((first + k) % n for k in range(n)) for first in range(n)]
+        self._seats_from = tables.seats_from
         # Match.
         self._phase = OPENING
         self._game = 1
@@ -339,6 +362,11 @@ class DadoDeOuro(Engine):
         """
         roller = self._roller
         if roller is not None:
+            # One of the precomputed rolls itself (alive, so its id is its own): legal when it
+            # is the roller's.
+            if self._roller_of.get(id(action), -1) == roller:
+                self._apply(action)
+                return
             rolls = self._actions[roller]
             try:
                 found = rolls[rolls.index(action)]

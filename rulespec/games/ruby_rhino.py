@@ -136,6 +136,8 @@ class _Tables:
     #: Per die, how many faces show each outcome (the outcomes' integer weights; tuples, so a
     #: sampler may remember their draw tables).
     die_counts: list[tuple[int, ...]]
+    #: The die of each precomputed roll action, by the action's id.
+    die_of: dict[int, int]
 
 
 #: The legend rows whose readings RR-AMB-02 and RR-AMB-03 rule.
@@ -168,7 +170,8 @@ def _tables(config: Config, faces: list[list[str]]) -> _Tables:
     die_actions = [[a for a, _ in o] for o in die_outcomes]
     die_counts = [tuple(die.count(a["face"]) for a in actions)
                   for die, actions in zip(faces, die_actions, strict=True)]
-    tables = _Tables(effects, die_outcomes, die_actions, die_counts)
+    die_of = {id(a): d for d, actions in enumerate(die_actions) for a in actions}
+    tables = _Tables(effects, die_outcomes, die_actions, die_counts, die_of)
     if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[key] = tables
@@ -198,7 +201,8 @@ class RubyRhino(Engine):
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("RR-END-01",)
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
-        "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts"})
+        "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts",
+        "_die_of"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -227,6 +231,7 @@ class RubyRhino(Engine):
         self._first_outcomes = [(a, Fraction(1, n)) for a in self._first_actions]
         self._first_weights = equal_weights(n)
         self._die_counts = tables.die_counts
+        self._die_of = tables.die_of
         # The game state.
         self._round = 1
         self._scores = [0] * n
@@ -328,6 +333,11 @@ class RubyRhino(Engine):
         action objects themselves (no list copied).
         """
         phase = self._phase
+        # One of the precomputed rolls itself (alive, so its id is its own): legal when it is
+        # a roll of the die rolled next.
+        if phase == ROLL and self._die_of.get(id(action), -1) == self._rolled:
+            self._apply(action)
+            return
         legal = (self._die_actions[self._rolled] if phase == ROLL else
                  self._choose_actions if phase == CHOOSE else
                  self._first_actions if phase == FIRST_PLAYER else None)

@@ -64,6 +64,8 @@ BUY = "buy"
 GOLD_FEVER = "gold_fever"
 DECLARATION = "declaration"
 OVER = "over"
+#: The phases in which chance deals a card.
+CARD_PHASES = frozenset({DEAL, BONUS, BUY, GOLD_FEVER})
 
 # Player status.
 IN_MINE = "in_mine"
@@ -394,7 +396,7 @@ class OuroDeTolo(StepMemo):
         if phase == FIRST_PLAYER:
             share = Fraction(1, self.players)
             return [(a, share) for a in self._a_first]
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        if phase in CARD_PHASES:
             pile = self._card_source()
             total = sum(pile)
             return [(self._a_card[k], _share(c, total)) for k, c in enumerate(pile) if c]
@@ -410,9 +412,11 @@ class OuroDeTolo(StepMemo):
         if self.to_move != CHANCE:
             return None
         phase = self.phase
-        if phase == FIRST_PLAYER:
+        if phase == DRAW:
+            counts, row = self.bag, self._a_stone
+        elif phase == FIRST_PLAYER:
             return self._a_first, [1] * self.players
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        elif phase in CARD_PHASES:
             counts, row = self._card_source(), self._a_card
         elif phase == STEAL:
             counts, row = self._eligible(self.victim), self._a_stolen
@@ -428,7 +432,7 @@ class OuroDeTolo(StepMemo):
         phase = self.phase
         if phase == FIRST_PLAYER:
             return list(self._a_first)
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        if phase in CARD_PHASES:
             return list(compress(self._a_card, self._card_source()))
         if phase == STEAL:
             return list(compress(self._a_stolen, self._eligible(self.victim)))
@@ -493,7 +497,7 @@ class OuroDeTolo(StepMemo):
         return Rejection(f"{action!r} is not legal now ({phase})")
 
     def _apply(self, action: Action) -> None:
-        self.invalidate()
+        self._state_memo = self._legal_memo = None  # invalidate(), on the hot path
         if self.to_move == CHANCE:
             self._context = (self.phase, self._receiver())
             self._apply_chance(action)
@@ -693,7 +697,7 @@ class OuroDeTolo(StepMemo):
     def _chance_kind(self) -> str:
         if self.phase == FIRST_PLAYER:
             return "first_player"
-        if self.phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        if self.phase in CARD_PHASES:
             return "card"
         return "stolen" if self.phase == STEAL else "stone"
 
@@ -739,11 +743,16 @@ class OuroDeTolo(StepMemo):
 
     def _apply_chance(self, action: Action) -> None:
         phase = self.phase
+        if phase == DRAW:
+            c = self._colour_index[action["colour"]]
+            self.bag[c] -= 1
+            self._stone_drawn(c)
+            return
         if phase == FIRST_PLAYER:
             self.effect = None
             self._start_day(int(action["player"]))
             return
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        if phase in CARD_PHASES:
             k = self._card_index[action["card"]]
             if not sum(self.deck):
                 for j, c in enumerate(self.discard):

@@ -422,7 +422,10 @@ class StepMemo(Engine):
 
     def legal_actions(self) -> list[Action]:
         """Return every legal action in canonical order (a copy of ``legal``)."""
-        return list(self.legal())
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._build_legal()
+        return list(memo)
 
     def is_legal(self, action: Any) -> bool:
         """Return True when ``action`` is exactly one of the legal actions of this step."""

@@ -283,6 +283,8 @@ class DadoDeOuro(Engine):
         self._seats_from = tables.seats_from
         # Match.
         self._phase = OPENING
+        #: Who moves: chance until the match is over (the phase says when), then nobody.
+        self._to_move: Actor | None = CHANCE
         self._game = 1
         self._games_won = [0] * n
         self._history: list[FinishedGame] = []
@@ -324,7 +326,7 @@ class DadoDeOuro(Engine):
 
     def current_player(self) -> Actor | None:
         """Return CHANCE while the match goes on (every action is a roll), else None."""
-        return None if self._phase == OVER else CHANCE
+        return self._to_move
 
     def legal_actions(self) -> list[Action]:
         """Return the rolls of the roller, one per face in die_faces order."""
@@ -790,6 +792,7 @@ class DadoDeOuro(Engine):
         self._events.append(("player {} wins game {}", (winner, self._game)))
         if self._games_won[winner] >= self.rules.games_to_win:
             self._phase = OVER
+            self._to_move = None
             self._roller = None
             self._order = []
             self._rolls = [None] * self.players

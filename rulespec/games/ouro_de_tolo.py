@@ -64,6 +64,8 @@ BUY = "buy"
 GOLD_FEVER = "gold_fever"
 DECLARATION = "declaration"
 OVER = "over"
+#: How many count views a configuration remembers (``_build_state``) before starting afresh.
+_VIEWS_MAX = 4096
 #: The phases in which chance deals a card.
 CARD_PHASES = frozenset({DEAL, BONUS, BUY, GOLD_FEVER})
 
@@ -275,13 +277,17 @@ class OuroDeTolo(StepMemo):
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "rules", "_card_index", "_colour_index", "_a_stone", "_a_stolen", "_a_steal", "_a_take",
         "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain", "_ci",
-        "_stone_names"})
+        "_stone_names", "_views"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
         rules = config_tables(spec, config, "ouro-de-tolo rules",
                               lambda: Rules.from_config(spec, config))
         self.rules = rules
+        #: The stone and card counts as states show them, by content (see ``_build_state``).
+        self._views: tuple[dict[tuple[int, ...], dict[str, int]],
+                           dict[tuple[int, ...], dict[str, int]]] = config_tables(
+            spec, config, "ouro-de-tolo views", lambda: ({}, {}))
         n = self.players
         ncol = len(rules.colours)
         ncard = len(rules.cards)
@@ -515,12 +521,27 @@ class OuroDeTolo(StepMemo):
     def _build_state(self) -> dict[str, Any]:
         colours = self.rules.colours
         cards = self.rules.cards
+        # Most stone and card counts are what they were a step earlier: states share their
+        # views (nobody changes a state), remembered by content for the configuration.
+        stone_views, card_views = self._views
 
         def st(counts: Sequence[int]) -> dict[str, int]:
-            return dict(zip(colours, counts, strict=True))
+            key = tuple(counts)
+            view = stone_views.get(key)
+            if view is None:
+                if len(stone_views) >= _VIEWS_MAX:
+                    stone_views.clear()
+                view = stone_views[key] = dict(zip(colours, counts, strict=True))
+            return view
 
         def cd(counts: Sequence[int]) -> dict[str, int]:
-            return dict(zip(cards, counts, strict=True))
+            key = tuple(counts)
+            view = card_views.get(key)
+            if view is None:
+                if len(card_views) >= _VIEWS_MAX:
+                    card_views.clear()
+                view = card_views[key] = dict(zip(cards, counts, strict=True))
+            return view
 
         pending: dict[str, Any] | None = None
         if self.effect is not None:

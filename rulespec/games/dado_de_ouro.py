@@ -312,6 +312,9 @@ class DadoDeOuro(Engine):
         self._max_passes: tuple[Pass, ...] = ()
         self._min_passes: tuple[Pass, ...] = ()
         self._last_round: tuple[Any, ...] | None = None
+        # The state's views of the finished games and of the last round (see _history_view).
+        self._history_json: list[tuple[FinishedGame | None, dict[str, Any]]] = []
+        self._last_round_json: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self._final: Final | None = None
         # Narration: what the last pass resolution did, and at which action.
         self._steps = 0
@@ -423,7 +426,7 @@ class DadoDeOuro(Engine):
             "result": self.result(),
             "game": self._game,
             "games_won": list(self._games_won),
-            "history": [g.to_json() for g in self._history],
+            "history": self._history_view(),
             "scores": list(self._scores),
             "round": self._round,
             "rounds_played": self._rounds_played,
@@ -443,8 +446,7 @@ class DadoDeOuro(Engine):
             "gain": self._gain,
             "loser": self._loser,
             "loss": self._loss,
-            "last_round": (None if self._last_round is None
-                           else ScoredRound(*self._last_round).to_json()),
+            "last_round": self._last_round_view(),
             "final": None if final is None else {
                 "mode": "rounds" if final.rounds else "sum",
                 "leaders": list(final.leaders),
@@ -456,6 +458,27 @@ class DadoDeOuro(Engine):
                 "rounds_done": final.rounds_done,
                 "totals": list(final.totals)},
         }
+
+    # States share what has not changed since the previous step (nobody changes a state): the
+    # finished games, and the record of the last scored round, each built once.
+
+    def _history_view(self) -> list[dict[str, Any]]:
+        """Return the ``history`` of the state: the finished games' records, built once each."""
+        views = self._history_json
+        history = self._history  # only ever appended to
+        if len(views) != len(history) or (views and views[-1][0] is not history[-1]):
+            views = self._history_json = [(game, game.to_json()) for game in history]
+        return [view for _, view in views]
+
+    def _last_round_view(self) -> dict[str, Any] | None:
+        """Return the ``last_round`` of the state, built once per scored round."""
+        record = self._last_round
+        if record is None:
+            return None
+        seen = self._last_round_json
+        if seen is None or seen[0] is not record:
+            seen = self._last_round_json = (record, ScoredRound(*record).to_json())
+        return seen[1]
 
     def result(self) -> dict[str, Any] | None:
         """Return games won as scores, the ranking by games won, and the match winner."""

@@ -66,6 +66,18 @@ DECLARATION = "declaration"
 OVER = "over"
 #: How many count views a configuration remembers (``_build_state``) before starting afresh.
 _VIEWS_MAX = 4096
+def _count_view(views: dict[tuple[int, ...], dict[str, int]], names: Sequence[str],
+                counts: Sequence[int]) -> dict[str, int]:
+    """Return ``counts`` by name as states show them, remembered in ``views`` by content."""
+    key = tuple(counts)
+    view = views.get(key)
+    if view is None:
+        if len(views) >= _VIEWS_MAX:
+            views.clear()
+        view = views[key] = dict(zip(names, counts, strict=True))
+    return view
+
+
 #: The phases in which chance deals a card.
 CARD_PHASES = frozenset({DEAL, BONUS, BUY, GOLD_FEVER})
 
@@ -526,22 +538,10 @@ class OuroDeTolo(StepMemo):
         stone_views, card_views = self._views
 
         def st(counts: Sequence[int]) -> dict[str, int]:
-            key = tuple(counts)
-            view = stone_views.get(key)
-            if view is None:
-                if len(stone_views) >= _VIEWS_MAX:
-                    stone_views.clear()
-                view = stone_views[key] = dict(zip(colours, counts, strict=True))
-            return view
+            return _count_view(stone_views, colours, counts)
 
         def cd(counts: Sequence[int]) -> dict[str, int]:
-            key = tuple(counts)
-            view = card_views.get(key)
-            if view is None:
-                if len(card_views) >= _VIEWS_MAX:
-                    card_views.clear()
-                view = card_views[key] = dict(zip(cards, counts, strict=True))
-            return view
+            return _count_view(card_views, cards, counts)
 
         pending: dict[str, Any] | None = None
         if self.effect is not None:

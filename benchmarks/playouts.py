@@ -289,7 +289,8 @@ def machine() -> dict[str, Any]:
             "python": platform.python_version(), "implementation": platform.python_implementation()}
 
 
-def run(seconds: float, rounds: int, seed: int, quiet: bool) -> dict[str, Any]:
+def run(seconds: float, rounds: int, seed: int, quiet: bool, note: str | None = None
+        ) -> dict[str, Any]:
     """Measure and return the whole result document."""
     found = contestants(quiet)
     show = not quiet and sys.stderr.isatty()
@@ -306,11 +307,14 @@ def run(seconds: float, rounds: int, seed: int, quiet: bool) -> dict[str, Any]:
             rows = measure(found, seconds, rounds, seed, tick)
     else:
         rows = measure(found, seconds, rounds, seed)
-    return {"benchmark": "rulespec-playouts/1",
-            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "machine": machine(), "seconds_per_turn": seconds, "rounds": rounds, "seed": seed,
-            "clock": "CPU time (time.process_time), contestants interleaved in one process",
-            "results": rows, "ratios": ratios(rows)}
+    result = {"benchmark": "rulespec-playouts/1",
+              "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+              "machine": machine(), "seconds_per_turn": seconds, "rounds": rounds, "seed": seed,
+              "clock": "CPU time (time.process_time), contestants interleaved in one process",
+              "results": rows, "ratios": ratios(rows)}
+    if note:
+        result["note"] = note
+    return result
 
 
 def table(result: dict[str, Any]) -> str:
@@ -328,7 +332,8 @@ def table(result: dict[str, Any]) -> str:
     m = result["machine"]
     lines += ["", f"Measured {result['date']} on {m['cpu']} ({m['cores']} cores), "
               f"{m['implementation']} {m['python']}, {m['system']}; {result['rounds']} round(s) of "
-              f"{result['seconds_per_turn']} s CPU per contestant, interleaved."]
+              f"{result['seconds_per_turn']} s CPU per contestant, interleaved."
+              + (f" {result['note']}" if result.get("note") else "")]
     return "\n".join(lines)
 
 
@@ -350,10 +355,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--update-docs", action="store_true",
                         help=f"write {RESULT.relative_to(ROOT)} and the docs page's table")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    parser.add_argument("--note", help="a sentence about the run (a shared machine, say), kept "
+                        "in the result and shown under the table")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be more than 0 and --rounds at least 1")
-    result = run(args.seconds, args.rounds, args.seed, args.quiet)
+    result = run(args.seconds, args.rounds, args.seed, args.quiet, args.note)
     print(table(result))
     print()
     for name, entry in result["ratios"].items():

@@ -70,3 +70,12 @@ def test_the_docs_page_shows_the_committed_result() -> None:
     shown = page.split(playouts.BEGIN)[1].split(playouts.END)[0].strip()
     assert shown == playouts.table(result), "run benchmarks/playouts.py --update-docs"
     assert result["machine"]["cpu"] in shown and result["date"] in shown
+
+
+def test_a_note_about_the_run_is_kept_and_shown_under_the_table() -> None:
+    playouts = _script()
+    result = json.loads(playouts.RESULT.read_text(encoding="utf-8"))
+    result["note"] = "The machine was shared."
+    assert playouts.table(result).endswith("interleaved. The machine was shared.")
+    del result["note"]
+    assert playouts.table(result).endswith("interleaved.")

@@ -27,6 +27,8 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    config_tables,
+    equal_weights,
     lead_over_others,
     ranking,
 )
@@ -168,6 +170,37 @@ class FinishedGame:
                 "starter": self.starter, "tiebreak": tiebreak}
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """What a configuration precomputes, shared by its games (read-only)."""
+
+    rules: Rules
+    #: The roll actions and chance outcomes of each roller, one per face in die_faces order.
+    actions: list[list[Action]]
+    outcomes: list[list[tuple[Action, Fraction]]]
+    #: The roller of each precomputed roll action, by the action's id.
+    roller_of: dict[int, int]
+    #: Every seat in clockwise order from each seat.
+    seats_from: list[tuple[int, ...]]
+
+    @classmethod
+    def build(cls, config: Config) -> _Tables:
+        """Read the configuration; ConfigError when its die cannot decide a round."""
+        rules = Rules.from_config(config)
+        if len(set(rules.faces)) < 2:
+            raise ConfigError(f"die_faces {list(rules.faces)!r} needs at least two different faces")
+        n = config.players
+        probability = Fraction(1, len(rules.faces))
+        actions: list[list[Action]] = [
+            [{"kind": "roll", "player": p, "face": f} for f in rules.faces] for p in range(n)]
+        return cls(
+            rules=rules,
+            actions=actions,
+            outcomes=[[(a, probability) for a in row] for row in actions],
+            roller_of={id(a): p for p, row in enumerate(actions) for a in row},
+            seats_from=[tuple((first + k) % n for k in range(n)) for first in range(n)])
+
+
 class Tie:
     """A tie-break being played inside a round (mutable; ``clone`` copies it)."""
 
@@ -234,30 +267,24 @@ class DadoDeOuro(Engine):
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
     SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set",
-                                                  "_seats_from", "_unit_weights"})
+                                                  "_seats_from", "_unit_weights",
+                                                  "_roller_of"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
-        rules = Rules.from_config(config)
-        if len(set(rules.faces)) < 2:
-            raise ConfigError(f"die_faces {list(rules.faces)!r} needs at least two different faces")
-        self.rules = rules
+        tables = config_tables(spec, config, "dado-de-ouro", lambda: _Tables.build(config))
+        rules = self.rules = tables.rules
         n = self.players
-        probability = Fraction(1, len(rules.faces))
-        #: Precomputed roll actions and chance outcomes, per roller (cheap legal_actions).
-        self._actions: list[list[Action]] = [
-            [{"kind": "roll", "player": p, "face": f} for f in rules.faces] for p in range(n)
-        ]
-        self._outcomes: list[list[tuple[Action, Fraction]]] = [
-            [(a, probability) for a in self._actions[p]] for p in range(n)
-        ]
+        self._actions = tables.actions
+        self._outcomes = tables.outcomes
+        self._roller_of = tables.roller_of
         self._face_set = frozenset(rules.faces)
-        self._unit_weights = [1] * len(rules.faces)
-        #: Every seat in clockwise order from each seat.
-        self._seats_from: list[tuple[int, ...]] = [
-            tuple((first + k) % n for k in range(n)) for first in range(n)]
+        self._unit_weights = equal_weights(len(rules.faces))
+        self._seats_from = tables.seats_from
         # Match.
         self._phase = OPENING
+        #: Who moves: chance until the match is over (the phase says when), then nobody.
+        self._to_move: Actor | None = CHANCE
         self._game = 1
         self._games_won = [0] * n
         self._history: list[FinishedGame] = []
@@ -285,6 +312,9 @@ class DadoDeOuro(Engine):
         self._max_passes: tuple[Pass, ...] = ()
         self._min_passes: tuple[Pass, ...] = ()
         self._last_round: tuple[Any, ...] | None = None
+        # The state's views of the finished games and of the last round (see _history_view).
+        self._history_json: list[tuple[FinishedGame | None, dict[str, Any]]] = []
+        self._last_round_json: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self._final: Final | None = None
         # Narration: what the last pass resolution did, and at which action.
         self._steps = 0
@@ -299,7 +329,7 @@ class DadoDeOuro(Engine):
 
     def current_player(self) -> Actor | None:
         """Return CHANCE while the match goes on (every action is a roll), else None."""
-        return None if self._phase == OVER else CHANCE
+        return self._to_move
 
     def legal_actions(self) -> list[Action]:
         """Return the rolls of the roller, one per face in die_faces order."""
@@ -317,7 +347,7 @@ class DadoDeOuro(Engine):
             return []
         return self._outcomes[self._roller]
 
-    def chance_weights(self) -> tuple[list[Action], list[int]] | None:
+    def chance_weights(self) -> tuple[list[Action], tuple[int, ...]] | None:
         """Return the roller's rolls, each of weight one (a fair die), or None when the match
         is over: the same draws as ``chance_outcomes`` without fractions."""
         if self._roller is None:
@@ -337,6 +367,11 @@ class DadoDeOuro(Engine):
         """
         roller = self._roller
         if roller is not None:
+            # One of the precomputed rolls itself (alive, so its id is its own): legal when it
+            # is the roller's.
+            if self._roller_of.get(id(action), -1) == roller:
+                self._apply(action)
+                return
             rolls = self._actions[roller]
             try:
                 found = rolls[rolls.index(action)]
@@ -391,7 +426,7 @@ class DadoDeOuro(Engine):
             "result": self.result(),
             "game": self._game,
             "games_won": list(self._games_won),
-            "history": [g.to_json() for g in self._history],
+            "history": self._history_view(),
             "scores": list(self._scores),
             "round": self._round,
             "rounds_played": self._rounds_played,
@@ -411,8 +446,7 @@ class DadoDeOuro(Engine):
             "gain": self._gain,
             "loser": self._loser,
             "loss": self._loss,
-            "last_round": (None if self._last_round is None
-                           else ScoredRound(*self._last_round).to_json()),
+            "last_round": self._last_round_view(),
             "final": None if final is None else {
                 "mode": "rounds" if final.rounds else "sum",
                 "leaders": list(final.leaders),
@@ -424,6 +458,27 @@ class DadoDeOuro(Engine):
                 "rounds_done": final.rounds_done,
                 "totals": list(final.totals)},
         }
+
+    # States share what has not changed since the previous step (nobody changes a state): the
+    # finished games, and the record of the last scored round, each built once.
+
+    def _history_view(self) -> list[dict[str, Any]]:
+        """Return the ``history`` of the state: the finished games' records, built once each."""
+        views = self._history_json
+        history = self._history  # only ever appended to
+        if len(views) != len(history) or (views and views[-1][0] is not history[-1]):
+            views = self._history_json = [(game, game.to_json()) for game in history]
+        return [view for _, view in views]
+
+    def _last_round_view(self) -> dict[str, Any] | None:
+        """Return the ``last_round`` of the state, built once per scored round."""
+        record = self._last_round
+        if record is None:
+            return None
+        seen = self._last_round_json
+        if seen is None or seen[0] is not record:
+            seen = self._last_round_json = (record, ScoredRound(*record).to_json())
+        return seen[1]
 
     def result(self) -> dict[str, Any] | None:
         """Return games won as scores, the ranking by games won, and the match winner."""
@@ -478,7 +533,7 @@ class DadoDeOuro(Engine):
     def _highest(self) -> tuple[int, list[int]]:
         """Return the highest face of the pass and who rolled it, in roll order."""
         rolls = self._rolls
-        best = max(rolls[p] or 0 for p in self._order)
+        best = max([rolls[p] or 0 for p in self._order])
         return best, [p for p in self._order if rolls[p] == best]
 
     # -- opening roll and draw (DDO-SETUP-01/02, DDO-END-03, DDO-AMB-06) -------------------------
@@ -536,17 +591,17 @@ class DadoDeOuro(Engine):
         final = self._final
         if final is None:
             self._round = self._rounds_played + 1
-            players: Sequence[int] = range(self.players)
+            self._start_pass(ROUND, list(self._seats_from[starter]))  # everyone, clockwise
         else:
-            players = final.players
-        self._start_pass(ROUND, self._clockwise(players, starter))
+            self._start_pass(ROUND, self._clockwise(final.players, starter))
 
     def _end_round_roll(self) -> None:
         """Find the highest and lowest of the round; start tie-breaks or score (DDO-SCORE-02/04)."""
         rolls = self._rolls
         order = self._order
-        hi = max(rolls[p] or 0 for p in order)
-        lo = min(rolls[p] or 0 for p in order)
+        faces = [rolls[p] or 0 for p in order]
+        hi = max(faces)
+        lo = min(faces)
         self._round_rolls = rolls
         ties: list[tuple[str, list[int]]] = []
         if hi == lo:
@@ -556,16 +611,14 @@ class DadoDeOuro(Engine):
                 if mode == "both-tiebreaks":
                     ties.append((MIN, list(order)))
         else:
-            top = [p for p in order if rolls[p] == hi]
-            bottom = [p for p in order if rolls[p] == lo]
-            if len(top) == 1:
-                self._gainer, self._gain = top[0], hi
+            if faces.count(hi) == 1:
+                self._gainer, self._gain = order[faces.index(hi)], hi
             else:
-                ties.append((MAX, top))
-            if len(bottom) == 1:
-                self._loser, self._loss = bottom[0], lo
+                ties.append((MAX, [p for p in order if rolls[p] == hi]))
+            if faces.count(lo) == 1:
+                self._loser, self._loss = order[faces.index(lo)], lo
             else:
-                ties.append((MIN, bottom))
+                ties.append((MIN, [p for p in order if rolls[p] == lo]))
         if len(ties) > 1 and self.decide(AMB_TIE_ORDER, "min-first"):
             ties.reverse()
         self._pending = ties
@@ -594,15 +647,16 @@ class DadoDeOuro(Engine):
             raise ConfigError("tie-break without a tie")
         rolls = self._rolls
         tie.passes.append(tuple(rolls))
-        faces = [rolls[p] or 0 for p in self._order]
+        order = self._order
+        faces = [rolls[p] or 0 for p in order]
         best = max(faces) if tie.kind == MAX else min(faces)
-        still = [p for p in self._order if rolls[p] == best]
-        if len(still) > 1:
+        if faces.count(best) > 1:
+            still = [p for p in order if rolls[p] == best]
             again = tie.players if self.decide(AMB_REROLL_WHO, "all-tied-again") else still
             self._events.append(("tied again: players {} re-roll", (tuple(again),)))
             self._start_pass(self._phase, again)
             return
-        who = still[0]
+        who = order[faces.index(best)]
         value = best if self.decide(AMB_TIE_VALUE, "reroll-value") else tie.value
         if tie.kind == MAX:
             self._gainer, self._gain = who, value
@@ -761,6 +815,7 @@ class DadoDeOuro(Engine):
         self._events.append(("player {} wins game {}", (winner, self._game)))
         if self._games_won[winner] >= self.rules.games_to_win:
             self._phase = OVER
+            self._to_move = None
             self._roller = None
             self._order = []
             self._rolls = [None] * self.players

@@ -25,8 +25,8 @@ from rulespec.reference.core import (
     Action,
     Actor,
     Config,
-    Engine,
     Rejection,
+    StepMemo,
     lead_over_others,
     ranking,
     shared_tables,
@@ -180,7 +180,7 @@ class _Tables:
         )
 
 
-class FoolEngine(Engine):
+class FoolEngine(StepMemo):
     """The reference interpreter of Fool!."""
 
     RULINGS: ClassVar[Mapping[str, frozenset[str]]] = {
@@ -201,7 +201,7 @@ class FoolEngine(Engine):
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "types", "_by_card", "_colour_range", "full_deck", "in_play_row", "_deal_actions",
         "_lead_actions", "_declare_actions", "_follow_actions", "_dealer_actions", "_result",
-        "_suit_of", "_value_of", "_state_memo", "_legal_memo", "_zones", "_records"})
+        "_suit_of", "_value_of", "_zones", "_records"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -233,11 +233,6 @@ class FoolEngine(Engine):
         # Per card type, what the state shows: its suit (None for a wild 1) and value.
         self._suit_of: tuple[str | None, ...] = tables.suit_of
         self._value_of: tuple[int, ...] = tables.value_of
-        # The canonical state and the legal plays of the current step, built on first use and
-        # dropped by every action (``_apply``) and refusal (``invalidate``). Both are replaced,
-        # never changed in place, so clones may share them.
-        self._state_memo: dict[str, Any] | None = None
-        self._legal_memo: list[Action] | None = None
         # Zones of the state by their content (a tuple of card types, or of counts after
         # _COUNTS), and the last trick and round as the state shows them: most of a state is
         # what it was one step earlier. The states share these parts, which nobody changes.
@@ -287,15 +282,15 @@ class FoolEngine(Engine):
             return None
         return CHANCE
 
-    def legal_actions(self) -> list[Action]:
-        """Return the legal actions in canonical order.
+    def _build_legal(self) -> list[Action]:
+        """Return the legal actions in canonical order (``legal_actions`` copies this list).
 
         Dealing: one deal per distinct card in the deck, in card order. Play: the distinct
         cards of the mover's hand that may be played, in card order (green, red, yellow, blue
         ascending, then the 1; a led 1 under leader-declares once per colour, in suit order).
         """
         if self.phase == PLAY:
-            return list(self._plays())
+            return self._card_actions()
         if self.phase == DEAL:
             row = self._deal_actions[self.next_deal]
             return [row[t] for t in self._present()]
@@ -325,18 +320,6 @@ class FoolEngine(Engine):
         deck = self.deck
         present = self._in_deck
         return [row[t] for t in present], [deck[t] for t in present]
-
-    def _plays(self) -> list[Action]:
-        """Return the legal plays of this step (built once per step; do not change the list)."""
-        memo = self._legal_memo
-        if memo is None:
-            memo = self._legal_memo = self._card_actions()
-        return memo
-
-    def invalidate(self) -> None:
-        """Forget the state and legal plays built for this step."""
-        self._state_memo = None
-        self._legal_memo = None
 
     def _present(self) -> list[int]:
         """Return the card types still in the deck, in card order (kept up to date by _deal)."""
@@ -452,7 +435,7 @@ class FoolEngine(Engine):
         """
         if self.phase != DEAL:
             if self.phase == PLAY:
-                return is_among(action, self._plays())
+                return is_among(action, self.legal())
             return super().is_legal(action)
         if not (type(action) is dict and action.keys() == _DEAL_KEYS
                 and action["kind"] == "deal" and type(action["player"]) is int
@@ -463,8 +446,7 @@ class FoolEngine(Engine):
         return t >= 0 and self.deck[t] > 0
 
     def _apply(self, action: Action) -> None:
-        self._state_memo = None
-        self._legal_memo = None
+        self.invalidate()
         kind = action["kind"]
         if kind == "deal":
             self._deal(self._by_card[(action["suit"], action["value"])])
@@ -728,17 +710,8 @@ class FoolEngine(Engine):
         self._records[name] = (record, view)
         return view
 
-    def state(self) -> dict[str, Any]:
-        """Return the canonical JSON state (omniscient: hands and deck included).
-
-        Built once per step and handed out again until the next action: do not change it.
-        """
-        memo = self._state_memo
-        if memo is None:
-            memo = self._state_memo = self._build_state()
-        return memo
-
     def _build_state(self) -> dict[str, Any]:
+        """Return the canonical JSON state (omniscient: hands and deck included)."""
         types = self.types
         zone = self._zone_of
         to_move = self.current_player()

@@ -17,22 +17,24 @@ that player is to move (respond or ``decline``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import compress
+from operator import add, mul
 from typing import Any, ClassVar
 
-from rulespec.reference.actions import is_among
 from rulespec.reference.core import (
     CHANCE,
     Action,
     Actor,
     Config,
     ConfigError,
-    Engine,
     IllegalAction,
     Rejection,
+    StepMemo,
+    config_tables,
     ranking,
 )
 from rulespec.spec.model import Spec
@@ -62,6 +64,22 @@ BUY = "buy"
 GOLD_FEVER = "gold_fever"
 DECLARATION = "declaration"
 OVER = "over"
+#: How many count views a configuration remembers (``_build_state``) before starting afresh.
+_VIEWS_MAX = 4096
+def _count_view(views: dict[tuple[int, ...], dict[str, int]], names: Sequence[str],
+                counts: Sequence[int]) -> dict[str, int]:
+    """Return ``counts`` by name as states show them, remembered in ``views`` by content."""
+    key = tuple(counts)
+    view = views.get(key)
+    if view is None:
+        if len(views) >= _VIEWS_MAX:
+            views.clear()
+        view = views[key] = dict(zip(names, counts, strict=True))
+    return view
+
+
+#: The phases in which chance deals a card.
+CARD_PHASES = frozenset({DEAL, BONUS, BUY, GOLD_FEVER})
 
 # Player status.
 IN_MINE = "in_mine"
@@ -240,7 +258,7 @@ class Rules:
 # -- the engine -----------------------------------------------------------------------------------
 
 
-class OuroDeTolo(Engine):
+class OuroDeTolo(StepMemo):
     """The reference interpreter of Ouro de Tolo for 3 to 6 players."""
 
     RULINGS: ClassVar[dict[str, frozenset[str]]] = {
@@ -271,12 +289,17 @@ class OuroDeTolo(Engine):
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "rules", "_card_index", "_colour_index", "_a_stone", "_a_stolen", "_a_steal", "_a_take",
         "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain", "_ci",
-        "_stone_names", "_state_memo", "_legal_memo"})
+        "_stone_names", "_views"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
-        rules = Rules.from_config(spec, config)
+        rules = config_tables(spec, config, "ouro-de-tolo rules",
+                              lambda: Rules.from_config(spec, config))
         self.rules = rules
+        #: The stone and card counts as states show them, by content (see ``_build_state``).
+        self._views: tuple[dict[tuple[int, ...], dict[str, int]],
+                           dict[tuple[int, ...], dict[str, int]]] = config_tables(
+            spec, config, "ouro-de-tolo views", lambda: ({}, {}))
         n = self.players
         ncol = len(rules.colours)
         ncard = len(rules.cards)
@@ -335,11 +358,6 @@ class OuroDeTolo(Engine):
         self._context: tuple[str, int | None] = (DEAL, None)
         self._stone_names = {str(row["colour"]): str(row["name"])
                              for row in spec.table("stones")["rows"]}
-        # The canonical state and the legal actions of the current step, built on first use and
-        # dropped by every action (``_apply``) and refusal (``invalidate``). Both are replaced,
-        # never changed in place, so clones may share them.
-        self._state_memo: dict[str, Any] | None = None
-        self._legal_memo: list[Action] | None = None
         if not self.queue:
             self._after_deal()
         else:
@@ -351,27 +369,7 @@ class OuroDeTolo(Engine):
         """Return who moves now: a seat, CHANCE, or None once the game is over."""
         return self.to_move
 
-    def legal_actions(self) -> list[Action]:
-        """Return every legal action in canonical order (see ``_legal``)."""
-        return list(self._legal())
-
-    def is_legal(self, action: Any) -> bool:
-        """Return True when ``action`` is exactly one of the legal actions of this step."""
-        return is_among(action, self._legal())
-
-    def invalidate(self) -> None:
-        """Forget the state and legal actions built for this step."""
-        self._state_memo = None
-        self._legal_memo = None
-
-    def _legal(self) -> list[Action]:
-        """Return the legal actions of this step, built once (do not change the list)."""
-        memo = self._legal_memo
-        if memo is None:
-            memo = self._legal_memo = self._legal_now()
-        return memo
-
-    def _legal_now(self) -> list[Action]:
+    def _build_legal(self) -> list[Action]:
         """Return every legal action in canonical order.
 
         Chance: outcomes in table order (colours, cards, seats). A turn: draw, leave,
@@ -416,7 +414,7 @@ class OuroDeTolo(Engine):
         if phase == FIRST_PLAYER:
             share = Fraction(1, self.players)
             return [(a, share) for a in self._a_first]
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        if phase in CARD_PHASES:
             pile = self._card_source()
             total = sum(pile)
             return [(self._a_card[k], _share(c, total)) for k, c in enumerate(pile) if c]
@@ -432,29 +430,31 @@ class OuroDeTolo(Engine):
         if self.to_move != CHANCE:
             return None
         phase = self.phase
-        if phase == FIRST_PLAYER:
+        if phase == DRAW:
+            counts, row = self.bag, self._a_stone
+        elif phase == FIRST_PLAYER:
             return self._a_first, [1] * self.players
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        elif phase in CARD_PHASES:
             counts, row = self._card_source(), self._a_card
         elif phase == STEAL:
             counts, row = self._eligible(self.victim), self._a_stolen
         else:
             counts, row = self.bag, self._a_stone
-        actions = [row[k] for k, c in enumerate(counts) if c]
+        actions = list(compress(row, counts))
         if self._legal_memo is None:
             self._legal_memo = actions  # the same list _chance_actions builds
-        return actions, [c for c in counts if c]
+        return actions, list(filter(None, counts))
 
     def _chance_actions(self) -> list[Action]:
         """Return the chance outcomes without their probabilities (cheap, for legality)."""
         phase = self.phase
         if phase == FIRST_PLAYER:
             return list(self._a_first)
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
-            return [self._a_card[k] for k, c in enumerate(self._card_source()) if c]
+        if phase in CARD_PHASES:
+            return list(compress(self._a_card, self._card_source()))
         if phase == STEAL:
-            return [self._a_stolen[c] for c, k in enumerate(self._eligible(self.victim)) if k]
-        return [self._a_stone[c] for c, k in enumerate(self.bag) if k]
+            return list(compress(self._a_stolen, self._eligible(self.victim)))
+        return list(compress(self._a_stone, self.bag))
 
     def rejection(self, action: Any) -> Rejection:
         """Say why ``action`` is not legal now, citing the clause it breaks."""
@@ -515,35 +515,33 @@ class OuroDeTolo(Engine):
         return Rejection(f"{action!r} is not legal now ({phase})")
 
     def _apply(self, action: Action) -> None:
-        self._state_memo = None
-        self._legal_memo = None
-        kind = action["kind"]
+        self._state_memo = self._legal_memo = None  # invalidate(), on the hot path
         if self.to_move == CHANCE:
             self._context = (self.phase, self._receiver())
             self._apply_chance(action)
             return
-        handler = getattr(self, "_do_" + kind)
-        handler(action)
+        self._handlers[action["kind"]](self, action)
 
-    def state(self) -> dict[str, Any]:
-        """Return the canonical JSON state.
+    #: The handler of each player action kind (chance outcomes go through ``_apply_chance``),
+    #: one table per class so that a subclass's ``_do_<kind>`` is the one called.
+    _handlers: ClassVar[dict[str, Callable[[OuroDeTolo, Action], None]]] = {}
 
-        Built once per step and handed out again until the next action: do not change it.
-        """
-        memo = self._state_memo
-        if memo is None:
-            memo = self._state_memo = self._build_state()
-        return memo
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = _handler_table(cls)
 
     def _build_state(self) -> dict[str, Any]:
         colours = self.rules.colours
         cards = self.rules.cards
+        # Most stone and card counts are what they were a step earlier: states share their
+        # views (nobody changes a state), remembered by content for the configuration.
+        stone_views, card_views = self._views
 
         def st(counts: Sequence[int]) -> dict[str, int]:
-            return dict(zip(colours, counts, strict=True))
+            return _count_view(stone_views, colours, counts)
 
         def cd(counts: Sequence[int]) -> dict[str, int]:
-            return dict(zip(cards, counts, strict=True))
+            return _count_view(card_views, cards, counts)
 
         pending: dict[str, Any] | None = None
         if self.effect is not None:
@@ -652,7 +650,7 @@ class OuroDeTolo(Engine):
         return self.target
 
     def _in_mine(self) -> list[int]:
-        return [i for i in range(self.players) if self.status[i] == IN_MINE]
+        return [i for i, s in enumerate(self.status) if s == IN_MINE]
 
     def _eligible(self, player: int) -> list[int]:
         counts = self.stones[player][:]
@@ -677,12 +675,11 @@ class OuroDeTolo(Engine):
         p = self.turn_player
         hand = self.hands[p]
         ci = self._ci
-        out: list[Action] = []
-        if sum(self.bag):
-            out.append(self._a_plain["draw"])
-        out.append(self._a_plain["leave"])
-        if hand[ci[DYNAMITE]] and sum(self.bag) >= 1:
-            out.append(self._a_plain["play_dynamite"])
+        plain = self._a_plain
+        stones_left = any(self.bag)
+        out: list[Action] = [plain["draw"], plain["leave"]] if stones_left else [plain["leave"]]
+        if stones_left and hand[ci[DYNAMITE]]:
+            out.append(plain["play_dynamite"])
         status = self.status
         if hand[ci[FAVOR]]:
             for t in range(self.players):
@@ -721,7 +718,7 @@ class OuroDeTolo(Engine):
     def _chance_kind(self) -> str:
         if self.phase == FIRST_PLAYER:
             return "first_player"
-        if self.phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        if self.phase in CARD_PHASES:
             return "card"
         return "stolen" if self.phase == STEAL else "stone"
 
@@ -767,11 +764,16 @@ class OuroDeTolo(Engine):
 
     def _apply_chance(self, action: Action) -> None:
         phase = self.phase
+        if phase == DRAW:
+            c = self._colour_index[action["colour"]]
+            self.bag[c] -= 1
+            self._stone_drawn(c)
+            return
         if phase == FIRST_PLAYER:
             self.effect = None
             self._start_day(int(action["player"]))
             return
-        if phase in (DEAL, BONUS, BUY, GOLD_FEVER):
+        if phase in CARD_PHASES:
             k = self._card_index[action["card"]]
             if not sum(self.deck):
                 for j, c in enumerate(self.discard):
@@ -1057,12 +1059,13 @@ class OuroDeTolo(Engine):
         self.effect = None
         self.by = self.target = None
         self.left = 0
-        in_mine = self._in_mine()
+        status = self.status
+        in_mine = status.count(IN_MINE)
         if not in_mine:
             self._mine_empty(None)
             return
-        if len(in_mine) == 1:
-            caxias = in_mine[0]
+        if in_mine == 1:
+            caxias = status.index(IN_MINE)
             self.caxias = caxias
             self.caxias_drew = False
             if self.bonus is not None:
@@ -1071,13 +1074,11 @@ class OuroDeTolo(Engine):
             self.phase = CAXIAS
             self.to_move = caxias
             return
-        n = self.players
         p = self.turn_player
-        for step in range(1, n + 1):
-            q = (p + step) % n
-            if self.status[q] == IN_MINE:
-                self.turn_player = q
-                break
+        try:  # the next seat clockwise still in the mine
+            self.turn_player = status.index(IN_MINE, p + 1)
+        except ValueError:
+            self.turn_player = status.index(IN_MINE)
         self.phase = TURN
         self.to_move = self.turn_player
 
@@ -1180,16 +1181,16 @@ class OuroDeTolo(Engine):
         if self.bonus is not None:
             self.discard[self.bonus] += 1
             self.bonus = None
-        for p in range(self.players):
-            held = self.stones[p]
-            if (self.status[p] != ACCIDENT or r.safe_mine) and self.decide(AMB_TRADE, "trade"):
+        bag, money, owed, status = self.bag, self.money, self.owed, self.status
+        zeros = [0] * len(bag)
+        for p, held in enumerate(self.stones):
+            if (status[p] != ACCIDENT or r.safe_mine) and self.decide(AMB_TRADE, "trade"):
                 self.reached(AMB_VALUES)  # the stones are paid at the ruled stone_values
-                self.money[p] += sum(k * v for k, v in zip(held, r.values, strict=True))
-            self.money[p] -= self.owed[p]
-            self.owed[p] = 0
-            for c, k in enumerate(held):
-                self.bag[c] += k
-                held[c] = 0
+                money[p] += sum(map(mul, held, r.values))
+            money[p] -= owed[p]
+            owed[p] = 0
+            bag[:] = map(add, bag, held)
+            held[:] = zeros
         self.settled_days += 1
         if r.hard_week_days is not None:
             self.reached(AMB_WEEK)  # hard_week_days, set by the ruling, decides it here
@@ -1238,6 +1239,14 @@ class OuroDeTolo(Engine):
         self._result = {"scores": list(money), "ranking": places, "winners": list(winners),
                         "reason": reason, "declared_by": self.declared_by}
 
+
+def _handler_table(cls: type[OuroDeTolo]) -> dict[str, Callable[[OuroDeTolo, Action], None]]:
+    """Return the ``_do_<kind>`` method of each player action kind, as ``cls`` has them."""
+    return {name.removeprefix("_do_"): getattr(cls, name) for name in dir(cls)
+            if name.startswith("_do_")}
+
+
+OuroDeTolo._handlers = _handler_table(OuroDeTolo)
 
 ENGINE = OuroDeTolo
 

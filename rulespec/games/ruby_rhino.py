@@ -27,6 +27,7 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    equal_weights,
     lead_over_others,
     ranking,
 )
@@ -73,6 +74,8 @@ class Effect:
     rhino: bool
     again: bool
     matching: bool
+    #: True when the row moves "1 or 2" coins to or from the chest (RR-AMB-04).
+    choosable: bool
 
     def text(self, count: int) -> str:
         """Return what the row does, in words (``count`` coins for a chest step)."""
@@ -91,11 +94,6 @@ class Effect:
         if self.again:
             parts.append("roll again")
         return ", ".join(parts) or "nothing happens"
-
-    @property
-    def choosable(self) -> bool:
-        """Return True when the row moves "1 or 2" coins to or from the chest (RR-AMB-04)."""
-        return self.chest in ("collect", "put")
 
 
 def _pair_name(a: str, b: str) -> str:
@@ -123,7 +121,8 @@ def _read_legend(config: Config, faces: list[list[str]]) -> dict[tuple[str, str]
                 raise ConfigError(f"row {name!r} has an unknown chest step {row['chest']!r}")
             effects[(a, b)] = Effect(name, int(row["left"]), str(row["chest"]),
                                      int(row["chest_count"]), bool(row["rhino"]),
-                                     bool(row["again"]), a == b)
+                                     bool(row["again"]), a == b,
+                                     row["chest"] in ("collect", "put"))
     return effects
 
 
@@ -134,6 +133,11 @@ class _Tables:
     effects: dict[tuple[str, str], Effect]
     die_outcomes: list[list[tuple[Action, Fraction]]]
     die_actions: list[list[Action]]
+    #: Per die, how many faces show each outcome (the outcomes' integer weights; tuples, so a
+    #: sampler may remember their draw tables).
+    die_counts: list[tuple[int, ...]]
+    #: The die of each precomputed roll action, by the action's id.
+    die_of: dict[int, int]
 
 
 #: The legend rows whose readings RR-AMB-02 and RR-AMB-03 rule.
@@ -163,7 +167,11 @@ def _tables(config: Config, faces: list[list[str]]) -> _Tables:
         # Outcomes in the order each face kind first appears on the die.
         die_outcomes.append([({"kind": "roll", "die": d, "face": f},
                               Fraction(die.count(f), len(die))) for f in dict.fromkeys(die)])
-    tables = _Tables(effects, die_outcomes, [[a for a, _ in o] for o in die_outcomes])
+    die_actions = [[a for a, _ in o] for o in die_outcomes]
+    die_counts = [tuple(die.count(a["face"]) for a in actions)
+                  for die, actions in zip(faces, die_actions, strict=True)]
+    die_of = {id(a): d for d, actions in enumerate(die_actions) for a in actions}
+    tables = _Tables(effects, die_outcomes, die_actions, die_counts, die_of)
     if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[key] = tables
@@ -193,7 +201,8 @@ class RubyRhino(Engine):
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("RR-END-01",)
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
-        "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts"})
+        "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts",
+        "_die_of"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -220,10 +229,9 @@ class RubyRhino(Engine):
         self._first_actions: list[Action] = [{"kind": "first_player", "player": p}
                                              for p in range(n)]
         self._first_outcomes = [(a, Fraction(1, n)) for a in self._first_actions]
-        self._first_weights = [1] * n
-        #: Per die, how many faces show each outcome (the outcomes' integer weights).
-        self._die_counts = [[die.count(a["face"]) for a in actions]
-                            for die, actions in zip(faces, self._die_actions, strict=True)]
+        self._first_weights = equal_weights(n)
+        self._die_counts = tables.die_counts
+        self._die_of = tables.die_of
         # The game state.
         self._round = 1
         self._scores = [0] * n
@@ -309,7 +317,7 @@ class RubyRhino(Engine):
             return self._first_outcomes
         return super().chance_outcomes()
 
-    def chance_weights(self) -> tuple[list[Action], list[int]] | None:
+    def chance_weights(self) -> tuple[list[Action], tuple[int, ...]] | None:
         """Return the chance outcomes with integer weights (face counts on the die; one each
         for the first-player draw), the same draws as ``chance_outcomes`` without fractions."""
         if self._phase == ROLL:
@@ -325,6 +333,11 @@ class RubyRhino(Engine):
         action objects themselves (no list copied).
         """
         phase = self._phase
+        # One of the precomputed rolls itself (alive, so its id is its own): legal when it is
+        # a roll of the die rolled next.
+        if phase == ROLL and self._die_of.get(id(action), -1) == self._rolled:
+            self._apply(action)
+            return
         legal = (self._die_actions[self._rolled] if phase == ROLL else
                  self._choose_actions if phase == CHOOSE else
                  self._first_actions if phase == FIRST_PLAYER else None)
@@ -380,11 +393,13 @@ class RubyRhino(Engine):
         self._last_roller = self._turn
         self._last_effect = None
         if kind == "roll":
-            self._dice[self._rolled] = action["face"]
-            self._rolled += 1
-            if self._rolled < self._dice_count:
+            dice = self._dice
+            rolled = self._rolled
+            dice[rolled] = action["face"]
+            rolled = self._rolled = rolled + 1
+            if rolled < self._dice_count:
                 return
-            effect = self._effects[(self._dice[0], self._dice[-1])]  # type: ignore[index]
+            effect = self._effects[(dice[0], dice[-1])]  # type: ignore[index]
             self.reached(AMB_DICE)  # the faces rolled are the ruled dice_faces
             if effect.rhino:
                 # The rows for a Rhino with a chest, or two Rhinos, are the ruled parameters.
@@ -449,8 +464,7 @@ class RubyRhino(Engine):
         again = effect.again and (complete or cant == "partial-keep-roll-again")
         if again and not effect.matching and self.decide(AMB_MATCHING, "matching-only"):
             again = False
-        for d in range(self._dice_count):
-            self._dice[d] = None
+        self._dice = [None] * self._dice_count
         self._rolled = 0
         self._phase = ROLL
         self._to_move = CHANCE
@@ -542,8 +556,7 @@ class RubyRhino(Engine):
         self._scores[winner] += points
         self._history.append({"round": self._round, "winner": winner, "coins_at_end": at_end,
                               "reward": reward, "points": points})
-        for d in range(self._dice_count):
-            self._dice[d] = None
+        self._dice = [None] * self._dice_count
         self._rolled = 0
         if self._scores[winner] >= self._target:
             self._phase = OVER

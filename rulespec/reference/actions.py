@@ -12,7 +12,7 @@ with sentences, and "is this action exactly one of these?" cheaply.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -195,6 +195,102 @@ def _sentence(error: ValidationError, schema_name: str) -> str:
     return f"{where}: {error.message} ({schema_name}, {rule!r})"
 
 
+# -- the common case, without jsonschema ------------------------------------------------------------
+
+Check = Callable[[Any], bool]
+
+#: Keywords that only document a schema.
+_NOTES = frozenset({"description", "title", "$comment", "examples"})
+_SCALAR_TYPES: dict[str, Check] = {
+    "integer": lambda v: type(v) is int,
+    "number": lambda v: type(v) is int or type(v) is float,
+    "string": lambda v: type(v) is str,
+    "boolean": lambda v: type(v) is bool,
+    "null": lambda v: v is None,
+}
+_BOUNDS: dict[str, Callable[[Any, Any], bool]] = {
+    "minimum": lambda v, b: v >= b, "maximum": lambda v, b: v <= b,
+    "exclusiveMinimum": lambda v, b: v > b, "exclusiveMaximum": lambda v, b: v < b,
+}
+
+
+def _value_check(schema: Any) -> Check | None:
+    """Return a test that is True only for values ``schema`` accepts (strict types), or None
+    when the schema uses a keyword this shortcut does not know."""
+    if not isinstance(schema, dict) or not set(schema) <= (
+            _NOTES | {"type", "enum", "const"} | set(_BOUNDS)):
+        return None
+    checks: list[Check] = []
+    kind = schema.get("type")
+    if kind is not None:
+        if not isinstance(kind, str) or kind not in _SCALAR_TYPES:
+            return None
+        checks.append(_SCALAR_TYPES[kind])
+    if "enum" in schema:
+        enums = schema["enum"]
+        if not isinstance(enums, list):
+            return None
+        if all(type(e) is str for e in enums):
+            names = frozenset(enums)
+            checks.append(lambda v: type(v) is str and v in names)
+        else:
+            checks.append(lambda v: any(strictly_equal(v, e) for e in enums))
+    if "const" in schema:
+        const = schema["const"]
+        checks.append(lambda v: strictly_equal(v, const))
+    for keyword, holds in _BOUNDS.items():
+        if keyword in schema:
+            bound = schema[keyword]
+            if type(bound) not in (int, float):
+                return None
+            checks.append(_bounded(holds, bound))
+    return lambda v: all(check(v) for check in checks)
+
+
+def _bounded(holds: Callable[[Any, Any], bool], bound: Any) -> Check:
+    """Return the test of one bound: it only constrains numbers (a boolean is not one here)."""
+    return lambda v: type(v) not in (int, float) or holds(v, bound)
+
+
+def fast_check(schema: Any) -> Check | None:
+    """Return a test that is True only for actions ``schema`` accepts, or None when the schema
+    is not a flat object of scalar properties (then only the validator can say).
+
+    False means "ask the validator": the validator alone words what is wrong.
+    """
+    if not isinstance(schema, dict) or schema.get("type") != "object" or not set(schema) <= (
+            _NOTES | {"type", "additionalProperties", "required", "properties"}):
+        return None
+    extra = schema.get("additionalProperties", True)
+    required = schema.get("required", [])
+    properties = schema.get("properties", {})
+    if (type(extra) is not bool or not isinstance(required, list)
+            or not isinstance(properties, dict)):
+        return None
+    checks: dict[str, Check] = {}
+    for key, sub in properties.items():
+        check = _value_check(sub)
+        if check is None:
+            return None
+        checks[key] = check
+    needed = frozenset(required)
+    allowed = frozenset(checks)
+
+    def fits(action: Any) -> bool:
+        if type(action) is not dict:
+            return False
+        keys = action.keys()
+        if not needed <= keys or (not extra and not keys <= allowed):
+            return False
+        for key, value in action.items():
+            check = checks.get(key)
+            if check is not None and not check(value):
+                return False
+        return True
+
+    return fits
+
+
 @dataclass(frozen=True)
 class ActionSchema:
     """One action kind of a spec: its compiled schema, where it is written, its clauses."""
@@ -203,9 +299,13 @@ class ActionSchema:
     validator: Validator
     location: str
     clauses: tuple[str, ...]
+    #: A quick test that is True only for actions that fit (``fast_check``), or None.
+    fits: Check | None = None
 
     def problems(self, action: Mapping[str, Any]) -> list[str]:
         """Return every way ``action`` breaks this schema, one sentence each (none: it fits)."""
+        if self.fits is not None and self.fits(action):
+            return []
         name = f"the action schema of {self.kind} ({self.location})"
         errors = sorted(self.validator.iter_errors(action),
                         key=lambda e: ([str(p) for p in e.absolute_path], str(e.validator)))
@@ -221,9 +321,10 @@ class ActionSchemas:
         for i, entry in enumerate(spec.section("actions")):
             line, _ = spec.marks.at(("actions", i, "params"))
             kind = str(entry["id"])
+            params = entry.get("params", {})
             self.by_kind[kind] = ActionSchema(
-                kind, StrictValidator(entry.get("params", {})), f"{file}:{line}",
-                tuple(str(c) for c in entry.get("clauses", ())))
+                kind, StrictValidator(params), f"{file}:{line}",
+                tuple(str(c) for c in entry.get("clauses", ())), fast_check(params))
 
     def problem(self, action: Any) -> tuple[str, tuple[str, ...]] | None:
         """Return why ``action`` is malformed and the clauses of its kind, or None if it fits."""

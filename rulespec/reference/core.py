@@ -383,8 +383,66 @@ class Engine(ABC):
         return other
 
 
+class StepMemo(Engine):
+    """An engine that builds its canonical state and legal actions at most once per step.
+
+    A game derives from this instead of ``Engine`` and implements ``_build_state`` and
+    ``_build_legal`` instead of ``state`` and ``legal_actions``; its ``_apply`` starts with
+    ``self.invalidate()``, which drops both (the base calls it after refusing an action too).
+    Both are replaced, never changed in place, so a clone shares them (``clone`` does).
+    """
+
+    _state_memo: dict[str, Any] | None = None
+    _legal_memo: list[Action] | None = None
+
+    @abstractmethod
+    def _build_state(self) -> dict[str, Any]:
+        """Return the canonical JSON state of this step (built once per step)."""
+
+    @abstractmethod
+    def _build_legal(self) -> list[Action]:
+        """Return the legal actions of this step in canonical order (built once per step)."""
+
+    def state(self) -> dict[str, Any]:
+        """Return the canonical JSON state.
+
+        Built once per step and handed out again until the next action: do not change it.
+        """
+        memo = self._state_memo
+        if memo is None:
+            memo = self._state_memo = self._build_state()
+        return memo
+
+    def legal(self) -> list[Action]:
+        """Return the legal actions of this step, built once: do not change the list."""
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._build_legal()
+        return memo
+
+    def legal_actions(self) -> list[Action]:
+        """Return every legal action in canonical order (a copy of ``legal``)."""
+        memo = self._legal_memo
+        if memo is None:
+            memo = self._legal_memo = self._build_legal()
+        return list(memo)
+
+    def is_legal(self, action: Any) -> bool:
+        """Return True when ``action`` is exactly one of the legal actions of this step."""
+        legal = self._legal_memo
+        if legal is None:
+            legal = self._legal_memo = self._build_legal()
+        return is_among(action, legal)
+
+    def invalidate(self) -> None:
+        """Forget the state and legal actions built for this step."""
+        self._state_memo = None
+        self._legal_memo = None
+
+
 #: Attributes the base class sets that never change during a game.
-_BASE_SHARED = frozenset({"spec", "config", "players", "_rulings"})
+#: The step memos of ``StepMemo`` are replaced, never changed in place: clones share them.
+_BASE_SHARED = frozenset({"spec", "config", "players", "_rulings", "_state_memo", "_legal_memo"})
 _ATOMS = frozenset({int, float, str, bool, type(None), Fraction})
 
 
@@ -435,6 +493,31 @@ def shared_tables(spec: Spec, key: Hashable, build: Callable[[], T]) -> T:
         _TABLES.clear()
     _TABLES[full] = (spec, value)
     return value
+
+
+def config_tables(spec: Spec, config: Config, name: str, build: Callable[[], T]) -> T:
+    """Return ``build()``, built once per configuration object (``shared_tables`` keyed by it).
+
+    ``make_config`` hands out one Config per spec and request, so every new game of the same
+    configuration shares what ``build`` reads from it. The entry keeps its Config alive, so its
+    id cannot stand for another one meanwhile.
+    """
+    entry = shared_tables(spec, (name, id(config)), lambda: (config, build()))
+    if entry[0] is not config:  # pragma: no cover - the entry keeps its config alive
+        return build()
+    return entry[1]
+
+
+_EQUAL_WEIGHTS: dict[int, tuple[int, ...]] = {}
+
+
+def equal_weights(count: int) -> tuple[int, ...]:
+    """Return ``count`` weights of one, the same tuple every time (for ``chance_weights``: a
+    sampler remembers the draw table of a weight tuple by identity)."""
+    found = _EQUAL_WEIGHTS.get(count)
+    if found is None:
+        found = _EQUAL_WEIGHTS[count] = (1,) * count
+    return found
 
 
 def lead_over_others(scores: Sequence[float], player: int, own: float | None = None) -> float:

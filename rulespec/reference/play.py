@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from math import gcd, lcm
 from typing import Any
 
@@ -47,7 +49,25 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
     """
     weighted = engine.chance_weights()
     if weighted is not None:
-        return _sample_weighted(weighted[0], weighted[1], rng)
+        actions, weights = weighted
+        if type(weights) is tuple:
+            hit = _DRAWS.get(id(weights))
+            if hit is None or hit[0] is not weights:
+                hit = _draw_table(weights)
+            _, slots, units, bits = hit
+            if units == 1:
+                return actions[0]
+            if units:
+                if type(rng) is _PLAIN_RANDOM:
+                    # random.Random's own randrange(units), without its two Python calls.
+                    getrandbits = rng.getrandbits
+                    pick = getrandbits(bits)
+                    while pick >= units:
+                        pick = getrandbits(bits)
+                else:
+                    pick = rng.randrange(units)
+                return actions[pick if slots is None else slots[pick]]
+        return _sample_weighted(actions, weights, rng)
     outcomes = engine.chance_outcomes()
     if len(outcomes) == 1:
         return outcomes[0][0]
@@ -58,6 +78,50 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
             return action
         pick -= weight
     raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
+
+
+# Weights handed out as a tuple cannot change, so their draw table is remembered by identity
+# (the tuple itself is kept so its id cannot be reused): the number of equally likely picks
+# ``_sample_weighted`` draws from (``sum(weights) // gcd(weights)``; 0 when there are too many to
+# tabulate), the bits ``randrange`` asks for, and the outcome index of each pick (None when the
+# weights are all equal: a pick is then the index).
+_DRAWS: dict[int, tuple[tuple[int, ...], tuple[int, ...] | None, int, int]] = {}
+_DRAWS_MAX = 256
+_DRAW_SLOTS_MAX = 4096
+
+
+def _draw_table(weights: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...] | None,
+                                                    int, int]:
+    scale = gcd(*weights)
+    units = sum(weights) // scale
+    slots: tuple[int, ...] | None = None
+    if units > _DRAW_SLOTS_MAX:
+        units = 0
+    elif units != len(weights):
+        slots = tuple(i for i, w in enumerate(weights) for _ in range(w // scale))
+    if len(_DRAWS) >= _DRAWS_MAX:
+        _DRAWS.clear()
+    entry = _DRAWS[id(weights)] = (weights, slots, units, units.bit_length())
+    return entry
+
+
+def _randrange_is_getrandbits() -> bool:
+    """Return True when ``random.Random.randrange(n)`` draws ``getrandbits(n.bit_length())``
+    until below ``n`` (CPython's algorithm), checked on this interpreter by drawing both ways."""
+    for n in (2, 3, 5, 6, 7, 36, 100):
+        one, other = random.Random(n), random.Random(n)
+        for _ in range(50):
+            want = one.randrange(n)
+            got = other.getrandbits(n.bit_length())
+            while got >= n:
+                got = other.getrandbits(n.bit_length())
+            if got != want:
+                return False
+    return True
+
+
+#: The generator class whose draws ``sample_chance`` makes itself (None: always ask randrange).
+_PLAIN_RANDOM: type | None = random.Random if _randrange_is_getrandbits() else None
 
 
 def _sample_weighted(actions: Sequence[Action], weights: Sequence[int],
@@ -71,12 +135,17 @@ def _sample_weighted(actions: Sequence[Action], weights: Sequence[int],
     if len(actions) == 1:
         return actions[0]
     scale = gcd(*weights)
-    pick = rng.randrange(sum(weights) // scale) * scale
-    for action, weight in zip(actions, weights, strict=True):
-        if pick < weight:
-            return action
-        pick -= weight
-    raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
+    units = sum(weights) // scale
+    if type(rng) is _PLAIN_RANDOM:
+        getrandbits = rng.getrandbits
+        bits = units.bit_length()
+        pick = getrandbits(bits)
+        while pick >= units:
+            pick = getrandbits(bits)
+    else:
+        pick = rng.randrange(units)
+    # The first outcome whose running total of weights passes the pick.
+    return actions[bisect_right(list(accumulate(weights)), pick * scale)]
 
 
 def random_policy(engine: Engine, rng: random.Random) -> Action:

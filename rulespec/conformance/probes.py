@@ -132,8 +132,8 @@ class ProbeMaker:
         is empty does not depend on that comparison), so a probe costs the size of one family,
         not of all. None when every member of the chosen family is legal after all.
         """
-        earlier_family = (lambda: self._earlier(earlier)) if earlier else None
-        return self._pick(legal, earlier_family, template, choose, at, checked=False)
+        return self._pick(legal, (lambda: earlier) if earlier else None, template, choose, at,
+                          checked=False)
 
     def pick_from_pool(self, legal: Sequence[Action], pool: Mapping[Any, Action],
                        template: Action | None, choose: Callable[[int], int],
@@ -149,30 +149,31 @@ class ProbeMaker:
             return self._pick(legal, None, template, choose, at, checked=True)
         earlier = None if len(pool) > len(legal) else _not_in(pool, legal)
 
-        def earlier_family() -> list[Probe]:
-            return self._earlier(_not_in(pool, legal) if earlier is None else earlier)
+        def earlier_actions() -> Sequence[Action]:
+            return _not_in(pool, legal) if earlier is None else earlier
 
         # More distinct keys than legal actions: some of them cannot be legal.
         present = earlier is None or bool(earlier)
-        return self._pick(legal, earlier_family if present else None, template, choose, at,
+        return self._pick(legal, earlier_actions if present else None, template, choose, at,
                           checked=True)
 
-    def _pick(self, legal: Sequence[Action], earlier: Callable[[], list[Probe]] | None,
+    def _pick(self, legal: Sequence[Action], earlier: Callable[[], Sequence[Action]] | None,
               template: Action | None, choose: Callable[[int], int], at: int, *,
               checked: bool) -> Probe | None:
         """Choose a family among the non-empty ones (in ``_unfiltered``'s order), build it, and
         return its ``at``-th member that is not legal. ``checked``: the earlier actions are
-        known not to be legal."""
-        makers: list[Callable[[], list[Probe]]] = []
-        if earlier is not None:
-            makers.append(earlier)
+        known not to be legal (and only the probe returned is built of them)."""
+        makers: list[Callable[[], list[Probe]] | None] = [None] if earlier is not None else []
         if template is not None:
             makers.extend(self._template_makers(template, legal))
         makers.append(_bogus)
         chosen = makers[choose(len(makers))]
-        family = chosen()
-        if not (checked and chosen is earlier):
-            family = [p for p in family if not _strictly_legal(p.action, legal)]
+        if chosen is None and earlier is not None:  # the actions legal earlier
+            actions = earlier()
+            if not checked:
+                actions = [a for a in actions if not _strictly_legal(a, legal)]
+            return self._earlier([actions[at % len(actions)]])[0] if actions else None
+        family = [p for p in chosen() if not _strictly_legal(p.action, legal)] if chosen else []
         return family[at % len(family)] if family else None
 
     @staticmethod

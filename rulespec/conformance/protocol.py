@@ -220,8 +220,9 @@ def fraction_texts(probabilities: Sequence[Fraction]) -> list[str]:
 
 
 def same_fractions(one: Sequence[Fraction] | None, two: Sequence[Fraction] | None) -> bool:
-    """Return ``one == two``, comparing a run of the same pair of objects once (Fraction's
-    equality is Python code, and a uniform draw repeats one fraction per outcome)."""
+    """Return ``one == two``, comparing a run of the same pair of objects once, and two
+    fractions by their lowest terms (Fraction's own equality checks abstract types first, and
+    a uniform draw repeats one fraction per outcome)."""
     if one is None or two is None:
         return one is two
     if len(one) != len(two):
@@ -231,7 +232,10 @@ def same_fractions(one: Sequence[Fraction] | None, two: Sequence[Fraction] | Non
     for a, b in zip(one, two, strict=True):
         if a is last_one and b is last_two:
             continue
-        if a != b:
+        if type(a) is Fraction and type(b) is Fraction:
+            if a.numerator != b.numerator or a.denominator != b.denominator:
+                return False
+        elif a != b:
             return False
         last_one, last_two = a, b
     return True

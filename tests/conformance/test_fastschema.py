@@ -163,5 +163,5 @@ def test_each_keyword_corner_gets_jsonschemas_verdict(schema: Any, value: Any) -
 def test_tricky_values_under_the_corner_schemas() -> None:
     """The values where Python and JSON types part get jsonschema's verdict under each corner."""
     for schema in CORNERS:
-        for value in TRICKY + [[1, 2, 1], [[1], [True]], ["a", "ab", "abcd"], 1e300, 2**70]:
+        for value in [*TRICKY, [1, 2, 1], [[1], [True]], ["a", "ab", "abcd"], 1e300, 2**70]:
             _agree(schema, value)

@@ -10,12 +10,13 @@ that too (``after_end``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
 
+from rulespec.conformance.verdicts import fast_key
 from rulespec.reference.core import Action, Rejection
 from rulespec.spec.model import Spec
 
@@ -127,50 +128,106 @@ class ProbeMaker:
              choose: Callable[[int], int], at: int) -> Probe | None:
         """Return the probe ``families(...)[choose(len)][at % len(family)]`` stands for.
 
-        Only the chosen family is compared with the legal actions (the count of families does
-        not depend on that comparison), so a probe costs the size of one family, not of all.
-        None when every member of the chosen family is legal after all.
+        Only the chosen family is built and compared with the legal actions (whether a family
+        is empty does not depend on that comparison), so a probe costs the size of one family,
+        not of all. None when every member of the chosen family is legal after all.
         """
-        families = self._unfiltered(legal, earlier, template)
-        family = families[choose(len(families))]
-        legal_keys = {strict_key(a) for a in legal}
-        kept = [p for p in family if strict_key(p.action) not in legal_keys]
-        return kept[at % len(kept)] if kept else None
+        return self._pick(legal, (lambda: earlier) if earlier else None, template, choose, at,
+                          checked=False)
+
+    def pick_from_pool(self, legal: Sequence[Action], pool: Mapping[Any, Action],
+                       template: Action | None, choose: Callable[[int], int],
+                       at: int) -> Probe | None:
+        """Return what ``pick`` returns for the actions of ``pool`` not legal now.
+
+        ``pool`` maps ``fast_key(action)`` to an action seen earlier in the game. The actions
+        legal earlier are found only when their family is the one chosen; an action whose fast
+        key is not a legal action's is never strictly equal to one (equal JSON means equal
+        items), so that family needs no other comparison.
+        """
+        if not pool:
+            return self._pick(legal, None, template, choose, at, checked=True)
+        earlier = None if len(pool) > len(legal) else _not_in(pool, legal)
+
+        def earlier_actions() -> Sequence[Action]:
+            return _not_in(pool, legal) if earlier is None else earlier
+
+        # More distinct keys than legal actions: some of them cannot be legal.
+        present = earlier is None or bool(earlier)
+        return self._pick(legal, earlier_actions if present else None, template, choose, at,
+                          checked=True)
+
+    def _pick(self, legal: Sequence[Action], earlier: Callable[[], Sequence[Action]] | None,
+              template: Action | None, choose: Callable[[int], int], at: int, *,
+              checked: bool) -> Probe | None:
+        """Choose a family among the non-empty ones (in ``_unfiltered``'s order), build it, and
+        return its ``at``-th member that is not legal. ``checked``: the earlier actions are
+        known not to be legal (and only the probe returned is built of them)."""
+        makers: list[Callable[[], list[Probe]] | None] = [None] if earlier is not None else []
+        if template is not None:
+            makers.extend(self._template_makers(template, legal))
+        makers.append(_bogus)
+        chosen = makers[choose(len(makers))]
+        if chosen is None and earlier is not None:  # the actions legal earlier
+            actions = earlier()
+            if not checked:
+                actions = [a for a in actions if not _strictly_legal(a, legal)]
+            return self._earlier([actions[at % len(actions)]])[0] if actions else None
+        family = [p for p in chosen() if not _strictly_legal(p.action, legal)] if chosen else []
+        return family[at % len(family)] if family else None
+
+    @staticmethod
+    def _earlier(actions: Sequence[Action]) -> list[Probe]:
+        return [Probe(a, "wrong time", "it was legal earlier in this game but is not now")
+                for a in actions]
 
     def _unfiltered(self, legal: Sequence[Action], earlier: Sequence[Action],
                     template: Action | None) -> list[list[Probe]]:
         """Return the non-empty families before the legal actions are taken out."""
-        out: list[list[Probe]] = []
-        out.append([Probe(a, "wrong time", "it was legal earlier in this game but is not now")
-                    for a in earlier])
+        out: list[list[Probe]] = [self._earlier(earlier)]
         if template is not None:
-            out.extend(self._from_template(template, legal))
-        out.append([Probe({"kind": BOGUS_KIND}, "unknown kind",
-                          f"no action of the spec has the kind {BOGUS_KIND!r}")])
+            out.extend(make() for make in self._template_makers(template, legal))
+        out.append(_bogus())
         return [fam for fam in out if fam]
 
-    def _from_template(self, template: Action, legal: Sequence[Action]) -> list[list[Probe]]:
+    def _template_makers(self, template: Action,
+                         legal: Sequence[Action]) -> list[Callable[[], list[Probe]]]:
+        """Return the builders of the non-empty families made from ``template``, in order:
+        out-of-range values, the extra key, wrong JSON types, missing keys."""
         kind = str(template.get("kind"))
         props = self.params.get(kind, {}).get("properties", {})
         fields = [f for f in template if f != "kind"]
         same = [a for a in legal if a.get("kind") == kind]
-        values: list[Probe] = []
-        types: list[Probe] = []
-        missing: list[Probe] = []
-        for f in fields:
-            schema = props.get(f, {}) if isinstance(props, Mapping) else {}
-            for v in out_of_range([a.get(f) for a in same], schema):
-                values.append(self._probe({**template, f: v}, "out-of-range value",
-                                          f"no legal {kind} now has {f} = {v!r}"))
-            for v in wrong_types(template[f]):
-                types.append(self._probe({**template, f: v}, "wrong JSON type",
-                                         f"{f} must be a {type(template[f]).__name__}-typed "
-                                         f"JSON value, not {v!r}"))
-            rest = {k: v for k, v in template.items() if k != f}
-            missing.append(self._probe(rest, "missing key", f"a {kind} needs its {f!r}"))
-        extra = [self._probe({**template, EXTRA_KEY: 0}, "extra key",
-                             f"a {kind} has no key {EXTRA_KEY!r}")]
-        return [values, extra, types, missing]
+
+        def schema(f: str) -> Mapping[str, Any]:
+            return props.get(f, {}) if isinstance(props, Mapping) else {}
+
+        def values() -> list[Probe]:
+            return [self._probe({**template, f: v}, "out-of-range value",
+                                f"no legal {kind} now has {f} = {v!r}")
+                    for f in fields for v in out_of_range([a.get(f) for a in same], schema(f))]
+
+        def extra() -> list[Probe]:
+            return [self._probe({**template, EXTRA_KEY: 0}, "extra key",
+                                f"a {kind} has no key {EXTRA_KEY!r}")]
+
+        def types() -> list[Probe]:
+            return [self._probe({**template, f: v}, "wrong JSON type",
+                                f"{f} must be a {type(template[f]).__name__}-typed JSON value, "
+                                f"not {v!r}")
+                    for f in fields for v in wrong_types(template[f])]
+
+        def missing() -> list[Probe]:
+            return [self._probe({k: v for k, v in template.items() if k != f}, "missing key",
+                                f"a {kind} needs its {f!r}") for f in fields]
+
+        makers: list[Callable[[], list[Probe]]] = []
+        if any(has_range(a.get(f) for a in same) for f in fields):
+            makers.append(values)
+        makers.append(extra)
+        if fields:  # wrong_types gives every value at least two others
+            makers.extend((types, missing))
+        return makers
 
     @staticmethod
     def _probe(action: Action, family: str, breaks: str) -> Probe:
@@ -188,6 +245,37 @@ class ProbeMaker:
             return Rejection(f"{probe.family}: {schema}; the reference says: {why.reason}",
                              why.clauses)
         return Rejection(f"{why.reason} ({probe.family}: {probe.breaks})", why.clauses)
+
+
+def has_range(values: Iterable[Any]) -> bool:
+    """Return True when ``out_of_range`` of these values is not empty (an integer or a string
+    among them), without building it."""
+    return any(isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool))
+               for v in values)
+
+
+def _strictly_legal(action: Any, legal: Sequence[Action]) -> bool:
+    """Return True when ``action`` is one of ``legal`` compared type-strictly.
+
+    Equal JSON implies Python equality (a NaN aside, which no reference action holds), so the
+    list's own membership test, in C, rules out almost every candidate; only a candidate equal
+    to a legal action gets the strict keys compared.
+    """
+    if action not in legal:
+        return False
+    mine = strict_key(action)
+    return any(strict_key(a) == mine for a in legal if a == action)
+
+
+def _not_in(pool: Mapping[Any, Action], legal: Sequence[Action]) -> list[Action]:
+    """Return the actions of ``pool`` (keyed by ``fast_key``) whose key no legal action has."""
+    keys = {fast_key(a) for a in legal}
+    return [a for k, a in pool.items() if k not in keys]
+
+
+def _bogus() -> list[Probe]:
+    return [Probe({"kind": BOGUS_KIND}, "unknown kind",
+                  f"no action of the spec has the kind {BOGUS_KIND!r}")]
 
 
 def after_end(last: Action, end_clauses: Sequence[str]) -> tuple[Probe, Rejection]:

@@ -86,7 +86,7 @@ class Legal:
         """Return the ``legal_actions`` result object."""
         out: dict[str, Any] = {"actor": self.actor, "actions": self.actions}
         if self.probabilities is not None:
-            out["probabilities"] = [fraction_text(p) for p in self.probabilities]
+            out["probabilities"] = fraction_texts(self.probabilities)
         return out
 
     @classmethod
@@ -100,8 +100,7 @@ class Legal:
             raise ProtocolViolation(f"legal_actions: actor must be a player index, 'chance' or "
                                     f"null, not {actor!r:.100}")
         actions = data.get("actions")
-        if not isinstance(actions, list) or not all(
-                isinstance(a, dict) and isinstance(a.get("kind"), str) for a in actions):
+        if not isinstance(actions, list) or not _all_actions(actions):
             raise ProtocolViolation("legal_actions: actions must be a list of objects with a "
                                     f"'kind', not {actions!r:.200}")
         probs = data.get("probabilities")
@@ -110,7 +109,10 @@ class Legal:
             if not isinstance(probs, list) or len(probs) != len(actions):
                 raise ProtocolViolation("legal_actions: probabilities must be a list with one "
                                         "fraction string per action")
-            fractions = [parse_fraction(p) for p in probs]
+            try:  # every text read before (the usual case): no call per outcome
+                fractions = [_FRACTIONS[p] for p in probs]
+            except (KeyError, TypeError):
+                fractions = [parse_fraction(p) for p in probs]
         return cls(actor, actions, fractions)
 
 
@@ -202,6 +204,49 @@ def _parameter_problems(declared: Mapping[str, Any] | None,
 def fraction_text(p: Fraction) -> str:
     """Return ``p`` as the protocol writes it: ``"1/6"`` or ``"1"``."""
     return str(p)
+
+
+def fraction_texts(probabilities: Sequence[Fraction]) -> list[str]:
+    """Return ``fraction_text`` of each probability (a run of the same object written once:
+    engines give every outcome of a uniform draw the same fraction)."""
+    out: list[str] = []
+    last: Fraction | None = None
+    text = ""
+    for p in probabilities:
+        if p is not last:
+            last, text = p, str(p)
+        out.append(text)
+    return out
+
+
+def same_fractions(one: Sequence[Fraction] | None, two: Sequence[Fraction] | None) -> bool:
+    """Return ``one == two``, comparing a run of the same pair of objects once, and two
+    fractions by their lowest terms (Fraction's own equality checks abstract types first, and
+    a uniform draw repeats one fraction per outcome)."""
+    if one is None or two is None:
+        return one is two
+    if len(one) != len(two):
+        return False
+    last_one: Fraction | None = None
+    last_two: Fraction | None = None
+    for a, b in zip(one, two, strict=True):
+        if a is last_one and b is last_two:
+            continue
+        if type(a) is Fraction and type(b) is Fraction:
+            if a.numerator != b.numerator or a.denominator != b.denominator:
+                return False
+        elif a != b:
+            return False
+        last_one, last_two = a, b
+    return True
+
+
+def _all_actions(actions: list[Any]) -> bool:
+    """Return True when every action is an object with a string ``kind``."""
+    for a in actions:  # noqa: SIM110 - a loop: all() of a generator costs more per action
+        if not (isinstance(a, dict) and isinstance(a.get("kind"), str)):
+            return False
+    return True
 
 
 def parse_fraction(text: Any) -> Fraction:

@@ -544,14 +544,12 @@ class Conformance:
         A family of probes is chosen first, then a probe of it, so small families (an extra key,
         an unknown kind) are tried as often as large ones (the actions legal earlier).
         """
-        legal_keys = {fast_key(a) for a in ref_legal.actions}
-        earlier = [a for k, a in pool.items() if k not in legal_keys]
         legal = ref_legal.actions
         # One Hypothesis choice per probe (the family): more would lengthen the choice sequence
         # the shrinker works on. The template and the probe within the family follow the step.
         n = len(game.steps)
         template = legal[_offset(n) % len(legal)] if legal else None
-        probe = self.probes.pick(legal, earlier, template, choose, _offset(n + 1))
+        probe = self.probes.pick_from_pool(legal, pool, template, choose, _offset(n + 1))
         if probe is None:  # the chosen family held only legal actions: nothing to probe
             return lambda: None
         applied = len(game.ref_actions)

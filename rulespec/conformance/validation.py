@@ -5,18 +5,19 @@ is the conjunction of validating its keys and each property value. Successive st
 share most property values, so ``StateValidator`` re-validates only the properties whose value
 changed since the last valid state. Any schema that uses a root keyword outside the safe set
 (``allOf``, ``if``, ``dependentSchemas``, ``unevaluatedProperties``...) is validated whole.
+Every check is a compiled schema (``rulespec.spec.fastschema``), which answers as jsonschema
+does; the messages of an invalid state come from jsonschema (``errors``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 import jsonschema
 
-#: Most distinct property values remembered as valid (memory bound, not a rule).
-_MAX_SEEN = 100_000
+from rulespec.spec.fastschema import Check, compile_schema
+
 #: Root keywords under which an object's validity splits property by property.
 _SAFE_ROOT = frozenset({"type", "required", "additionalProperties", "properties", "$defs",
                         "description", "title", "$schema", "$id", "$comment"})
@@ -31,42 +32,40 @@ class StateValidator:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.whole = jsonschema.Draft202012Validator(dict(schema))
+        self._whole = compile_schema(schema)
         props = schema.get("properties")
         self.split = (set(schema) <= _SAFE_ROOT and schema.get("type") == "object"
                       and isinstance(props, dict)
                       and all(isinstance(s, dict) and "$defs" not in s and "$id" not in s
                               for s in props.values()))
         self._last: dict[str, Any] = {}
-        self._seen: set[tuple[str, str]] = set()
-        self._root: jsonschema.Draft202012Validator | None = None
-        self._props: dict[str, jsonschema.Draft202012Validator] = {}
-        #: Array properties split as (array keywords, item) validators, and their last valid
+        self._root: Check | None = None
+        self._props: dict[str, Check] = {}
+        #: Array properties split as (array keywords, item) checks, and their last valid
         #: value (a copy), so an array that only grew validates just its new items.
-        self._arrays: dict[str, tuple[jsonschema.Draft202012Validator,
-                                      jsonschema.Draft202012Validator]] = {}
+        self._arrays: dict[str, tuple[Check, Check]] = {}
         self._grown: dict[str, list[Any]] = {}
         if self.split and isinstance(props, dict):
             defs = schema.get("$defs", {})
             root = {k: v for k, v in schema.items() if k != "properties"}
             root["properties"] = {k: True for k in props}
-            self._root = jsonschema.Draft202012Validator(root)
-            self._props = {k: jsonschema.Draft202012Validator(_inline({**sub, "$defs": defs}, defs))
+            self._root = compile_schema(root)
+            self._props = {k: compile_schema(_inline({**sub, "$defs": defs}, defs))
                            for k, sub in props.items()}
             for key, sub in props.items():
                 if (set(sub) <= _SPLIT_ARRAY and sub.get("type") == "array"
                         and isinstance(sub.get("items"), dict)):
                     shell = {k: v for k, v in sub.items() if k != "items"}
                     item = _inline({**sub["items"], "$defs": defs}, defs)
-                    self._arrays[key] = (jsonschema.Draft202012Validator(shell),
-                                         jsonschema.Draft202012Validator(item))
+                    self._arrays[key] = (compile_schema(shell), compile_schema(item))
 
     def is_valid(self, state: Any) -> bool:
         """Return True when ``state`` matches the schema."""
         if self._root is None:
-            return bool(self.whole.is_valid(state))
-        if not self._root.is_valid(state):
+            return self._whole(state)
+        if not self._root(state):
             return False
-        last, seen = self._last, self._seen
+        last = self._last
         for key, value in state.items():
             if key in last and last[key] == value:
                 continue
@@ -78,33 +77,19 @@ class StateValidator:
                 if not self._array_is_valid(key, value, *split):
                     return False
                 continue
-            # Values recur across games and examples (a score list, an empty tie-break): a
-            # property value seen valid before is valid again.
-            try:
-                token = (key, json.dumps(value, sort_keys=True, separators=(",", ":")))
-            except (TypeError, ValueError):
-                token = None
-            if token is not None and token in seen:
-                continue
-            if not validator.is_valid(value):
+            if not validator(value):
                 return False
-            if token is not None:
-                if len(seen) > _MAX_SEEN:
-                    seen.clear()
-                seen.add(token)
         self._last = dict(state)
         return True
 
-    def _array_is_valid(self, key: str, value: list[Any],
-                        shell: jsonschema.Draft202012Validator,
-                        item: jsonschema.Draft202012Validator) -> bool:
+    def _array_is_valid(self, key: str, value: list[Any], shell: Check, item: Check) -> bool:
         """Validate an array property: its own keywords, then the items not known valid.
 
         An item equal to the item at the same index of the last valid value is valid (the
         array's keywords never relate two items), so an array that grew, or whose items changed
         in place (a player's hand), validates only its new and changed items.
         """
-        if not shell.is_valid(value):
+        if not shell(value):
             return False
         old = self._grown.get(key)
         if old is None:
@@ -113,7 +98,7 @@ class StateValidator:
         for i, entry in enumerate(value):
             if i < known and old[i] == entry:
                 continue
-            if not item.is_valid(entry):
+            if not item(entry):
                 return False
         self._grown[key] = list(value)
         return True

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulespec.conformance.protocol import Legal
+from rulespec.conformance.protocol import Legal, same_fractions
 from rulespec.conformance.validation import StateValidator
 from rulespec.reference.core import CHANCE, Action, Actor, Engine, Rejection
 from rulespec.spec.invariants import Invariants
@@ -133,7 +133,8 @@ class Verdicts:
 
     def chance(self, legal: Legal, expected: Legal) -> Finding | None:
         """Compare the chance outcomes and their exact probabilities with the reference's."""
-        if legal.actions == expected.actions and legal.probabilities == expected.probabilities:
+        if legal.actions == expected.actions and same_fractions(legal.probabilities,
+                                                                expected.probabilities):
             return None  # the reference's outcomes, which its own tests show sum to exactly 1
         clauses = self._kind_clauses(expected.actions)
         if legal.probabilities is None:

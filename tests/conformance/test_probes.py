@@ -86,3 +86,47 @@ def test_pick_is_the_chosen_family_of_families() -> None:
             got = maker.pick(legal, earlier, legal[0], lambda n, i=i: i, at)  # type: ignore[misc]
             fam = families[i]
             assert got == (fam[at % len(fam)] if fam else None)
+
+
+def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
+    """The runner's probe (from the game's pool of actions, keyed by fast_key) is the probe
+    pick() gives for the pool's actions that are not legal now, in every family, along random
+    Fool and Ruby Rhino games (FOOL-FOLLOW-01 and RR-TURN-01: what is legal changes each step)."""
+    import random
+
+    from rulespec.conformance.probes import strict_key
+    from rulespec.conformance.verdicts import fast_key, legal_of
+
+    for game, players in (("fool", 5), ("ruby-rhino", 3)):
+        maker = ProbeMaker(get_spec(game))
+        engine = new_game(game, players=players)
+        rng = random.Random(3)
+        pool: dict[object, dict[str, object]] = {}
+        checked = 0
+        while engine.current_player() is not None and checked < 120:
+            legal = legal_of(engine).actions
+            keys = {fast_key(a) for a in legal}
+            earlier = [a for k, a in pool.items() if k not in keys]
+            template = legal[rng.randrange(len(legal))]
+            families = maker.families(legal, earlier, template)
+            legal_strict = {strict_key(a) for a in legal}
+            for i in range(len(families)):
+                at = rng.randrange(1000)
+                got = maker.pick_from_pool(legal, pool, template, lambda n, i=i: i, at)
+                fam = families[i]
+                assert got == (fam[at % len(fam)] if fam else None), (game, i)
+                assert got is None or strict_key(got.action) not in legal_strict
+            action = legal[rng.randrange(len(legal))]
+            pool.setdefault(fast_key(action), action)
+            engine.apply(action)
+            checked += 1
+
+
+def test_has_range_says_when_out_of_range_has_values() -> None:
+    """The cheap test of whether the out-of-range family is empty agrees with building it."""
+    from rulespec.conformance.probes import has_range, out_of_range
+
+    samples: list[list[object]] = [[], [None], [True, False], [1.5], ["a"], [1, True], [0],
+                                   [None, "x"], [[1]], [{"a": 1}], [2.0, 3], [False, "b", 1]]
+    for values in samples:
+        assert has_range(values) == bool(out_of_range(values, {"maximum": 6})), values

@@ -107,6 +107,43 @@ def test_probabilities_are_exact_fractions() -> None:
         Legal.from_json({"actor": "chance", "actions": [{"kind": "x"}], "probabilities": []})
 
 
+def test_probabilities_read_from_the_cache_are_checked_like_new_ones() -> None:
+    """A list of fractions read before is read at once; a list mixing in an integer, a float,
+    a list or an unknown text takes the checked path (floats still refused)."""
+    acts = [{"kind": "x", "n": i} for i in range(3)]
+    first = Legal.from_json({"actor": "chance", "actions": acts,
+                             "probabilities": ["1/3", "1/3", "1/3"]})
+    again = Legal.from_json({"actor": "chance", "actions": acts,
+                             "probabilities": ["1/3", "1/3", "1/3"]})
+    assert first.probabilities == again.probabilities == [Fraction(1, 3)] * 3
+    mixed = Legal.from_json({"actor": "chance", "actions": acts,
+                             "probabilities": ["1/3", 0, "2/3"]})
+    assert mixed.probabilities == [Fraction(1, 3), Fraction(0), Fraction(2, 3)]
+    for bad in (0.5, [1], {"p": 1}, "x/3", True):
+        with pytest.raises(ProtocolViolation):
+            Legal.from_json({"actor": "chance", "actions": acts,
+                             "probabilities": ["1/3", bad, "1/3"]})
+    for actions in ([{"kind": 1}], [{"n": 1}], ["roll"], [{"kind": "x"}, None]):
+        with pytest.raises(ProtocolViolation, match="actions must be a list"):
+            Legal.from_json({"actor": 0, "actions": actions})
+
+
+def test_fraction_runs_are_written_and_compared_like_each_fraction() -> None:
+    """CHANCE-DIST: comparing (and writing) a run of one fraction object once gives the answer
+    of comparing each: a later outcome that differs is still found."""
+    from rulespec.conformance.protocol import fraction_texts, same_fractions
+
+    sixth = Fraction(1, 6)
+    assert fraction_texts([sixth] * 3 + [Fraction(1, 2)]) == ["1/6", "1/6", "1/6", "1/2"]
+    assert fraction_texts([Fraction(1), Fraction(0)]) == ["1", "0"]
+    assert same_fractions([sixth] * 6, [Fraction(1, 6) for _ in range(6)])
+    assert not same_fractions([sixth] * 6, [sixth] * 5 + [Fraction(1, 5)])
+    assert not same_fractions([sixth] * 6, [sixth] * 5)
+    assert same_fractions(None, None) and not same_fractions(None, []) \
+        and not same_fractions([], None)
+    assert not same_fractions([Fraction(1, 2)], [Fraction(2, 3)])
+
+
 def _check_misbehaving(mode: str, after: int, tmp_path: Path, *, timeout: float,
                        examples: int, golden: bool = False) -> tuple[Report, SubprocessAdapter]:
     """Run the kit on the misbehaving engine ``mode``; return the report and the closed adapter."""

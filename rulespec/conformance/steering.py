@@ -13,6 +13,12 @@ steal. Two things steer the games, both deterministic under a fixed seed:
   game. An engine that goes wrong on the rare path is caught with every step checked, not only
   the example's final expectations.
 
+After the Hypothesis games, a search on the reference alone looks for games that reach what is
+still missing (``seek``); where the spec gives a seek hint for a missing item (a ``coverage``
+entry's ``seek``: CEL over ``state`` and ``action`` saying which choices lead toward it), the
+search's games follow it, so that a path random play almost never takes (a trick of only 1s in
+Fool) is found within the same budget.
+
 While a failure is being shrunk, the kinds taken are frozen at the failing game's start, so
 Hypothesis replays a choice sequence the same way every time.
 """
@@ -25,7 +31,6 @@ from typing import Any
 
 from rulespec.conformance.coverage import Coverage, Hint, Universe, slim
 from rulespec.reference.core import Action, Config, Engine
-from rulespec.spec.expressions import Expression
 from rulespec.spec.model import Spec
 
 #: Most rule examples replayed first per configuration (those showing the most events first).

@@ -171,7 +171,7 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
     while an item with a seek hint (a ``coverage`` entry's ``seek``, a CEL expression over
     ``state`` and ``action``) is missing, and for at most ``GUIDED_SHARE`` of the budget, games
     pick at ``FOLLOW_HINT`` of their choices among the legal actions or outcomes the hints of
-    the missing items hold for, when there are any. Chance is steered too: the game found is
+    the missing items hold for, when there are any (one hint per game, in turns). Chance is steered too: the game found is
     legal whatever its chance outcomes, and the engine under test replays them.
     """
     from rulespec.reference.core import CHANCE
@@ -186,9 +186,13 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
     rng = random.Random(seed)
     found: list[list[Action]] = []
     used = 0
+    games = 0
     while used < budget and missing and len(found) < MAX_SEEDS:
-        guide = ([h for h in universe.hints if h.items & missing]
-                 if used < budget * GUIDED_SHARE else [])
+        hinted = [h for h in universe.hints if h.items & missing]
+        # One hint per game, in turns: two hints may pull opposite ways.
+        guide = ([hinted[games % len(hinted)]]
+                 if hinted and used < budget * GUIDED_SHARE else [])
+        games += 1
         engine = reference(spec, config)
         probe = Coverage(universe)
         before = engine.state() if want_events else None

@@ -18,7 +18,7 @@ from typing import Any
 from rulespec.conformance.protocol import Hello
 from rulespec.spec.expressions import Expression, ExpressionError, compile_expression, make_context
 from rulespec.spec.model import Spec
-from rulespec.spec.validate import EVENT_VARIABLES, SCOPE_VARIABLES
+from rulespec.spec.validate import EVENT_VARIABLES, SCOPE_VARIABLES, SEEK_VARIABLES
 
 Pair = tuple[str, str, str, str]
 
@@ -189,6 +189,17 @@ class _Premise:
     fields: frozenset[str] | None = None
 
 
+@dataclass(frozen=True)
+class Hint:
+    """A seek hint of the spec: which choices lead toward ``items``, and the fields it reads."""
+
+    items: frozenset[str]
+    when: Expression
+    state: frozenset[str] | None
+    params: frozenset[str] | None
+    config: frozenset[str] | None
+
+
 class Universe:
     """What there is to cover in one game: action kinds, decision points, events, invariants,
     clauses (computed once per spec)."""
@@ -216,7 +227,13 @@ class Universe:
         self.clauses = [str(c["id"]) for c in spec.section("clauses")]
         self.scope = [(frozenset(str(i) for i in entry["items"]),
                        compile_expression(str(entry["when"]), SCOPE_VARIABLES), str(entry["why"]))
-                      for entry in spec.section("coverage")]
+                      for entry in spec.section("coverage") if "when" in entry]
+        #: Seek hints (``coverage`` entries with ``seek``; ``rulespec.conformance.steering``).
+        self.hints = [Hint(frozenset(str(i) for i in entry["items"]),
+                           compile_expression(str(entry["seek"]), SEEK_VARIABLES),
+                           *(fields_read(str(entry["seek"]), (root,))
+                             for root in ("state", "params", "config")))
+                      for entry in spec.section("coverage") if "seek" in entry]
 
     def out_of_scope(self, config: Mapping[str, Any],
                      params: Mapping[str, Any]) -> dict[str, str]:

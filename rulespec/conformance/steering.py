@@ -13,6 +13,12 @@ steal. Two things steer the games, both deterministic under a fixed seed:
   game. An engine that goes wrong on the rare path is caught with every step checked, not only
   the example's final expectations.
 
+After the Hypothesis games, a search on the reference alone looks for games that reach what is
+still missing (``seek``); where the spec gives a seek hint for a missing item (a ``coverage``
+entry's ``seek``: CEL over ``state`` and ``action`` saying which choices lead toward it), the
+search's games follow it, so that a path random play almost never takes (a trick of only 1s in
+Fool) is found within the same budget.
+
 While a failure is being shrunk, the kinds taken are frozen at the failing game's start, so
 Hypothesis replays a choice sequence the same way every time.
 """
@@ -23,7 +29,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rulespec.conformance.coverage import Coverage, Universe
+from rulespec.conformance.coverage import Coverage, Hint, Universe, slim
 from rulespec.reference.core import Action, Config, Engine
 from rulespec.spec.model import Spec
 
@@ -143,16 +149,30 @@ def positions_along(spec: Spec, config: Config, reference: Callable[[Spec, Confi
     return shown, engine.decisions
 
 
+#: In a guided search game, the share of choices that follow the spec's seek hint (the others are
+#: uniform, so a hint that leads into a dead end is still left now and then).
+FOLLOW_HINT = 0.9
+#: The share of the search budget guided games may use while a hinted item is missing (the rest
+#: is left to plain random games, for what has no hint).
+GUIDED_SHARE = 0.75
+
+
 def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine],
          coverage: Coverage, *, budget: int, max_steps: int, seed: int = 0) -> list[list[Action]]:
     """Search on the reference alone for games that reach what ``coverage`` lacks.
 
-    Plays random games of the reference (every legal action and chance outcome equally likely,
-    a fixed seed) for at most ``budget`` actions in all; returns each game that reached a
-    decision point, event or action kind still missing (a game stops as soon as it has one),
-    at most ``MAX_SEEDS``. The reference alone is far cheaper than a checked game, so the
-    search can afford the many games a rare path needs; the kit then plays the games found
-    with every check.
+    Plays games of the reference (a fixed seed) for at most ``budget`` actions in all; returns
+    each game that reached a decision point, event or action kind still missing (a game stops
+    as soon as it has one), at most ``MAX_SEEDS``. The reference alone is far cheaper than a
+    checked game, so the search can afford the many games a rare path needs; the kit then plays
+    the games found with every check.
+
+    Choices are uniform over the legal actions and chance outcomes, except in *guided* games:
+    while an item with a seek hint (a ``coverage`` entry's ``seek``, a CEL expression over
+    ``state`` and ``action``) is missing, and for at most ``GUIDED_SHARE`` of the budget, games
+    pick at ``FOLLOW_HINT`` of their choices among the legal actions or outcomes the hints of
+    the missing items hold for, when there are any (one hint per game, in turns). Chance is steered too: the game found is
+    legal whatever its chance outcomes, and the engine under test replays them.
     """
     from rulespec.reference.core import CHANCE
 
@@ -166,7 +186,13 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
     rng = random.Random(seed)
     found: list[list[Action]] = []
     used = 0
+    games = 0
     while used < budget and missing and len(found) < MAX_SEEDS:
+        hinted = [h for h in universe.hints if h.items & missing]
+        # One hint per game, in turns: two hints may pull opposite ways.
+        guide = ([hinted[games % len(hinted)]]
+                 if hinted and used < budget * GUIDED_SHARE else [])
+        games += 1
         engine = reference(spec, config)
         probe = Coverage(universe)
         before = engine.state() if want_events else None
@@ -178,14 +204,20 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
                 break
             legal = ([a for a, _ in engine.chance_outcomes()] if actor == CHANCE
                      else engine.legal_actions())
-            action = legal[rng.randrange(len(legal))]
+            action = None
+            if guide and len(legal) > 1 and rng.random() < FOLLOW_HINT:
+                action = first_preferred(guide, engine.state(), rng.sample(legal, len(legal)),
+                                         params, cfg)
+            if action is None:
+                action = legal[rng.randrange(len(legal))]
             engine.apply(action)
             actions.append(action)
             used += 1
             kind = str(action.get("kind"))
             if before is not None:
                 after = engine.state()
-                hit.update(probe.step(before, action, after, params, cfg))
+                hit.update(e for e in probe.step(before, action, after, params, cfg)
+                           if e in missing)
                 before = after
             if kind in missing:
                 hit.add(kind)
@@ -197,6 +229,28 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
             found.append(actions)
             missing -= hit
     return found
+
+
+def first_preferred(hints: Sequence[Hint], state: Mapping[str, Any], actions: Sequence[Action],
+                    params: Mapping[str, Any], cfg: Mapping[str, Any]) -> Action | None:
+    """Return the first of ``actions`` that one of the seek ``hints`` holds for, or None.
+
+    Given the legal actions in a random order, this is a uniform choice among those the hints
+    prefer, with fewer evaluations than testing them all. A hint that fails to evaluate on an
+    action (a field the state lacks) does not hold.
+    """
+    from rulespec.spec.expressions import ExpressionError
+
+    for action in actions:
+        for hint in hints:
+            variables = {"state": slim(state, hint.state), "action": dict(action),
+                         "params": slim(params, hint.params), "config": slim(cfg, hint.config)}
+            try:
+                if hint.when.evaluate(variables) is True:
+                    return action
+            except ExpressionError:
+                continue
+    return None
 
 
 def continuation(index: int) -> Callable[[int], int]:

@@ -388,12 +388,20 @@ def _events_section(spec: Spec, links: Links) -> str:
                    + (f" Checked after {kinds}." if kinds else "") + "\n\n")
         out.append(fenced(str(event["when"]), "text") + "\n")
         out.append(_clause_line(links, event["clauses"]) + "\n")
-    scope = list(spec.section("coverage"))
+    scope = [e for e in spec.section("coverage") if "when" in e]
     if scope:
         out.append("Not counted in every configuration (they cannot happen otherwise):\n\n")
         out.append(table(["Items", "Counted when", "Why"], [
             [", ".join(code(str(i)) for i in entry["items"]), code(str(entry["when"])),
              links.prose(entry["why"])] for entry in scope]) + "\n")
+    hints = [e for e in spec.section("coverage") if "seek" in e]
+    if hints:
+        out.append("Sought with a hint (the kit's search on the reference prefers the choices "
+                   "the hint holds for while these are not reached):\n\n")
+        for entry in hints:
+            out.append(", ".join(code(str(i)) for i in entry["items"]) + ": "
+                       + links.prose(entry["why"]) + "\n\n")
+            out.append(fenced(str(entry["seek"]), "text") + "\n")
     return "".join(out)
 
 

@@ -31,6 +31,8 @@ INVARIANT_VARIABLES: Mapping[str, frozenset[str]] = {
 EVENT_VARIABLES: frozenset[str] = frozenset({"before", "action", "after", "params", "config"})
 #: Variables a ``coverage`` entry's ``when`` may use (a configuration, before any play).
 SCOPE_VARIABLES: frozenset[str] = frozenset({"params", "config"})
+#: Variables a ``coverage`` entry's ``seek`` hint may use (one choice: a state and an action).
+SEEK_VARIABLES: frozenset[str] = frozenset({"state", "action", "params", "config"})
 
 
 @cache
@@ -355,10 +357,13 @@ class _Checker:
         events = {str(e.get("id")) for _, e in self.items("events")}
         known = kinds | events | {str(a.get("id")) for _, a in self.items("ambiguities")}
         for i, entry in self.items("coverage"):
-            try:
-                compile_expression(str(entry["when"]), SCOPE_VARIABLES)
-            except ExpressionError as exc:
-                self.add(("coverage", i, "when"), str(exc))
+            for key, variables in (("when", SCOPE_VARIABLES), ("seek", SEEK_VARIABLES)):
+                if key not in entry:
+                    continue
+                try:
+                    compile_expression(str(entry[key]), variables)
+                except ExpressionError as exc:
+                    self.add(("coverage", i, key), str(exc))
             for j, item in enumerate(entry.get("items", [])):
                 if item not in known:
                     self.add(("coverage", i, "items", j), f"unknown item {item!r}"

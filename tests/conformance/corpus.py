@@ -401,9 +401,10 @@ SPECIFIC: dict[str, list[BadEngine]] = {
         BadEngine("ouro-de-tolo", "early-reshuffle",
                   "OURO-CAX-04 under OURO-AMB-05 reshuffle-discard: the discards are shuffled "
                   "into the empty deck when a card is due, one step before the draw (the rule "
-                  "example OURO-EX-DECK-RESHUFFLE-AT-DRAW names it; a default run's play also "
-                  "finds it, DIFF-STATE, test_play_coverage)",
-                  "EXAMPLE", early_reshuffle, players=3),
+                  "example OURO-EX-DECK-RESHUFFLE-AT-DRAW names it; play finds it too, as a "
+                  "state diff, since the search follows the spec's seek hint for the deck "
+                  "running out)",
+                  "DIFF-STATE", early_reshuffle, players=3),
         BadEngine("ouro-de-tolo", "steal-after-accident",
                   "OURO-CARD-08 under OURO-AMB-17 stop: a steal goes on after the taker's "
                   "accident", "DIFF-STATE", with_ruling("OURO-AMB-17", "complete"), players=3),

@@ -33,6 +33,8 @@ def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
                       # Steering changes which game meets a bug first; an engine planted for an
                       # invariant is played on Hypothesis's games alone, so that the invariant
                       # (not the state diff a steered game may reach first) is what is tested.
+                      # test_steered_run_rejects_engines_planted_for_an_invariant plays them
+                      # steered, as a default run does.
                       steer=bad.check != "INVARIANT")
     players = bad.players or get_spec(bad.game).min_players
     report = check_engine(adapter, bad.game, players=[players], rulings=bad.rulings,
@@ -57,6 +59,25 @@ def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
         # Legal-action and chance failures are not in a state, and a trace records no initial
         # state: then the trace leads to the position where the failure shows.
         assert outcome.ok and outcome.steps == first.step, f"{bad}: {outcome.message}"
+
+
+@pytest.mark.parametrize("bad", [b for b in CORPUS if b.check == "INVARIANT"], ids=str)
+def test_steered_run_rejects_engines_planted_for_an_invariant(bad: BadEngine,
+                                                              tmp_path: Path) -> None:
+    """Issue 19: steered play (on by default) must not let a bug through that Hypothesis's games
+    alone catch. Steering may meet the bug first in a game where the state has already parted
+    from the reference's before the invariant breaks (DDO-TIE-02 under tie-gains-reroll), so
+    the check may be the state diff; but the games themselves, not only the rule examples,
+    must reject the engine."""
+    adapter = InProcessAdapter({bad.game: bad.engine()}, name=bad.name)
+    options = Options(examples=25, trace_dir=tmp_path, golden=False, shrink_seconds=4,
+                      shorter_seconds=0, perft_seconds=0, determinism_every=0, steer=True)
+    players = bad.players or get_spec(bad.game).min_players
+    report = check_engine(adapter, bad.game, players=[players], rulings=bad.rulings,
+                          options=options)
+    played = {f.check for f in report.failures if f.check != "EXAMPLE"}
+    assert played & {"INVARIANT", "DIFF-STATE", "DIFF-RESULT"}, (
+        f"{bad} ({bad.breaks}): the steered games found {sorted(played) or 'nothing'}")
 
 
 def test_every_game_has_five_known_bad_engines() -> None:

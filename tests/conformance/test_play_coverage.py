@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,10 +23,11 @@ from rulespec.conformance.coverage import (
     split_or,
 )
 from rulespec.conformance.report import render
-from rulespec.conformance.steering import example_seeds, positions_along
-from rulespec.reference.core import make_config
+from rulespec.conformance.steering import example_seeds, positions_along, seek
+from rulespec.reference.core import Config, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import SpecError
+from rulespec.spec.model import Spec
 from rulespec.spec.registry import game_ids, get_spec
 from rulespec.spec.validate import load_spec
 
@@ -62,7 +64,8 @@ def test_events_load_and_bad_events_are_rejected(tmp_path: Path) -> None:
     assert load_spec(_toy_with(tmp_path, EVENT)).section("events")[0]["id"] == "TOY-EV-ONE"
     bad = (EVENT + EVENT.replace("events:\n", "").replace("TOY-PLAY-01", "TOY-NOPE-01")
            .replace("[flip]", "[flop]").replace("after.last == 1", "state.last == 1")
-           + "coverage:\n  - items: [nothing]\n    when: config.players > 1\n    why: none.\n")
+           + "coverage:\n  - items: [nothing]\n    when: config.players > 1\n    why: none.\n"
+           + "  - items: [flip]\n    seek: stat.last == 1\n    why: none.\n")
     messages = _problems(_toy_with(tmp_path, bad))
     assert "'TOY-EV-ONE' is already used" in messages
     assert "unknown clause 'TOY-NOPE-01'" in messages
@@ -70,6 +73,7 @@ def test_events_load_and_bad_events_are_rejected(tmp_path: Path) -> None:
     assert "unknown variable 'state'" in messages
     assert "unknown item 'nothing'" in messages
     assert "$.events[1]" in messages and "$.coverage[0].items[0]" in messages
+    assert "$.coverage[1].seek" in messages and "unknown variable 'stat'" in messages
 
 
 def test_every_game_declares_rare_events_tied_to_clauses() -> None:
@@ -168,6 +172,53 @@ def test_steering_reaches_more_than_hypothesis_alone() -> None:
         return int(parts["action kinds"][0]) + int(parts["decision points"][0])
 
     assert reached(True) > reached(False)
+
+
+def _lacking(spec_id: str, want: str, players: int,
+             parameters: dict[str, Any] | None = None) -> tuple[Spec, Config, Coverage]:
+    """Return a spec, a configuration and a coverage where everything but ``want`` was reached."""
+    spec = get_spec(spec_id)
+    universe = Universe(spec)
+    config = make_config(spec, players=players, parameters=parameters or {})
+    coverage = Coverage(universe)
+    coverage.out = universe.out_of_scope(config.to_json(), config.parameters)
+    coverage.kinds.update(universe.kinds)
+    coverage.decisions.update(d for d in universe.decisions if d != want)
+    coverage.events.update(e.ident for e in universe.events if e.ident != want)
+    return spec, config, coverage
+
+
+@pytest.mark.parametrize("players", [5, 8])
+def test_seek_hint_reaches_a_trick_of_only_ones(players: int) -> None:
+    """FOOL-AMB-11 (FOOL-TRICK-01, FOOL-WILD-05): a trick with no coloured card needs every card
+    in it to be one of the six 1s. The spec's seek hint leads the reference search there within
+    a small budget; the same search without the hint does not get there."""
+    spec, config, coverage = _lacking("fool", "FOOL-AMB-11", players)
+    assert coverage.missing() == {"FOOL-AMB-11"}
+    reference = engine_class(spec)
+    found = seek(spec, config, reference, coverage, budget=1500, max_steps=3000)
+    assert found
+    assert positions_along(spec, config, reference, coverage.universe, found[0])[1]["FOOL-AMB-11"]
+    coverage.universe.hints = []
+    assert not seek(spec, config, reference, coverage, budget=1500, max_steps=3000)
+
+
+def test_bag_emptied_counts_only_where_the_bag_can_empty() -> None:
+    """OURO-DRAW-01, OURO-DRAW-02: with the rulebook's 20 Fool's Gold the bag never empties
+    (nobody holds more than accident_fools_gold, OURO-INV-FOOLS-GOLD-MAX), so the event is not
+    counted; with four, it counts, and the seek hint finds a game that empties the bag."""
+    spec, config, coverage = _lacking("ouro-de-tolo", "OURO-EV-BAG-EMPTY", 6)
+    assert "OURO-EV-BAG-EMPTY" in coverage.out and not coverage.missing()
+    counts = dict(config.parameters["stone_counts"])
+    counts["fools_gold"] = 4
+    spec, config, coverage = _lacking("ouro-de-tolo", "OURO-EV-BAG-EMPTY", 3,
+                                      {"stone_counts": counts})
+    assert coverage.missing() == {"OURO-EV-BAG-EMPTY"}
+    reference = engine_class(spec)
+    found = seek(spec, config, reference, coverage, budget=5000, max_steps=3000)
+    assert found
+    assert "OURO-EV-BAG-EMPTY" in positions_along(spec, config, reference, coverage.universe,
+                                                  found[0])[0]
 
 
 # -- the default run (slow) ---------------------------------------------------------------------

@@ -188,3 +188,45 @@ def test_perfect_information_games_declare_no_hook() -> None:
     for game in ("dado-de-ouro", "ruby-rhino"):
         spec = get_spec(game)
         assert not hidden_fields(spec.data) and redeal_of(spec) is None
+
+
+def test_a_game_summary_counts_the_searches_and_fallbacks() -> None:
+    """A whole Ouro de Tolo game of small searches: every searched decision found a world
+    (OURO-SETUP-03's hidden hands redealt), and the summary carries the agent's counts."""
+    from rulespec.impact.paired import derive_seed, play_game
+
+    spec = get_spec("ouro-de-tolo")
+    mcts = MctsAgent(spec, iterations=2, worlds=1, rollout_depth=2)
+    summary = play_game(spec, {}, 4, mcts, derive_seed("search", 0))
+    assert summary.searches == mcts.decisions > 0
+    assert summary.fallbacks == mcts.fallbacks == 0
+
+
+@pytest.mark.slow
+def test_the_replay_alone_falls_back_in_a_whole_game() -> None:
+    """The same game with the hook switched off: the generic replay finds no world for most
+    decisions (slow: every failed replay is tried again), and the summary counts each one."""
+    from rulespec.impact.paired import derive_seed, play_game
+
+    spec = get_spec("ouro-de-tolo")
+    mcts = MctsAgent(spec, iterations=2, worlds=1, rollout_depth=2)
+    mcts.redeal, mcts.needs_history = None, True
+    summary = play_game(spec, {}, 4, mcts, derive_seed("search", 0))
+    assert summary.searches == mcts.decisions > 0
+    assert summary.fallbacks == mcts.fallbacks > summary.searches // 2
+
+
+def test_search_figures_sum_over_every_game() -> None:
+    """The report's fallback rate: fallbacks over searched decisions, over the baseline and
+    option games alike, with a Wilson interval; no rate without a search."""
+    from rulespec.impact.measure import search_figures
+    from rulespec.impact.paired import GameSummary
+
+    def game(searches: int, fallbacks: int) -> GameSummary:
+        return GameSummary(10, (0,), 1.0, (), False, searches, fallbacks)
+
+    figures = search_figures([(game(10, 1), game(20, 0)), (game(10, 3), game(0, 0))])
+    assert (figures["games"], figures["searches"], figures["fallbacks"]) == (4, 40, 4)
+    rate = figures["fallback_rate"]
+    assert rate["value"] == 0.1 and rate["low"] < 0.1 < rate["high"]
+    assert search_figures([(game(0, 0),)])["fallback_rate"] is None

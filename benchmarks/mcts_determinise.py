@@ -54,7 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for game in args.game or game_ids():
-        for hook in (False, True):
+        for hook in (True, False):
             count = args.games if hook or args.replay_games is None else args.replay_games
             row = measure(game, count, hook)
             rows.append(row)

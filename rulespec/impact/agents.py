@@ -35,7 +35,7 @@ from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
-from rulespec.spec.visibility import HiddenField, view
+from rulespec.spec.visibility import HiddenField, hidden_fields, view
 
 #: A game's heuristic: how good ``view`` (a player's view of the state) is for ``player``;
 #: higher is better. It reads the configuration (tables, parameters) and the view only.
@@ -308,8 +308,12 @@ class MctsAgent:
         self.decisions = 0
         self.fallbacks = 0
         self._greedy = GreedyAgent(spec)
-        self.description = (f"UCT, {iterations} iterations over {worlds} determinised worlds, "
-                            f"random rollouts of {rollout_depth} actions scored by the heuristic")
+        how = ("" if not hidden_fields(spec.data) else
+               " (hidden cards dealt again by the game's redeal)" if self.redeal is not None
+               else " (replayed from the public actions)")
+        self.description = (f"UCT, {iterations} iterations over {worlds} determinised worlds"
+                            f"{how}, random rollouts of {rollout_depth} actions scored by the "
+                            "heuristic")
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
         """Return the most visited root action after the search."""

@@ -33,6 +33,24 @@ def interval_text(interval: Mapping[str, Any] | None, figure: str) -> str:
     return f"{value} [{low}, {high}]"
 
 
+def seat_text(intervals: Sequence[Mapping[str, Any]] | None) -> str:
+    """Return each seat's win-rate change on a line: ``seat 0: +3 pts [-2.1, +8.1]``.
+
+    A change of a win rate is shown in percentage points; seats count from 0, as the engines
+    and the text report number them.
+    """
+    if not intervals:
+        return "—"
+
+    def pts(value: Any) -> str:
+        shown = float(value) * 100
+        return f"{shown:+.3g}" if shown else "0"
+
+    return "<br>".join(
+        text(f"seat {seat}: {pts(iv['value'])} pts [{pts(iv['low'])}, {pts(iv['high'])}]")
+        for seat, iv in enumerate(intervals))
+
+
 def impact_block(amb: Mapping[str, Any], links: Links, *, link_prefix: str = "") -> str:
     """Return the Impact part of a record: the prose, then the figures (table and chart)."""
     impact = amb.get("impact")
@@ -60,9 +78,11 @@ def measured_tables(measured: Mapping[str, Any], *, ident: str) -> str:
     rows = []
     for result in measured["results"]:
         rows.append([code(result["option"]), code(result["agent"]), str(result["games"])]
-                    + [text(interval_text(result.get(key), key)) for key, _ in _COLUMNS])
+                    + [text(interval_text(result.get(key), key)) for key, _ in _COLUMNS]
+                    + [seat_text(result.get("seat_win_rate_change"))])
     out.append('<div class="rs-impact" markdown>\n\n'
-               + table(["Option", "Agent", "Games", *(h for _, h in _COLUMNS)], rows)
+               + table(["Option", "Agent", "Games", *(h for _, h in _COLUMNS),
+                        "Seat win-rate change"], rows)
                + "\n</div>\n\n")
     if measured["results"]:
         out.append('<div class="rs-impact-chart">\n' + forest_svg(measured, ident=ident)

@@ -12,6 +12,7 @@ who hold a disc and sit out the next trick.
 
 from __future__ import annotations
 
+import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -470,16 +471,7 @@ class FoolEngine(StepMemo):
         self._zones = {}
         selection = self.ruling(AMB_SELECTION)
         self.reached(AMB_SUIT_VALUES)  # the values dealt from are the ruled suit_values
-        if selection == "lowest-values" and self.in_play_row is not None:
-            pool = [0] * len(self.types)
-            for ci, colour in enumerate(self.colours):
-                lo, hi = self._colour_range[ci]
-                for t in range(lo, min(hi, lo + int(self.in_play_row[colour]))):
-                    pool[t] = 1
-            wild = self.wild_type.index
-            pool[wild] = min(self.full_deck[wild], int(self.in_play_row[WILD]))
-        else:
-            pool = list(self.full_deck)
+        pool = self.cards_in_play(selection)
         self.deck = pool
         self.deck_size = sum(pool)
         self._in_deck = [t for t, k in enumerate(pool) if k]
@@ -498,6 +490,33 @@ class FoolEngine(StepMemo):
         self.phase = DEAL
         if self.to_deal == 0:
             self._start_play()
+
+    def cards_in_play(self, selection: str) -> list[int]:
+        """Return how many of each card type a round deals from under FOOL-AMB-02 ``selection``.
+
+        Every card under whole-deck and random-subset; the lowest values of each colour and the
+        wilds of the player count's ``cards_in_play`` row under lowest-values. The rest is set
+        aside, face down but known to everyone.
+        """
+        if selection == "lowest-values" and self.in_play_row is not None:
+            pool = [0] * len(self.types)
+            for ci, colour in enumerate(self.colours):
+                lo, hi = self._colour_range[ci]
+                for t in range(lo, min(hi, lo + int(self.in_play_row[colour]))):
+                    pool[t] = 1
+            wild = self.wild_type.index
+            pool[wild] = min(self.full_deck[wild], int(self.in_play_row[WILD]))
+            return pool
+        return list(self.full_deck)
+
+    def known_aside(self) -> list[int]:
+        """Return how many of each card type FOOL-AMB-02's selection leaves out of play.
+
+        Everyone knows these (the rules say which), unlike the undealt cards set aside too.
+        Reads the ruling without counting a decision point: it reports, it does not play.
+        """
+        in_play = self.cards_in_play(self.ruled(AMB_SELECTION))
+        return [full - used for full, used in zip(self.full_deck, in_play, strict=True)]
 
     def _deal(self, t: int) -> None:
         self.deck[t] -= 1
@@ -787,3 +806,46 @@ def heuristic(config: Config, view: Mapping[str, Any], player: int) -> float:
     scores = view["scores"]
     own = scores[player] - cost - (fool_cost if player in view["fools"] else 0)
     return lead_over_others(scores, player, own)
+
+
+# -- the MCTS player's determinisation (rulespec.impact) -------------------------------------------
+
+
+def redeal(engine: Engine, player: int, rng: random.Random) -> None:
+    """Deal again, in place, every card ``player`` cannot see, keeping every place's size.
+
+    For the impact lab's MCTS player (``rulespec.impact.agents.determinise``): the engine is a
+    copy of the game, and what it hides from ``player`` becomes one world ``player`` cannot tell
+    from the real one. The unseen cards are the other hands, the deck and the undealt cards set
+    aside; the cards FOOL-AMB-02's lowest-values selection leaves out of play are known to
+    everyone and stay aside. The unseen cards are sorted (so the world depends on what
+    ``player`` knows and on ``rng`` only), shuffled, and dealt back: each other hand gets as
+    many as it holds (FOOL-DEAL-01), the deck as many as it holds, the rest goes aside. What
+    the play so far says about a hand (a colour not followed) is not used.
+    """
+    if not isinstance(engine, FoolEngine):
+        raise TypeError(f"redeal needs a FoolEngine, not {type(engine).__name__}")
+    kinds = len(engine.types)
+    known_aside = engine.known_aside()
+    others = [p for p in range(engine.players) if p != player]
+    undealt = [k - known for k, known in zip(engine.aside, known_aside, strict=True)]
+    unseen = sorted([t for p in others for t in engine.hands[p]]
+                    + [t for t in range(kinds) for _ in range(engine.deck[t])]
+                    + [t for t in range(kinds) for _ in range(max(0, undealt[t]))])
+    rng.shuffle(unseen)
+    at = 0
+    for p in others:
+        size = len(engine.hands[p])
+        engine.hands[p] = sorted(unseen[at:at + size])
+        at += size
+    deck = [0] * kinds
+    for t in unseen[at:at + engine.deck_size]:
+        deck[t] += 1
+    at += engine.deck_size
+    aside = [min(known, k) for known, k in zip(known_aside, engine.aside, strict=True)]
+    for t in unseen[at:]:
+        aside[t] += 1
+    engine.deck = deck
+    engine._in_deck = [t for t, k in enumerate(deck) if k]
+    engine.aside = aside
+    engine.invalidate()

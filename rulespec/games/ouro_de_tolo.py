@@ -17,6 +17,7 @@ that player is to move (respond or ``decline``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -1283,3 +1284,40 @@ def heuristic(config: Config, view: Any, player: int) -> float:
     money = me["money"] if isinstance(me["money"], int) else 0
     others = [worth(s) for i, s in enumerate(seats) if i != player]
     return money + worth(me) - (sum(others) / len(others) if others else 0.0)
+
+
+# -- the MCTS player's determinisation (rulespec.impact) -------------------------------------------
+
+
+def redeal(engine: Engine, player: int, rng: random.Random) -> None:
+    """Deal again, in place, every card ``player`` cannot see, keeping every place's size.
+
+    For the impact lab's MCTS player (``rulespec.impact.agents.determinise``): the engine is a
+    copy of the game, and what it hides from ``player`` becomes one world ``player`` cannot tell
+    from the real one. The unseen cards are the other players' hands and the deck (the discard
+    pile is open, OURO-SETUP-03); they are sorted (so the world depends on what ``player`` knows
+    and on ``rng`` only), shuffled, and dealt back: each other hand gets as many cards as it
+    holds, the deck the rest. Money is hidden too, but everyone can count it from the open
+    stones and purchases, so it stays. What the play so far says about a hand (a bonus card
+    taken, a response not made) is not used.
+    """
+    if not isinstance(engine, OuroDeTolo):
+        raise TypeError(f"redeal needs an OuroDeTolo engine, not {type(engine).__name__}")
+    kinds = len(engine.deck)
+    others = [p for p in range(engine.players) if p != player]
+    unseen = sorted([k for p in others for k in range(kinds) for _ in range(engine.hands[p][k])]
+                    + [k for k in range(kinds) for _ in range(engine.deck[k])])
+    rng.shuffle(unseen)
+    at = 0
+    for p in others:
+        size = sum(engine.hands[p])
+        hand = [0] * kinds
+        for k in unseen[at:at + size]:
+            hand[k] += 1
+        engine.hands[p] = hand
+        at += size
+    deck = [0] * kinds
+    for k in unseen[at:]:
+        deck[k] += 1
+    engine.deck = deck
+    engine.invalidate()

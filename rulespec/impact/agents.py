@@ -11,9 +11,13 @@ sees an :class:`Observation`: its seat, its legal actions, its view of the state
   the game's declared heuristic (a function ``heuristic(config, view, player)`` at the end of
   the game's reference module); ties are broken at random.
 - ``mcts``: UCT over the engine API, the same for every game. Chance nodes are sampled with
-  their exact probabilities. Hidden information is determinised: the agent replays the game
-  from the start with the public actions, drawing every chance outcome among those that leave
-  its own view exactly as it was seen (see :func:`determinise`).
+  their exact probabilities. Hidden information is determinised (see :func:`determinise`):
+  with the game's ``redeal(engine, player, rng)`` hook when its reference module declares one
+  (a copy of the game with everything hidden from the player dealt again, each hidden place
+  keeping its size), otherwise by replaying the game from the start with the public actions,
+  drawing every chance outcome among those that leave the player's view as it was seen. A
+  decision with no world found is taken as the greedy player would; the agent counts these
+  fallbacks and the impact report shows their rate.
 """
 
 from __future__ import annotations
@@ -31,11 +35,16 @@ from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
-from rulespec.spec.visibility import HiddenField, view
+from rulespec.spec.visibility import HiddenField, hidden_fields, view
 
 #: A game's heuristic: how good ``view`` (a player's view of the state) is for ``player``;
 #: higher is better. It reads the configuration (tables, parameters) and the view only.
 Heuristic = Callable[[Config, Mapping[str, Any], int], float]
+#: A game's determinisation hook: deal again, in place, everything ``engine`` (a copy of the
+#: game) hides from ``player``, keeping the size of every hidden place and everything the player
+#: sees or can count from what it saw; ``rng`` is the only randomness. The result must depend on
+#: the hidden contents only through what the player knows (sort before shuffling).
+Redeal = Callable[[Engine, int, random.Random], None]
 
 
 class AgentError(RulespecError):
@@ -128,6 +137,13 @@ def heuristic_of(spec: Spec) -> Heuristic:
     return found  # type: ignore[no-any-return]
 
 
+def redeal_of(spec: Spec) -> Redeal | None:
+    """Return the ``redeal`` hook the game's reference module declares, or None."""
+    module = importlib.import_module(spec.reference_module)
+    found = getattr(module, "redeal", None)
+    return found if callable(found) else None
+
+
 class GreedyAgent:
     """One ply: the legal action whose resulting view the game's heuristic scores highest."""
 
@@ -167,19 +183,52 @@ def _sample(outcomes: Sequence[tuple[Action, Fraction]], rng: random.Random) -> 
     return outcomes[-1][0]
 
 
-def determinise(obs: Observation, rng: random.Random, tries: int = 8) -> Engine | None:
-    """Return a world consistent with everything ``obs.player`` has seen, or None.
+def _chance(world: Engine, rng: random.Random) -> Action:
+    """Return a chance outcome of ``world`` drawn with its probabilities (for the search).
 
-    Generic over engines: a fresh engine replays the game; every player action is applied as it
-    was taken, and every chance step draws, with the engine's probabilities, among the outcomes
-    that leave the player's view exactly as the player saw it (one draw is tried first, then
-    all outcomes are filtered). A world in which a later public action is illegal, or a view
-    differs, is abandoned and the replay starts again, at most ``tries`` times. This is
-    rejection sampling step by step, not an exact posterior: it does not weigh worlds by how
-    likely they make the other players' actions.
+    With the engine's integer weights when it offers them (no fractions: sampling was most of
+    a search's time), else with ``chance_outcomes``.
+    """
+    weighted = world.chance_weights()
+    if weighted is None:
+        return _sample(world.chance_outcomes(), rng)
+    actions, weights = weighted
+    ticket = rng.randrange(sum(weights))
+    for action, weight in zip(actions, weights, strict=True):
+        ticket -= weight
+        if ticket < 0:
+            return action
+    return actions[-1]
+
+
+def determinise(obs: Observation, rng: random.Random, tries: int = 8,
+                redeal: Redeal | None = None) -> Engine | None:
+    """Return a world consistent with what ``obs.player`` sees, or None.
+
+    With nothing hidden, the world is a copy of the game. With a ``redeal`` hook (the game
+    module's, see :func:`redeal_of`), it is a copy of the game in which the hook has dealt again
+    everything hidden from the player; the player's view of it must be the view of the game
+    (AgentError otherwise: the hook is wrong). The world is drawn uniformly among the deals
+    that fit the current view and the sizes of the hidden places, not weighed by what the
+    other players' past actions say about their hands.
+
+    Without a hook, generic over engines: a fresh engine replays the game; every player action
+    is applied as it was taken, and every chance step draws, with the engine's probabilities,
+    among the outcomes that leave the player's view exactly as the player saw it (one draw is
+    tried first, then all outcomes are filtered). A world in which a later public action is
+    illegal, or a view differs, is abandoned and the replay starts again, at most ``tries``
+    times (None when none fits). This is rejection sampling step by step: it fails where other
+    players later play hidden cards, which a random replay rarely dealt them.
     """
     if obs.perfect_information:
         return obs.public_engine()
+    if redeal is not None:
+        world = obs._engine.clone()
+        redeal(world, obs.player, rng)
+        if view(world.state(), obs.hidden, obs.player) != obs.view():
+            raise AgentError(f"{obs.spec.reference_module}.redeal changed what player "
+                             f"{obs.player} sees; it may deal again only what is hidden")
+        return world
     seen = obs.seen()
     cls = engine_class(obs.spec)
     hidden, me = obs.hidden, obs.player
@@ -243,28 +292,36 @@ class MctsAgent:
     """UCT over the engine API, with chance sampled and hidden information determinised."""
 
     id = "mcts"
-    needs_history = True
 
     def __init__(self, spec: Spec, *, iterations: int = 48, worlds: int = 2,
                  rollout_depth: int = 40, exploration: float = 1.4) -> None:
         self.heuristic = heuristic_of(spec)
+        self.redeal = redeal_of(spec)
+        #: The replay needs the states seen so far; a redeal needs only the game.
+        self.needs_history = self.redeal is None
         self.iterations = iterations
         self.worlds = worlds
         self.rollout_depth = rollout_depth
         self.exploration = exploration
-        #: Decisions taken as the greedy player because no consistent world was found.
-        self.fallbacks = 0
+        #: Decisions searched (more than one legal action), and those of them taken as the
+        #: greedy player because no world consistent with the player's view was found.
         self.decisions = 0
+        self.fallbacks = 0
         self._greedy = GreedyAgent(spec)
-        self.description = (f"UCT, {iterations} iterations over {worlds} determinised worlds, "
-                            f"random rollouts of {rollout_depth} actions scored by the heuristic")
+        how = ("" if not hidden_fields(spec.data) else
+               " (hidden cards dealt again by the game's redeal)" if self.redeal is not None
+               else " (replayed from the public actions)")
+        self.description = (f"UCT, {iterations} iterations over {worlds} determinised worlds"
+                            f"{how}, random rollouts of {rollout_depth} actions scored by the "
+                            "heuristic")
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
         """Return the most visited root action after the search."""
-        self.decisions += 1
         if len(obs.legal) == 1:
             return obs.legal[0]
-        worlds = [w for w in (determinise(obs, rng) for _ in range(self.worlds)) if w is not None]
+        self.decisions += 1
+        worlds = [w for w in (determinise(obs, rng, redeal=self.redeal)
+                              for _ in range(self.worlds)) if w is not None]
         if not worlds:
             self.fallbacks += 1
             return self._greedy.act(obs, rng)
@@ -286,7 +343,7 @@ class MctsAgent:
             if actor is None:
                 break
             if actor == CHANCE:
-                world.apply(_sample(world.chance_outcomes(), rng))
+                world.apply(_chance(world, rng))
                 continue
             actions = ({k: a for k, a in legal.items()} if node is root
                        else {_key(a): a for a in world.legal_actions()})
@@ -315,7 +372,7 @@ class MctsAgent:
             if actor is None:
                 break
             if actor == CHANCE:
-                world.apply(_sample(world.chance_outcomes(), rng))
+                world.apply(_chance(world, rng))
             else:
                 options = world.legal_actions()
                 world.apply(options[rng.randrange(len(options))])
@@ -330,6 +387,8 @@ class MctsAgent:
 
 
 AGENTS = ("random", "greedy", "mcts")
+#: The agents that search determinised worlds, whose fallbacks the reports show.
+SEARCHING = ("mcts",)
 
 
 def make_agent(name: str, spec: Spec) -> Agent:

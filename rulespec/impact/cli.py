@@ -26,6 +26,7 @@ from rulespec.impact.report import (
     ranking,
     ranking_markdown,
     ranking_text,
+    search_text,
     sweep_json,
     to_json,
     to_markdown,
@@ -88,7 +89,8 @@ class _Display:
 
 def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], players: int | None,
              seed: int, games: int, precision: float | None, max_games: int, batch_size: int,
-             executor: Any, display: _Display) -> tuple[Plan, dict[str, dict[str, Any]]]:
+             executor: Any, display: _Display,
+             ) -> tuple[Plan, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     n = default_players(spec) if players is None else players
     if not spec.min_players <= n <= spec.max_players:
         raise click.UsageError(f"--players {n}: {spec.game_id} is for {spec.min_players} to "
@@ -106,7 +108,7 @@ def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], player
     update = display.start(spec.game_id, total)
     tally = run(p, seed=seed, games=games, batch_size=batch_size, executor=executor,
                 precision=precision, max_games=max_games, progress=update)
-    return p, tally.measured()
+    return p, tally.measured(), tally.search()
 
 
 @click.command()
@@ -161,8 +163,8 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
     names = _agents(agents)
     output_file(chart, "--chart")
     if saved is not None:
-        loaded, was_sweep = _load_saved(saved)
-        _finish(loaded, [get_spec(g) for g in loaded], was_sweep, fmt, chart, write)
+        loaded, was_sweep, searched = _load_saved(saved)
+        _finish(loaded, [get_spec(g) for g in loaded], was_sweep, fmt, chart, write, searched)
         return
     if sweep and (game is not None or ambiguities):
         raise click.UsageError("--all sweeps every game; give no GAME or AMB with it")
@@ -175,25 +177,30 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
     specs = [get_spec(g) for g in targets if g is not None]
     display = _Display(not quiet and sys.stderr.isatty())
     results: dict[str, dict[str, dict[str, Any]]] = {}
+    searches: dict[str, dict[str, dict[str, Any]]] = {}
     started = time.monotonic()
     try:
         with executor_for(jobs, cluster) as executor:
             for spec in specs:
-                _, measured = _measure(spec, list(ambiguities), names, players, seed, games,
-                                       precision, max_games, batch_size, executor, display)
+                _, measured, searched = _measure(spec, list(ambiguities), names, players, seed,
+                                                 games, precision, max_games, batch_size,
+                                                 executor, display)
                 results[spec.game_id] = measured
+                if searched:
+                    searches[spec.game_id] = searched
     except ImpactError as exc:
         raise click.UsageError(str(exc)) from None
     finally:
         display.stop()
     elapsed = time.monotonic() - started
-    _finish(results, specs, sweep, fmt, chart, write)
+    _finish(results, specs, sweep, fmt, chart, write, searches)
     if not quiet and sys.stderr.isatty():
         click.echo(f"measured in {elapsed:.0f} s", err=True)
 
 
-def _load_saved(path: Path) -> tuple[dict[str, dict[str, dict[str, Any]]], bool]:
-    """Read figures saved with ``--format json``: one game's, or a sweep's."""
+def _load_saved(path: Path) -> tuple[dict[str, dict[str, dict[str, Any]]], bool,
+                                     dict[str, dict[str, dict[str, Any]]]]:
+    """Read figures saved with ``--format json``: one game's, or a sweep's (and searches)."""
     import json
 
     from rulespec.impact.measure import FORMAT
@@ -206,12 +213,15 @@ def _load_saved(path: Path) -> tuple[dict[str, dict[str, dict[str, Any]]], bool]
         raise click.UsageError(f"--from {str(path)!r} is not a {FORMAT} report; save one with "
                                "'rulespec impact ... --format json'")
     if "games" in data:
-        return {g: v["records"] for g, v in data["games"].items()}, True
-    return {str(data["game"]): data["records"]}, False
+        return ({g: v["records"] for g, v in data["games"].items()}, True,
+                {g: v["search"] for g, v in data["games"].items() if v.get("search")})
+    game = str(data["game"])
+    return {game: data["records"]}, False, ({game: data["search"]} if data.get("search") else {})
 
 
 def _finish(results: Mapping[str, Mapping[str, Mapping[str, Any]]], specs: list[Spec],
-            sweep: bool, fmt: str, chart: Path | None, write: bool) -> None:
+            sweep: bool, fmt: str, chart: Path | None, write: bool,
+            searches: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> None:
     writer: Callable[[Path, str, Mapping[str, Any]], None] | None = None
     if write:
         from rulespec.impact.record import write_measured
@@ -230,23 +240,29 @@ def _finish(results: Mapping[str, Mapping[str, Mapping[str, Any]]], specs: list[
             for amb, measured_one in results[spec.game_id].items():
                 if measured_one["results"]:
                     writer(spec.path, amb, measured_one)
-    _print(results, fmt, sweep)
+    _print(results, fmt, sweep, searches)
 
 
-def _print(results: Mapping[str, Mapping[str, Mapping[str, Any]]], fmt: str, sweep: bool) -> None:
+def _print(results: Mapping[str, Mapping[str, Mapping[str, Any]]], fmt: str, sweep: bool,
+           searches: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> None:
     if fmt == "json":
         if sweep:
-            click.echo(sweep_json(results))
+            click.echo(sweep_json(results, searches))
         else:
             ((gid, records),) = results.items()
-            click.echo(to_json(gid, records))
+            click.echo(to_json(gid, records, searches.get(gid)))
         return
     for gid, records in results.items():
+        searched = searches.get(gid)
         if fmt == "markdown":
             click.echo(to_markdown(gid, records))
+            if searched:
+                click.echo(f"Searches of {gid}:\n\n" + search_text(searched, markdown=True))
             if sweep:
                 click.echo(ranking_markdown(gid, ranking(records)))
         else:
             click.echo(to_text(gid, records), nl=False)
+            if searched:
+                click.echo(f"{gid} searches:\n" + search_text(searched))
             if sweep:
                 click.echo(ranking_text(gid, ranking(records)))

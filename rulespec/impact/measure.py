@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulespec.impact.agents import describe_agent
+from rulespec.impact.agents import SEARCHING, describe_agent
 from rulespec.impact.paired import BatchResult, BatchTask, GameSummary, run_batch
 from rulespec.impact.stats import interval_json, mean_interval, wilson
 from rulespec.reference.core import ConfigError, make_config
@@ -163,6 +163,25 @@ class Tally:
                 "results": results,
             }
         return out
+
+    def search(self) -> dict[str, dict[str, Any]]:
+        """Return :func:`search_figures` of every agent that searches (the MCTS player)."""
+        return {a: search_figures(self.games.get(a, [])) for a in self.plan.agents
+                if a in SEARCHING}
+
+
+def search_figures(games: BatchResult, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Return how an agent's searches went over ``games``: searched decisions, fallbacks.
+
+    A fallback is a decision the MCTS player took greedily because it found no world
+    consistent with its view to search (``rulespec.impact.agents.determinise``).
+    """
+    searches = sum(g.searches for row in games for g in row)
+    fallbacks = sum(g.fallbacks for row in games for g in row)
+    return {"games": sum(len(row) for row in games), "searches": searches,
+            "fallbacks": fallbacks,
+            "fallback_rate": interval_json(wilson(fallbacks, searches, confidence)
+                                           if searches else None)}
 
 
 def widest_rate(measured: Mapping[str, Mapping[str, Any]]) -> float:

@@ -58,6 +58,10 @@ class GameSummary:
     margin: float | None
     decisions: tuple[int, ...]  # per requested ambiguity, in the batch's order
     truncated: bool = False
+    #: Decisions the players searched (MCTS), and those of them taken greedily because no
+    #: world consistent with the player's view was found (see ``agents.determinise``).
+    searches: int = 0
+    fallbacks: int = 0
 
 
 def pick_chance(outcomes: Sequence[tuple[Action, Fraction]], u: float) -> Action:
@@ -100,6 +104,9 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
     history: list[tuple[Actor, Action]] = []
     steps = 0
     truncated = False
+    distinct = list({id(a): a for a in seats}.values())
+    searched = sum(int(getattr(a, "decisions", 0)) for a in distinct)
+    fell_back = sum(int(getattr(a, "fallbacks", 0)) for a in distinct)
     while True:
         actor = engine.current_player()
         if actor is None:
@@ -129,10 +136,13 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
             states.append(engine.state())
     counts = engine.decisions
     result = engine.result()
+    searches = sum(int(getattr(a, "decisions", 0)) for a in distinct) - searched
+    fallbacks = sum(int(getattr(a, "fallbacks", 0)) for a in distinct) - fell_back
     if truncated or result is None:
-        return GameSummary(steps, (), None, tuple(counts[a] for a in ambiguities), True)
+        return GameSummary(steps, (), None, tuple(counts[a] for a in ambiguities), True,
+                           searches, fallbacks)
     return GameSummary(steps, tuple(sorted(result.get("winners", []))), margin_of(result),
-                       tuple(counts[a] for a in ambiguities))
+                       tuple(counts[a] for a in ambiguities), False, searches, fallbacks)
 
 
 @dataclass(frozen=True)

@@ -8,18 +8,46 @@ from typing import Any
 
 from rulespec.impact.measure import FORMAT
 
-
-def to_json(game: str, records: Mapping[str, Mapping[str, Any]]) -> str:
-    """Return ``{"format", "game", "records"}`` with sorted keys (byte-comparable)."""
-    return json.dumps({"format": FORMAT, "game": game, "records": records}, sort_keys=True,
-                      indent=2, ensure_ascii=False)
+#: Per game, per searching agent: its :func:`rulespec.impact.measure.search_figures`.
+Searches = Mapping[str, Mapping[str, Mapping[str, Any]]]
 
 
-def sweep_json(games: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> str:
+def to_json(game: str, records: Mapping[str, Mapping[str, Any]],
+            search: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """Return ``{"format", "game", "records"}`` with sorted keys (byte-comparable).
+
+    With a searching agent (mcts), also ``"search"``: per agent, the decisions it searched and
+    how many fell back to the greedy player (an additive key, absent otherwise).
+    """
+    data: dict[str, Any] = {"format": FORMAT, "game": game, "records": records}
+    if search:
+        data["search"] = search
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)
+
+
+def sweep_json(games: Mapping[str, Mapping[str, Mapping[str, Any]]],
+               search: Searches | None = None) -> str:
     """Return the JSON of a sweep over several games, with its ranking, sorted keys."""
-    return json.dumps({"format": FORMAT, "games": {g: {"records": r} for g, r in games.items()},
+    out: dict[str, Any] = {}
+    for g, r in games.items():
+        out[g] = {"records": r}
+        if search and search.get(g):
+            out[g]["search"] = search[g]
+    return json.dumps({"format": FORMAT, "games": out,
                        "ranking": {g: ranking(r) for g, r in games.items()}},
                       sort_keys=True, indent=2, ensure_ascii=False)
+
+
+def search_text(search: Mapping[str, Mapping[str, Any]], markdown: bool = False) -> str:
+    """Return one line per searching agent: its searches and fallbacks to the greedy player."""
+    lines = []
+    for agent, s in search.items():
+        rate = s["fallback_rate"]
+        shown = "no decision to search" if rate is None else (
+            f"{s['fallbacks']} of {s['searches']} searched decisions fell back to greedy "
+            f"(no world fitting the view): {_iv(rate, True)}")
+        lines.append(f"{'- ' if markdown else '  '}{agent} over {s['games']} games: {shown}")
+    return "\n".join(lines) + ("\n" if lines else "")
 
 
 def _iv(iv: Any, pct: bool = False) -> str:

@@ -73,6 +73,29 @@ def test_json_report_and_from(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert chart.read_text(encoding="utf-8").startswith("<svg")
 
 
+def test_mcts_searches_are_in_the_report(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    """With the mcts agent the JSON carries ``search`` (searched decisions and fallbacks to
+    the greedy player), --from keeps it, and the text report says it. Dado de Ouro's players
+    never choose (every action is a die roll, DDO-AMB-01's faces), so nothing is searched."""
+    code, out, err = run(capsys, "dado-de-ouro", "DDO-AMB-01", "--agents", "random,mcts",
+                         "--games", "2", "--batch-size", "2", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["search"] == {"mcts": {"games": 6, "searches": 0, "fallbacks": 0,
+                                         "fallback_rate": None}}
+    saved = tmp_path / "impact.json"
+    saved.write_text(out, encoding="utf-8")
+    code, again, err = run(capsys, "--from", str(saved), "--format", "json")
+    assert code == 0 and again == out, err
+    code, shown, err = run(capsys, "--from", str(saved))
+    assert code == 0, err
+    assert "dado-de-ouro searches:\n  mcts over 6 games: no decision to search" in shown
+    code, out, err = run(capsys, "dado-de-ouro", "DDO-AMB-01", "--agents", "random",
+                         "--games", "2", "--batch-size", "2", "--format", "json")
+    assert code == 0 and "search" not in json.loads(out), err
+
+
 def test_from_refuses_other_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "x.json"
     bad.write_text('{"format": "other"}', encoding="utf-8")

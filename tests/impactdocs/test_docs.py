@@ -40,11 +40,12 @@ def test_record_shows_prose_then_table_then_chart(measured_toy: Spec) -> None:
     block = impact_block(amb, Links(measured_toy))
     prose = block.index("**Impact.** Measured by rulespec impact; see the figures.")
     header = block.index("| Option | Agent | Games | Trigger rate | Outcome change | "
-                         "Length change | Margin change |")
+                         "Length change | Margin change | Seat win-rate change |")
     chart = block.index('<div class="rs-impact-chart">\n<svg ')
     assert prose < header < chart
     assert ("| <code>youngest</code> | <code>greedy</code> | 200 | 50% \\[43.1%, 56.9%\\] | "
-            "6\\.5% \\[3.84%, 10.8%\\] | \\+0.3 \\[-0.2, +0.8\\] | — |") in block
+            "6\\.5% \\[3.84%, 10.8%\\] | \\+0.3 \\[-0.2, +0.8\\] | — | "
+            "seat 0: +1 pts \\[-3, +5\\]<br>seat 1: -1 pts \\[-5, +3\\] |") in block
     assert 'aria-labelledby="impact-TOY-AMB-02-title impact-TOY-AMB-02-desc"' in block
     assert "master seed <code>7</code>, batches of 50; brackets are 95% intervals" in block
     assert "<code>greedy</code>: one-ply, maximises the game's declared heuristic." in block

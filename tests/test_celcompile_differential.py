@@ -49,7 +49,8 @@ def expressions(game: str) -> tuple[Expression, ...]:
         if premise is not None:
             sources.append(premise)
     sources += [str(e["when"]) for e in spec.section("events")]
-    sources += [str(e["when"]) for e in spec.section("coverage")]
+    sources += [str(e[key]) for e in spec.section("coverage") for key in ("when", "seek")
+                if key in e]  # a coverage entry may have either (a seek hint has no when)
     path = ROOT / "specs" / "examples" / f"{game}.yaml"
     if path.exists():
         for ex in yaml.safe_load(path.read_text(encoding="utf-8")).get("examples", []):

@@ -26,6 +26,7 @@ from rulespec.reference.core import (
     Action,
     Actor,
     Config,
+    Engine,
     Rejection,
     StepMemo,
     lead_over_others,

@@ -32,6 +32,7 @@ from rulespec.reference.core import (
     Actor,
     Config,
     ConfigError,
+    Engine,
     IllegalAction,
     Rejection,
     StepMemo,

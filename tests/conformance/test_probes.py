@@ -112,7 +112,11 @@ def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
             legal_strict = {strict_key(a) for a in legal}
             for i in range(len(families)):
                 at = rng.randrange(1000)
-                got = maker.pick_from_pool(legal, pool, template, lambda n, i=i: i, at)
+
+                def family(_n: int, i: int = i) -> int:
+                    return i
+
+                got = maker.pick_from_pool(legal, pool, template, family, at)
                 fam = families[i]
                 assert got == (fam[at % len(fam)] if fam else None), (game, i)
                 assert got is None or strict_key(got.action) not in legal_strict

@@ -332,9 +332,16 @@ def test_measured_impact_shows_a_table_and_a_chart(browser: Chromium, server: st
     assert chart["label"] == "impact-TOY-AMB-02-title impact-TOY-AMB-02-desc"
     shown = browser.evaluate(TABLES_JS)
     figures = [t for t in shown if t["header"][:3] == ["Option", "Agent", "Games"]]
-    assert len(figures) == 1 and figures[0]["rows"][1] == [
+    assert len(figures) == 1 and figures[0]["header"][-1] == "Seat win-rate change"
+    # each seat on its own line (the cell's text runs them together)
+    assert figures[0]["rows"][1] == [
         "youngest", "greedy", "200", "50% [43.1%, 56.9%]", "6.5% [3.84%, 10.8%]",
-        "+0.3 [-0.2, +0.8]", "—"]
+        "+0.3 [-0.2, +0.8]", "—", "seat 0: +1 pts [-3, +5]seat 1: -1 pts [-5, +3]"]
+    assert browser.evaluate(
+        "Array.from(document.querySelectorAll('article table')).filter((t) =>"
+        " t.tHead && t.tHead.rows[0].cells.length === 8"
+        " && t.tHead.rows[0].cells[2].textContent.trim() === 'Games')[0]"
+        ".tBodies[0].rows[1].cells[7].querySelectorAll('br').length") == 1
     assert any(t["rows"] == [["mean turns", "40"]] for t in shown), "free-form tables stay"
     browser.evaluate("document.querySelector('.rs-impact-chart').scrollIntoView()")
     shoot(browser, tmp_path, "impact-chart")

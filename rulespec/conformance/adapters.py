@@ -10,7 +10,6 @@ garbage becomes an ``EngineFailure`` and never a crash or hang of the kit.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import select
 import shlex
@@ -33,6 +32,7 @@ from rulespec.conformance.protocol import (
     Legal,
     ProtocolViolation,
     dumps,
+    loads,
 )
 from rulespec.reference.core import (
     CHANCE,
@@ -340,7 +340,7 @@ class SubprocessAdapter:
 
     def _decode(self, line: bytes, what: str) -> Any:
         try:
-            return json.loads(line)
+            return loads(line)
         except RecursionError:
             self.kill()
             raise ProtocolViolation(f"{what}: the engine printed JSON nested too deeply to "

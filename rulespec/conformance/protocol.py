@@ -8,7 +8,8 @@ session. Probabilities travel as exact fraction strings (``"1/6"``), never as fl
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -306,6 +307,54 @@ def schema_problems(name: str, value: Any) -> list[str]:
 def dumps(obj: Any) -> str:
     """Return one protocol line (compact JSON, no newline inside)."""
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _fast_codec() -> tuple[Callable[[bytes], Any] | None, Callable[[Any], bytes] | None]:
+    """Return msgspec's JSON decoder and encoder when installed (the optional ``fast`` extra)
+    and not turned off with ``RULESPEC_PURE_JSON=1``; else (None, None)."""
+    if os.environ.get("RULESPEC_PURE_JSON", "") not in ("", "0"):
+        return None, None
+    try:
+        import msgspec.json
+    except ImportError:
+        return None, None
+    return msgspec.json.decode, msgspec.json.encode
+
+
+_FAST_DECODE, _FAST_ENCODE = _fast_codec()
+#: True when protocol lines are read and written with msgspec (several times faster than the
+#: standard library on long states); the standard library is the fallback and the reference.
+FAST_JSON = _FAST_DECODE is not None
+
+
+def loads(line: bytes | str) -> Any:
+    """Parse one protocol line: what ``json.loads`` returns, and the same errors.
+
+    With msgspec, a line it parses is taken as it parsed it (the same JSON value); anything it
+    refuses (not JSON, NaN, numbers out of range, a lone surrogate, a byte-order mark...) is
+    parsed again by ``json.loads``, which then accepts it or raises exactly as without msgspec.
+    """
+    if _FAST_DECODE is not None:
+        try:
+            return _FAST_DECODE(line.encode("utf-8", "surrogatepass") if isinstance(line, str)
+                                else line)
+        except Exception:  # json.loads below says what is wrong, as ever
+            pass
+    return json.loads(line)
+
+
+def encode_line(obj: Any) -> bytes:
+    """Return one protocol line as UTF-8 bytes, without the newline (the server's answers).
+
+    The same JSON value as ``dumps`` (compact; msgspec writes a float's exponent without its
+    ``+``). Only for values built by an engine: JSON types, finite numbers.
+    """
+    if _FAST_ENCODE is not None:
+        try:
+            return _FAST_ENCODE(obj)
+        except Exception:  # a value msgspec cannot write: the standard library's way
+            pass
+    return dumps(obj).encode("utf-8")
 
 
 Status = Literal["accepted", "rejected"]

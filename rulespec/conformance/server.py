@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO, Any, AnyStr
 
 from rulespec.conformance.adapters import MAX_LINE, InProcessAdapter
 from rulespec.conformance.protocol import (
@@ -24,6 +24,8 @@ from rulespec.conformance.protocol import (
     PARSE_ERROR,
     PROTOCOL,
     dumps,
+    encode_line,
+    loads,
 )
 from rulespec.reference.core import ConfigError
 from rulespec.spec.errors import RulespecError
@@ -122,60 +124,93 @@ class Server:
             return None
         return {"jsonrpc": "2.0", "id": ident, "result": result}
 
-    def handle_line(self, line: str) -> str | None:
+    def handle_line(self, line: str | bytes) -> str | None:
         """Return the response line to one request line (None when nothing is owed)."""
+        reply = self.reply(line)
+        return None if reply is None else dumps(reply)
+
+    def reply(self, line: str | bytes) -> Any:
+        """Return the response (an object, or a batch's list) to one request line; None when
+        nothing is owed."""
         try:
-            msg = json.loads(line)
+            msg = loads(line)
         except json.JSONDecodeError as exc:
-            return dumps({"jsonrpc": "2.0", "id": None,
-                          "error": {"code": PARSE_ERROR, "message": f"parse error: {exc.msg}"}})
+            return {"jsonrpc": "2.0", "id": None,
+                    "error": {"code": PARSE_ERROR, "message": f"parse error: {exc.msg}"}}
         except (ValueError, RecursionError) as exc:
             # An integer of thousands of digits, or arrays nested thousands deep.
             reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-            return dumps({"jsonrpc": "2.0", "id": None,
-                          "error": {"code": PARSE_ERROR, "message": f"parse error: {reason}"}})
+            return {"jsonrpc": "2.0", "id": None,
+                    "error": {"code": PARSE_ERROR, "message": f"parse error: {reason}"}}
         if isinstance(msg, list):
             if not msg:
-                return dumps({"jsonrpc": "2.0", "id": None,
-                              "error": {"code": INVALID_REQUEST, "message": "empty batch"}})
+                return {"jsonrpc": "2.0", "id": None,
+                        "error": {"code": INVALID_REQUEST, "message": "empty batch"}}
             answers = [a for a in (self.answer(m) for m in msg) if a is not None]
-            return dumps(answers) if answers else None
-        answer = self.answer(msg)
-        return None if answer is None else dumps(answer)
+            return answers if answers else None
+        return self.answer(msg)
 
 
-def _request_lines(inp: IO[str]) -> Iterator[str | None]:
+def _request_lines(inp: IO[AnyStr]) -> Iterator[AnyStr | None]:
     """Yield the lines of ``inp``; None for a line over MAX_LINE (read past, never held whole)."""
     while True:
         line = inp.readline(MAX_LINE + 1)
         if not line:
             return
-        if len(line) <= MAX_LINE or line.endswith("\n"):
+        newline = "\n" if isinstance(line, str) else b"\n"
+        if len(line) <= MAX_LINE or line.endswith(newline):
             yield line
             continue
-        while line and not line.endswith("\n"):  # skip the rest of the over-long line
-            line = inp.readline(MAX_LINE)
+        while line and not line.endswith(newline):
+            line = inp.readline(MAX_LINE)  # skip the rest of the over-long line
         yield None
+
+
+def _too_long() -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": None, "error": {
+        "code": INVALID_REQUEST,
+        "message": f"request line longer than {MAX_LINE} bytes; send one JSON-RPC "
+                   "message (or batch) per line, each at most that long"}}
 
 
 def serve(adapter: InProcessAdapter, stdin: IO[str] | None = None,
           stdout: IO[str] | None = None) -> int:
-    """Answer requests from ``stdin`` until shutdown or end of input; return an exit status."""
+    """Answer requests from ``stdin`` until shutdown or end of input; return an exit status.
+
+    On the process's own standard streams the lines are read and written as bytes (no text
+    layer; with msgspec installed, answers are encoded by it: ``protocol.encode_line``).
+    """
+    server = Server(adapter)
+    if stdin is None and stdout is None and hasattr(sys.stdin, "buffer") \
+            and hasattr(sys.stdout, "buffer"):
+        return _serve_bytes(server, sys.stdin.buffer, sys.stdout.buffer)
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
-    server = Server(adapter)
     for line in _request_lines(inp):
         if line is None:
-            reply: str | None = dumps({"jsonrpc": "2.0", "id": None, "error": {
-                "code": INVALID_REQUEST,
-                "message": f"request line longer than {MAX_LINE} bytes; send one JSON-RPC "
-                           "message (or batch) per line, each at most that long"}})
+            reply: str | None = dumps(_too_long())
         elif not line.strip():
             continue
         else:
             reply = server.handle_line(line)
         if reply is not None:
             out.write(reply + "\n")
+            out.flush()
+        if not server.running:
+            break
+    return 0
+
+
+def _serve_bytes(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
+    for line in _request_lines(inp):
+        if line is None:
+            answer: Any = _too_long()
+        elif not line.strip():
+            continue
+        else:
+            answer = server.reply(line)
+        if answer is not None:
+            out.write(encode_line(answer) + b"\n")
             out.flush()
         if not server.running:
             break

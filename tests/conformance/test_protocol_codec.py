@@ -1,0 +1,125 @@
+"""PROTOCOL: the protocol lines' codec (msgspec when installed, the standard library otherwise)
+reads and writes the same JSON values, and refuses what the standard library refuses, with the
+same errors: the kit's verdicts on an engine's output do not depend on the optional extra.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rulespec.conformance import protocol
+from rulespec.conformance.adapters import InProcessAdapter
+from rulespec.conformance.server import Server, _serve_bytes
+from rulespec.reference.core import CHANCE, config_from_json
+from rulespec.reference.registry import engine_class
+from rulespec.spec.registry import get_spec
+
+from .corpus import playable_games
+
+#: Lines an engine may print: valid, valid only to the standard library, and invalid.
+ODD_LINES = [
+    b'{"a":1,"a":2}', b"123456789012345678901234567890", b"1" * 5000, b"1e400", b"-1e400",
+    b"NaN", b"Infinity", b"-0", b"1E2", b"1.5e-3", b'"\\ud800"', b'"\\u00e9\\u0000"',
+    b'"\xc3\xa9"', b'"\xff"', b"\xef\xbb\xbf{}", b"[1,2", b'{"a":1} x', b'  {"a":1}\n', b"",
+    b"[" * 3000 + b"]" * 3000, b'{"a":[true,false,null,{"b":-1.25}]}', b"tru", b"[1,]",
+]
+
+
+def _outcome(line: bytes | str) -> tuple[str, Any]:
+    try:
+        return "value", protocol.loads(line)
+    except Exception as exc:  # the error itself is compared
+        return type(exc).__name__, str(exc)
+
+
+def _reference(line: bytes | str) -> tuple[str, Any]:
+    try:
+        return "value", json.loads(line)
+    except Exception as exc:
+        return type(exc).__name__, str(exc)
+
+
+@pytest.fixture(params=["pure", "msgspec"])
+def codec(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Run a test with the standard library alone, then with msgspec (when installed)."""
+    if request.param == "pure":
+        monkeypatch.setattr(protocol, "_FAST_DECODE", None)
+        monkeypatch.setattr(protocol, "_FAST_ENCODE", None)
+    else:
+        msgspec_json = pytest.importorskip("msgspec.json")
+        monkeypatch.setattr(protocol, "_FAST_DECODE", msgspec_json.decode)
+        monkeypatch.setattr(protocol, "_FAST_ENCODE", msgspec_json.encode)
+    yield request.param
+
+
+def _states(game: str, players: int, steps: int, seed: int) -> list[dict[str, Any]]:
+    spec = get_spec(game)
+    engine = engine_class(spec)(spec, config_from_json(spec, {"game": game, "players": players}))
+    rnd = random.Random(seed)
+    out = [engine.state()]
+    for _ in range(steps):
+        actor = engine.current_player()
+        if actor is None:
+            break
+        actions = ([a for a, _ in engine.chance_outcomes()] if actor == CHANCE
+                   else engine.legal_actions())
+        engine.apply(rnd.choice(actions))
+        out.append(engine.state())
+    return out
+
+
+def test_odd_lines_read_as_the_standard_library_reads_them(codec: str) -> None:
+    """PROTOCOL: the same value, or the same error type and message, for every odd line."""
+    for line in ODD_LINES:
+        assert _outcome(line) == _reference(line), line[:40]
+        text = line.decode("utf-8", "replace")
+        assert _outcome(text) == _reference(text), text[:40]
+
+
+@pytest.mark.parametrize("game", playable_games())
+def test_states_go_through_the_codec_unchanged(codec: str, game: str) -> None:
+    """PROTOCOL: every reference state of a random game, written as a line and read back, is the
+    same value (types included: ``1`` stays an int, ``1.0`` a float, ``true`` a bool)."""
+    spec = get_spec(game)
+    for state in _states(game, spec.max_players, 120, seed=3):
+        line = protocol.encode_line({"jsonrpc": "2.0", "id": 1, "result": {"state": state}})
+        assert b"\n" not in line
+        back = protocol.loads(line)["result"]["state"]
+        assert json.dumps(back) == json.dumps(state)  # types too, which == would not see
+        assert json.loads(line)["result"]["state"] == state
+
+
+def test_the_byte_server_answers_as_the_text_server(codec: str) -> None:
+    """PROTOCOL: the served engine on its own byte streams answers every request line with the
+    value ``handle_line`` answers, a batch, an error and an over-long line included."""
+    game = playable_games()[0]
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "hello", "params": {"protocol": protocol.PROTOCOL}},
+        {"jsonrpc": "2.0", "id": 2, "method": "start", "params": {"config": {"game": game}}},
+        [{"jsonrpc": "2.0", "id": 3, "method": "state", "params": {}},
+         {"jsonrpc": "2.0", "id": 4, "method": "legal_actions", "params": {}}],
+        {"jsonrpc": "2.0", "id": 5, "method": "apply", "params": {"action": {"kind": "nope"}}},
+        {"jsonrpc": "2.0", "id": 6, "method": "frobnicate"},
+    ]
+    raw = b"".join(json.dumps(x).encode() + b"\n" for x in lines) + b"{not json\n"
+    raw += b"[" + b" " * protocol_max_line() + b"]\n"
+    out = io.BytesIO()
+    _serve_bytes(Server(InProcessAdapter()), io.BytesIO(raw), out)
+    text = Server(InProcessAdapter())
+    want = [json.loads(text.handle_line(line.decode()) or "null")
+            for line in raw.splitlines()[:-1]]
+    got = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert got[:-1] == want
+    assert got[-1]["error"]["code"] == protocol.INVALID_REQUEST
+
+
+def protocol_max_line() -> int:
+    from rulespec.conformance.adapters import MAX_LINE
+
+    return MAX_LINE

@@ -83,6 +83,32 @@ def _card_text(action: Mapping[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
+class _ZonePlan:
+    """What the state's views need of one set of card types, built once: per colour its types
+    and their values in ascending order, the wild types, and each type as a state shows it."""
+
+    colour_types: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]
+    wild_types: tuple[int, ...]
+    card_json: tuple[dict[str, Any], ...]
+
+    @staticmethod
+    def build(colours: Sequence[str], colour_range: Sequence[tuple[int, int]],
+              suit_of: Sequence[str | None], value_of: Sequence[int],
+              types: Sequence[CardType]) -> _ZonePlan:
+        return _ZonePlan(
+            colour_types=tuple(
+                (colour, tuple((t, value_of[t]) for t in range(lo, hi)
+                               if suit_of[t] == colour))
+                for colour, (lo, hi) in zip(colours, colour_range, strict=True)),
+            wild_types=tuple(t for t, suit in enumerate(suit_of) if suit is None),
+            card_json=tuple(t.json() for t in types))
+
+
+#: The zone plan of each card set, by the identity of its ``suit_of`` table (kept alive here).
+_PLANS: dict[int, tuple[Sequence[str | None], _ZonePlan]] = {}
+
+
+@dataclass(frozen=True)
 class CardType:
     """One kind of card: a coloured value, or the wild 1 (of which there are several)."""
 
@@ -664,6 +690,17 @@ class FoolEngine(StepMemo):
 
     # -- views --------------------------------------------------------------------------------
 
+    def _plan(self) -> _ZonePlan:
+        """Return the card tables the state views read (built once per card set)."""
+        suit_of = self._suit_of
+        seen = _PLANS.get(id(suit_of))
+        if seen is not None and seen[0] is suit_of:
+            return seen[1]
+        plan = _ZonePlan.build(self.colours, self._colour_range, suit_of, self._value_of,
+                               self.types)
+        _PLANS[id(suit_of)] = (suit_of, plan)
+        return plan
+
     def _zone(self, cards: Sequence[int]) -> dict[str, Any]:
         """Return a zone as the state shows it: ascending values per colour, then the 1s."""
         zone: dict[str, Any] = {colour: [] for colour in self.colours}
@@ -680,16 +717,21 @@ class FoolEngine(StepMemo):
 
     def _counted_zone(self, counts: Sequence[int]) -> dict[str, Any]:
         """Return the zone holding ``counts[t]`` cards of each type ``t``."""
-        zone: dict[str, Any] = {colour: [] for colour in self.colours}
-        suit_of, value_of = self._suit_of, self._value_of
+        plan = self._plan()
+        zone: dict[str, Any] = {}
+        for colour, pairs in plan.colour_types:
+            values: list[int] = []
+            for t, v in pairs:
+                k = counts[t]
+                if k:
+                    if k == 1:
+                        values.append(v)
+                    else:
+                        values.extend([v] * k)
+            zone[colour] = values
         wild = 0
-        for t, k in enumerate(counts):
-            if k:
-                suit = suit_of[t]
-                if suit is None:
-                    wild += k
-                else:
-                    zone[suit].extend([value_of[t]] * k)
+        for t in plan.wild_types:
+            wild += counts[t]
         zone[WILD] = wild
         return zone
 
@@ -731,13 +773,35 @@ class FoolEngine(StepMemo):
         return view
 
     def _build_state(self) -> dict[str, Any]:
-        """Return the canonical JSON state (omniscient: hands and deck included)."""
-        types = self.types
-        zone = self._zone_of
-        to_move = self.current_player()
+        """Return the canonical JSON state (omniscient: hands and deck included).
+
+        Built at every step of every game the kit checks (twice in-process: the engine's and
+        the reference's), so the zones are looked up by content inline and the cards of the
+        trick are shared objects (``_ZonePlan.card_json``).
+        """
+        zones = self._zones
+        get = zones.get
+        hands = []
+        for hand in self.hands:
+            key = tuple(hand)
+            got = get(key)
+            if got is None:
+                got = zones[key] = self._zone(hand)
+            hands.append(got)
+        deck = get((_COUNTS, *self.deck))
+        if deck is None:
+            deck = self._zone_of(self.deck, True)
+        aside = get((_COUNTS, *self.aside))
+        if aside is None:
+            aside = self._zone_of(self.aside, True)
+        played = get(tuple(self.played))
+        if played is None:
+            played = self._zone_of(self.played)
+        card_json = self._plan().card_json
         in_play = self.phase == PLAY
+        last_trick, last_round = self.last_trick, self.last_round
         return {
-            "to_move": to_move,
+            "to_move": self.current_player(),
             "phase": self.phase,
             "round": self.round,
             "dealer": self.dealer,
@@ -745,17 +809,19 @@ class FoolEngine(StepMemo):
             "leader": self.leader if in_play else None,
             "lead_colour": (self.colours[self.lead_colour]
                             if in_play and self.lead_colour is not None else None),
-            "hands": [zone(hand) for hand in self.hands],
-            "deck": zone(self.deck, True),
-            "aside": zone(self.aside, True),
-            "trick": [{"player": p, "card": types[t].json()} for p, t in self.trick],
-            "played": zone(self.played),
+            "hands": hands,
+            "deck": deck,
+            "aside": aside,
+            "trick": [{"player": p, "card": card_json[t]} for p, t in self.trick],
+            "played": played,
             "fools": list(self.fools),
             "scores": list(self.scores),
             "plus_tens": list(self.plus_tens),
-            "last_trick": self._record("trick", self.last_trick, self._trick_json),
-            "last_round": self._record("round", self.last_round, self._round_json),
-            "result": self.result(),
+            "last_trick": (None if last_trick is None
+                           else self._record("trick", last_trick, self._trick_json)),
+            "last_round": (None if last_round is None
+                           else self._record("round", last_round, self._round_json)),
+            "result": None if self._result is None else self.result(),
         }
 
     def result(self) -> dict[str, Any] | None:

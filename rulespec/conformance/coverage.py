@@ -267,6 +267,22 @@ class Coverage:
         #: Set by the steering chooser once a failure is found: coverage read by the chooser
         #: stops changing, so that Hypothesis replays a game the same way while it shrinks.
         self.frozen: frozenset[str] | None = None
+        #: Per action kind: the events that may show on it, the state fields they read, and
+        #: whether one of them runs on the CEL library (only then are the states cut down to
+        #: those fields: a compiled expression reads the fields it needs and nothing else).
+        self._due: dict[str, tuple[list[Event], frozenset[str] | None, bool]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle (a worker of ``conform --jobs`` sends its coverage back) without the cache."""
+        return {**self.__dict__, "_due": {}}
+
+    def _due_on(self, kind: str) -> tuple[list[Event], frozenset[str] | None, bool]:
+        got = self._due.get(kind)
+        if got is None:
+            due = [e for e in self.universe.events if e.kinds is None or kind in e.kinds]
+            got = self._due[kind] = (due, _union(e.fields for e in due),
+                                     any(e.when.fast is None for e in due))
+        return got
 
     def step(self, before: Mapping[str, Any], action: Mapping[str, Any],
              after: Mapping[str, Any], params: Mapping[str, Any],
@@ -276,12 +292,12 @@ class Coverage:
         self.kinds[kind] += 1
         self._steps += 1
         seen: list[str] = []
-        due = [e for e in self.universe.events if e.kinds is None or kind in e.kinds]
+        due, fields, library = self._due_on(kind)
         if due:
-            fields = _union(e.fields for e in due)
-            context = make_context({"before": slim(before, fields), "action": dict(action),
-                                    "after": slim(after, fields), "params": params,
-                                    "config": config})
+            context = make_context({
+                "before": slim(before, fields) if library else before, "action": dict(action),
+                "after": slim(after, fields) if library else after, "params": params,
+                "config": config})
         for event in due:
             try:
                 hit = event.when.evaluate_in(context) is True

@@ -52,6 +52,8 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_STARTUP_TIMEOUT = 30.0
 #: Longest response line accepted, in bytes (a guard against runaway output).
 MAX_LINE = 4 * 1024 * 1024
+#: Steps the kit sends ahead over the protocol (``SubprocessAdapter.pipeline``).
+PIPELINE = 4
 
 
 @runtime_checkable
@@ -229,8 +231,13 @@ class SubprocessAdapter:
         self._buffer = b""
         self._next_id = 0
         self._inflight: list[list[int]] = []
+        #: The last request id sent for sure (later ones may wait in the pipe's buffer).
+        self._flushed_id = 0
         self._hello: Hello | None = None
         self.calls = 0
+        #: How many steps the kit may send ahead of the one it checks (``Conformance``): the
+        #: engine gets them in one write and the kit reads the answers as it checks.
+        self.pipeline = PIPELINE
 
     # -- process -----------------------------------------------------------------------------
 
@@ -295,18 +302,40 @@ class SubprocessAdapter:
 
     # -- wire --------------------------------------------------------------------------------
 
-    def _send(self, payload: Any) -> None:
-        proc = self._process()
+    def _send(self, payload: Any, *, flush: bool = True) -> None:
+        """Write one request line; unless ``flush``, it waits in the pipe's buffer until an
+        answer to one of them is awaited (``_send_batch``), so that several steps sent ahead
+        reach the engine in one write and it answers them in one go. Such a write does not ask
+        whether the process still runs (a system call per step): the flush or the read finds
+        out."""
+        proc = self.proc if not flush and self.proc is not None else self._process()
         if proc.stdin is None:  # pragma: no cover - Popen was given PIPE
             raise EngineCrashed("no pipe to the engine")
         try:
             proc.stdin.write(dumps(payload).encode("utf-8") + b"\n")
-            proc.stdin.flush()
+            if flush:
+                proc.stdin.flush()
+                self._flushed_id = self._next_id
         except (BrokenPipeError, OSError):
             raise self._crashed("the engine closed its input") from None
 
+    def _flush(self) -> None:
+        """Send the requests still waiting in the buffer."""
+        proc = self.proc
+        self._flushed_id = self._next_id
+        if proc is None or proc.stdin is None:
+            return
+        try:
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._crashed("the engine process has exited and closed its output"
+                                if proc.poll() is not None else
+                                "the engine closed its input") from None
+
     def _read_line(self, what: str, timeout: float | None = None) -> bytes:
-        proc = self._process()
+        # A process that has exited is found at the end of its output (the answers it wrote
+        # before are read first), without asking the system at every line.
+        proc = self.proc if self.proc is not None else self._process()
         if proc.stdout is None:  # pragma: no cover
             raise EngineCrashed("no pipe from the engine")
         fd = proc.stdout.fileno()
@@ -502,11 +531,13 @@ class SubprocessAdapter:
                     what: str) -> Callable[[], list[Any]]:
         reqs = [self._request(m, p) for m, p in calls]
         self.calls += 1
-        self._send(reqs)
+        self._send(reqs, flush=False)
         ticket = [r["id"] for r in reqs]
         self._inflight.append(ticket)
 
         def collect() -> list[Any]:
+            if ticket[-1] > self._flushed_id:  # the steps sent ahead go out together
+                self._flush()
             self._drain(until=ticket)
             self._inflight.pop(0)
             return self._collect(reqs, what)

@@ -457,8 +457,10 @@ class Conformance:
         pool: dict[Any, Action] = {}
         # Checks of steps (and probes) sent but not yet checked, oldest first. The next action is
         # chosen from the reference alone, so the engine can work on step n + 1 while the kit
-        # checks step n; one step is kept in flight.
+        # checks step n; one step is kept in flight, or the adapter's ``pipeline`` (a process
+        # gets that many steps in one write, which saves a round trip per step).
         inflight: list[Callable[[], None]] = []
+        depth = max(1, int(getattr(self.adapter, "pipeline", 1)))
         for n in range(1, (self._cap or opts.max_steps) + 1):
             actor = ref.current_player()
             if actor is None:
@@ -484,7 +486,7 @@ class Conformance:
             self.watch.step(before, action, expected)
             ref_legal = legal_of(ref)
             inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
-            while len(inflight) > 1:
+            while len(inflight) > depth:
                 inflight.pop(0)()
         while inflight:
             inflight.pop(0)()

@@ -8,6 +8,7 @@ so a Python engine built on ``rulespec.reference.core`` gets the protocol for fr
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any, AnyStr
@@ -202,7 +203,18 @@ def serve(adapter: InProcessAdapter, stdin: IO[str] | None = None,
 
 
 def _serve_bytes(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
-    for line in _request_lines(inp):
+    """Answer the lines of ``inp`` as they come, writing the answers to all the lines read at
+    once in one go (a kit that sends several steps ahead gets them back in one write)."""
+    fd = inp.fileno() if hasattr(inp, "fileno") and _is_pipe(inp) else None
+    lines = _request_lines(inp) if fd is None else _chunked_lines(fd)
+    replies: list[bytes] = []
+    for line in lines:
+        if line is _CHUNK_END:
+            if replies:
+                out.write(b"".join(replies))
+                out.flush()
+                replies.clear()
+            continue
         if line is None:
             answer: Any = _too_long()
         elif not line.strip():
@@ -210,11 +222,66 @@ def _serve_bytes(server: Server, inp: IO[bytes], out: IO[bytes]) -> int:
         else:
             answer = server.reply(line)
         if answer is not None:
-            out.write(encode_line(answer) + b"\n")
-            out.flush()
+            replies.append(encode_line(answer) + b"\n")
+            if fd is None:
+                out.write(replies.pop())
+                out.flush()
         if not server.running:
             break
+    if replies:
+        out.write(b"".join(replies))
+        out.flush()
     return 0
+
+
+#: Yielded by ``_chunked_lines`` after the lines of one read: the time to send the answers.
+_CHUNK_END = b"\x00end of chunk"
+
+
+def _is_pipe(stream: IO[bytes]) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISFIFO(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _chunked_lines(fd: int) -> Iterator[bytes | None]:
+    """Yield the lines of the pipe ``fd`` as ``_request_lines`` does, then ``_CHUNK_END`` each
+    time the lines at hand are used up (before waiting for more)."""
+    buffer = b""
+    skipping = False  # inside a line over MAX_LINE, read past up to its newline
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if skipping:
+                yield None
+            elif buffer:
+                yield buffer
+            yield _CHUNK_END
+            return
+        buffer += chunk
+        start = 0
+        while True:
+            nl = buffer.find(b"\n", start)
+            if nl < 0:
+                break
+            line = buffer[start:nl + 1]
+            start = nl + 1
+            if skipping:
+                skipping = False
+                yield None
+            elif len(line) <= MAX_LINE + 1:
+                yield line
+            else:
+                yield None
+        buffer = buffer[start:]
+        if not skipping and len(buffer) > MAX_LINE:
+            skipping, buffer = True, b""
+        elif skipping:
+            buffer = b""
+        yield _CHUNK_END
 
 
 def main(argv: list[str] | None = None) -> int:

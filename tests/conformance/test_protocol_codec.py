@@ -123,3 +123,39 @@ def protocol_max_line() -> int:
     from rulespec.conformance.adapters import MAX_LINE
 
     return MAX_LINE
+
+
+def test_the_served_engine_answers_a_burst_of_lines_in_order() -> None:
+    """PROTOCOL: lines sent in one write (the kit's steps sent ahead) are answered one line
+    each, in order, as ``handle_line`` answers them; a line over the limit is refused alone."""
+    import subprocess
+    import sys
+
+    game = playable_games()[0]
+    lines = [json.dumps({"jsonrpc": "2.0", "id": 1, "method": "hello",
+                         "params": {"protocol": protocol.PROTOCOL}}),
+             json.dumps({"jsonrpc": "2.0", "id": 2, "method": "start",
+                         "params": {"config": {"game": game}}})]
+    lines += [json.dumps([{"jsonrpc": "2.0", "id": 10 + i, "method": "state", "params": {}},
+                          {"jsonrpc": "2.0", "id": 100 + i, "method": "apply",
+                           "params": {"action": {"kind": "nope", "n": i}}}]) for i in range(40)]
+    lines.insert(20, "[" + " " * protocol_max_line() + "]")
+    lines.append(json.dumps({"jsonrpc": "2.0", "id": 999, "method": "shutdown"}))
+    proc = subprocess.run([sys.executable, "-m", "rulespec.conformance.server", game],
+                          input="\n".join(lines).encode() + b"\n", capture_output=True,
+                          timeout=120, check=True)
+    got = [json.loads(line) for line in proc.stdout.splitlines()]
+    text = Server(InProcessAdapter({game: engine_class(get_spec(game))},
+                                   name="rulespec-reference"))
+    want = []
+    for line in lines:
+        if len(line) > protocol_max_line():
+            want.append({"too long": True})
+        else:
+            want.append(json.loads(text.handle_line(line) or "null"))
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        if w == {"too long": True}:
+            assert g["error"]["code"] == protocol.INVALID_REQUEST
+        else:
+            assert g == w

@@ -13,7 +13,7 @@ with sentences, and "is this action exactly one of these?" cheaply.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -301,15 +301,31 @@ class ActionSchema:
     clauses: tuple[str, ...]
     #: A quick test that is True only for actions that fit (``fast_check``), or None.
     fits: Check | None = None
+    #: The sentences said about malformed actions, by ``repr`` (exact: ``True``, ``1`` and
+    #: ``1.0`` differ): the conformance kit sends the same malformed probes again and again, and
+    #: wording a refusal through jsonschema costs far more than checking.
+    _said: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def problems(self, action: Mapping[str, Any]) -> list[str]:
         """Return every way ``action`` breaks this schema, one sentence each (none: it fits)."""
         if self.fits is not None and self.fits(action):
             return []
+        key = repr(action)
+        said = self._said.get(key)
+        if said is not None:
+            return list(said)
         name = f"the action schema of {self.kind} ({self.location})"
         errors = sorted(self.validator.iter_errors(action),
                         key=lambda e: ([str(p) for p in e.absolute_path], str(e.validator)))
-        return [_sentence(e, name) for e in errors]
+        said = [_sentence(e, name) for e in errors]
+        if len(self._said) >= _SAID_MAX:
+            self._said.clear()
+        self._said[key] = said
+        return list(said)
+
+
+#: Most refusals remembered per action kind (``ActionSchema._said``).
+_SAID_MAX = 4096
 
 
 class ActionSchemas:

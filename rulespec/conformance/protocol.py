@@ -231,8 +231,8 @@ def same_fractions(one: Sequence[Fraction] | None, two: Sequence[Fraction] | Non
     last_one: Fraction | None = None
     last_two: Fraction | None = None
     for a, b in zip(one, two, strict=True):
-        if a is last_one and b is last_two:
-            continue
+        if a is b or (a is last_one and b is last_two):  # an engine in this process may
+            continue  # hand out the very fraction objects the reference holds
         if type(a) is Fraction and type(b) is Fraction:
             if a.numerator != b.numerator or a.denominator != b.denominator:
                 return False

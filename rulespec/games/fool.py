@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -265,7 +265,7 @@ class FoolEngine(StepMemo):
         # _COUNTS), and the last trick and round as the state shows them: most of a state is
         # what it was one step earlier. The states share these parts, which nobody changes.
         # A new round starts a new memory (it is shared with clones, so it is replaced).
-        self._zones: dict[tuple[int, ...], dict[str, Any]] = {}
+        self._zones: dict[Any, dict[str, Any]] = {}
         self._records: dict[str, tuple[Any, dict[str, Any]]] = {}
 
         self.round = 1
@@ -779,24 +779,41 @@ class FoolEngine(StepMemo):
         the reference's), so the zones are looked up by content inline and the cards of the
         trick are shared objects (``_ZonePlan.card_json``).
         """
+        # Zones by content as bytes (hashed once, unlike a tuple): a list of card types as is,
+        # a list of counts paired with _COUNTS. A type or count that does not fit in a byte
+        # (a custom game far larger than Fool's): tuple keys (``_zone_of``).
+        try:
+            hand_keys = [bytes(hand) for hand in self.hands]
+            deck_key, aside_key = (_COUNTS, bytes(self.deck)), (_COUNTS, bytes(self.aside))
+            played_key = bytes(self.played)
+        except ValueError:
+            return self._build_state_with(self._zone_of)
         zones = self._zones
         get = zones.get
         hands = []
-        for hand in self.hands:
-            key = tuple(hand)
+        for key, hand in zip(hand_keys, self.hands, strict=True):
             got = get(key)
             if got is None:
                 got = zones[key] = self._zone(hand)
             hands.append(got)
-        deck = get((_COUNTS, *self.deck))
+        deck = get(deck_key)
         if deck is None:
-            deck = self._zone_of(self.deck, True)
-        aside = get((_COUNTS, *self.aside))
+            deck = zones[deck_key] = self._counted_zone(self.deck)
+        aside = get(aside_key)
         if aside is None:
-            aside = self._zone_of(self.aside, True)
-        played = get(tuple(self.played))
+            aside = zones[aside_key] = self._counted_zone(self.aside)
+        played = get(played_key)
         if played is None:
-            played = self._zone_of(self.played)
+            played = zones[played_key] = self._zone(self.played)
+        return self._assemble(hands, deck, aside, played)
+
+    def _build_state_with(self, zone: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+        """Return the state with zones looked up by ``zone`` (``_zone_of``: tuple keys)."""
+        return self._assemble([zone(hand) for hand in self.hands], zone(self.deck, True),
+                              zone(self.aside, True), zone(self.played))
+
+    def _assemble(self, hands: list[dict[str, Any]], deck: dict[str, Any],
+                  aside: dict[str, Any], played: dict[str, Any]) -> dict[str, Any]:
         card_json = self._plan().card_json
         in_play = self.phase == PLAY
         last_trick, last_round = self.last_trick, self.last_round

@@ -180,6 +180,8 @@ class _Tables:
     outcomes: list[list[tuple[Action, Fraction]]]
     #: The roller of each precomputed roll action, by the action's id.
     roller_of: dict[int, int]
+    #: What ``chance_weights`` hands out for each roller: its rolls and the fair die's weights.
+    weighted: list[tuple[list[Action], tuple[int, ...]]]
     #: Every seat in clockwise order from each seat.
     seats_from: list[tuple[int, ...]]
 
@@ -198,6 +200,7 @@ class _Tables:
             actions=actions,
             outcomes=[[(a, probability) for a in row] for row in actions],
             roller_of={id(a): p for p, row in enumerate(actions) for a in row},
+            weighted=[(row, equal_weights(len(rules.faces))) for row in actions],
             seats_from=[tuple((first + k) % n for k in range(n)) for first in range(n)])
 
 
@@ -267,7 +270,7 @@ class DadoDeOuro(Engine):
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
     SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set",
-                                                  "_seats_from", "_unit_weights",
+                                                  "_seats_from", "_weighted",
                                                   "_roller_of"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
@@ -279,7 +282,7 @@ class DadoDeOuro(Engine):
         self._outcomes = tables.outcomes
         self._roller_of = tables.roller_of
         self._face_set = frozenset(rules.faces)
-        self._unit_weights = equal_weights(len(rules.faces))
+        self._weighted = tables.weighted
         self._seats_from = tables.seats_from
         # Match.
         self._phase = OPENING
@@ -297,7 +300,8 @@ class DadoDeOuro(Engine):
         self._opening: list[Pass] = []
         self._opening_order: list[int] = []
         # Current pass.
-        self._order: list[int] = []
+        #: Who rolls in this pass, in order (never changed in place: a seat order may be shared).
+        self._order: Sequence[int] = ()
         self._pos = 0
         self._roller: int | None = None
         self._rolls: list[int | None] = [None] * n
@@ -350,9 +354,10 @@ class DadoDeOuro(Engine):
     def chance_weights(self) -> tuple[list[Action], tuple[int, ...]] | None:
         """Return the roller's rolls, each of weight one (a fair die), or None when the match
         is over: the same draws as ``chance_outcomes`` without fractions."""
-        if self._roller is None:
+        roller = self._roller
+        if roller is None:
             return None
-        return self._actions[self._roller], self._unit_weights
+        return self._weighted[roller]
 
     def is_legal(self, action: Any) -> bool:
         """Return True when ``action`` is exactly one of the roller's rolls (no list copied)."""
@@ -368,9 +373,22 @@ class DadoDeOuro(Engine):
         roller = self._roller
         if roller is not None:
             # One of the precomputed rolls itself (alive, so its id is its own): legal when it
-            # is the roller's.
+            # is the roller's. Then the roll is recorded here: ``_apply`` inlined, the same steps.
             if self._roller_of.get(id(action), -1) == roller:
-                self._apply(action)
+                self._steps += 1
+                self._rolls[roller] = action["face"]
+                self._decisions[AMB_DIE] += 1  # self.reached(AMB_DIE), as in _apply
+                pos = self._pos = self._pos + 1
+                order = self._order
+                if pos < len(order):
+                    self._roller = order[pos]
+                    return
+                self._event_step = self._steps
+                self._events = []
+                if self._phase == ROUND:
+                    self._end_round_roll()
+                else:
+                    self._end_pass()
                 return
             rolls = self._actions[roller]
             try:
@@ -508,7 +526,7 @@ class DadoDeOuro(Engine):
             return list(self._seats_from[first])
         return sorted(players, key=lambda p: (p - first) % n)
 
-    def _start_pass(self, phase: str, order: list[int]) -> None:
+    def _start_pass(self, phase: str, order: Sequence[int]) -> None:
         """Begin a pass: ``order`` roll once each, in that order."""
         self._phase = phase
         self._order = order
@@ -591,7 +609,12 @@ class DadoDeOuro(Engine):
         final = self._final
         if final is None:
             self._round = self._rounds_played + 1
-            self._start_pass(ROUND, list(self._seats_from[starter]))  # everyone, clockwise
+            # _start_pass(ROUND, everyone clockwise from the starter), inlined.
+            self._phase = ROUND
+            self._order = self._seats_from[starter]
+            self._pos = 0
+            self._roller = starter
+            self._rolls = [None] * self.players
         else:
             self._start_pass(ROUND, self._clockwise(final.players, starter))
 
@@ -603,6 +626,13 @@ class DadoDeOuro(Engine):
         hi = max(faces)
         lo = min(faces)
         self._round_rolls = rolls
+        if hi != lo and faces.count(hi) == 1 and faces.count(lo) == 1:
+            # The common case: one highest and one lowest, no tie-break to play (the round
+            # started with no tie and nothing pending).
+            self._gainer, self._gain = order[faces.index(hi)], hi
+            self._loser, self._loss = order[faces.index(lo)], lo
+            self._score_round()
+            return
         ties: list[tuple[str, list[int]]] = []
         if hi == lo:
             mode = self.ruling(AMB_ALL_EQUAL)

@@ -50,23 +50,27 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
     weighted = engine.chance_weights()
     if weighted is not None:
         actions, weights = weighted
-        if type(weights) is tuple:
-            hit = _DRAWS.get(id(weights))
-            if hit is None or hit[0] is not weights:
-                hit = _draw_table(weights)
-            _, slots, units, bits = hit
-            if units == 1:
-                return actions[0]
-            if units:
-                if type(rng) is _PLAIN_RANDOM:
-                    # random.Random's own randrange(units), without its two Python calls.
-                    getrandbits = rng.getrandbits
-                    pick = getrandbits(bits)
-                    while pick >= units:
-                        pick = getrandbits(bits)
-                else:
-                    pick = rng.randrange(units)
-                return actions[pick if slots is None else slots[pick]]
+        # Only tuples are tabulated, so a hit on the very object is a tuple's table.
+        hit = _DRAWS.get(id(weights))
+        if hit is None or hit[0] is not weights:
+            if type(weights) is not tuple:
+                return _sample_weighted(actions, weights, rng)
+            hit = _draw_table(weights)
+        units = hit[2]
+        if units > 1 and type(rng) is _PLAIN_RANDOM:
+            # random.Random's own randrange(units), without its two Python calls.
+            bits = hit[3]
+            pick = rng.getrandbits(bits)
+            while pick >= units:
+                pick = rng.getrandbits(bits)
+            slots = hit[1]
+            return actions[pick] if slots is None else actions[slots[pick]]
+        if units == 1:
+            return actions[0]
+        if units:
+            slots = hit[1]
+            pick = rng.randrange(units)
+            return actions[pick] if slots is None else actions[slots[pick]]
         return _sample_weighted(actions, weights, rng)
     outcomes = engine.chance_outcomes()
     if len(outcomes) == 1:

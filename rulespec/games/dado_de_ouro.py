@@ -320,11 +320,10 @@ class DadoDeOuro(Engine):
         self._history_json: list[tuple[FinishedGame | None, dict[str, Any]]] = []
         self._last_round_json: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self._final: Final | None = None
-        # Narration: what the last pass resolution did, and at which action.
-        self._steps = 0
-        self._event_step = -1
-        #: What the last pass resolution did, kept as (template, arguments) and put in words
-        #: only by describe(): (None, round figures) is a scored round.
+        #: Narration: what the last pass resolution did, kept as (template, arguments) and put
+        #: in words only by describe(): (None, round figures) is a scored round. It is about the
+        #: last action when that action ended a pass: then the next pass is at its start
+        #: (``_pos`` 0), or the match is over (``_win_game`` sets ``_pos`` to 0 too).
         self._events: list[tuple[str | None, tuple[Any, ...]]] = []
         self._start_pass(OPENING, self._clockwise(range(n), 0))
         self._opening_order = list(self._order)
@@ -375,7 +374,6 @@ class DadoDeOuro(Engine):
             # One of the precomputed rolls itself (alive, so its id is its own): legal when it
             # is the roller's. Then the roll is recorded here: ``_apply`` inlined, the same steps.
             if self._roller_of.get(id(action), -1) == roller:
-                self._steps += 1
                 self._rolls[roller] = action["face"]
                 self._decisions[AMB_DIE] += 1  # self.reached(AMB_DIE), as in _apply
                 pos = self._pos = self._pos + 1
@@ -383,7 +381,6 @@ class DadoDeOuro(Engine):
                 if pos < len(order):
                     self._roller = order[pos]
                     return
-                self._event_step = self._steps
                 self._events = []
                 if self._phase == ROUND:
                     self._end_round_roll()
@@ -423,14 +420,12 @@ class DadoDeOuro(Engine):
         roller = self._roller
         if roller is None:  # pragma: no cover - apply() checks legality first
             raise ConfigError("no roll is expected")
-        self._steps += 1
         self._rolls[roller] = action["face"]
         self.reached(AMB_DIE)  # the faces rolled from are the ruled die_faces
         pos = self._pos = self._pos + 1
         if pos < len(self._order):
             self._roller = self._order[pos]
             return
-        self._event_step = self._steps
         self._events = []
         self._end_pass()
 
@@ -513,7 +508,7 @@ class DadoDeOuro(Engine):
     def describe(self, action: Action, actor: Actor) -> str:
         """Return one line: who rolled what, and what the roll settled, if anything."""
         line = f"player {action.get('player')} rolls {action.get('face')}"
-        if self._event_step == self._steps and self._events:
+        if self._pos == 0 and self._events:
             line += "; " + "; ".join(_event_text(t, args) for t, args in self._events)
         return line
 
@@ -847,7 +842,8 @@ class DadoDeOuro(Engine):
             self._phase = OVER
             self._to_move = None
             self._roller = None
-            self._order = []
+            self._order = ()
+            self._pos = 0
             self._rolls = [None] * self.players
             self._events.append(("player {} wins the match", (winner,)))
             return

@@ -47,15 +47,20 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
     The draw depends only on the probabilities: an engine's ``chance_weights`` shortcut gives
     the same draws from the same generator as its ``chance_outcomes``.
     """
+    global _LAST_DRAW
     weighted = engine.chance_weights()
     if weighted is not None:
         actions, weights = weighted
-        # Only tuples are tabulated, so a hit on the very object is a tuple's table.
-        hit = _DRAWS.get(id(weights))
-        if hit is None or hit[0] is not weights:
-            if type(weights) is not tuple:
-                return _sample_weighted(actions, weights, rng)
-            hit = _draw_table(weights)
+        # The table used last, then the remembered ones. Only tuples are tabulated, so a hit
+        # on the very object is a tuple's table.
+        hit = _LAST_DRAW
+        if hit[0] is not weights:
+            hit = _DRAWS.get(id(weights))  # type: ignore[assignment]
+            if hit is None or hit[0] is not weights:
+                if type(weights) is not tuple:
+                    return _sample_weighted(actions, weights, rng)
+                hit = _draw_table(weights)
+            _LAST_DRAW = hit
         units = hit[2]
         if units > 1 and type(rng) is _PLAIN_RANDOM:
             # random.Random's own randrange(units), without its two Python calls.
@@ -91,6 +96,8 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
 # weights are all equal: a pick is then the index).
 _DRAWS: dict[int, tuple[tuple[int, ...], tuple[int, ...] | None, int, int]] = {}
 _DRAWS_MAX = 256
+#: The draw table used last (engines often draw from one weight tuple again and again).
+_LAST_DRAW: tuple[tuple[int, ...], tuple[int, ...] | None, int, int] = ((), None, 0, 0)
 _DRAW_SLOTS_MAX = 4096
 
 

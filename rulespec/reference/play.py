@@ -47,20 +47,26 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
     The draw depends only on the probabilities: an engine's ``chance_weights`` shortcut gives
     the same draws from the same generator as its ``chance_outcomes``.
     """
-    global _LAST_DRAW
+    global _LAST_DRAW, _OTHER_DRAW
     weighted = engine.chance_weights()
     if weighted is not None:
         actions, weights = weighted
-        # The table used last, then the remembered ones. Only tuples are tabulated, so a hit
-        # on the very object is a tuple's table.
+        # The two tables used last (a game with two dice alternates), then the remembered
+        # ones. Only tuples are tabulated, so a hit on the very object is a tuple's table.
         hit = _LAST_DRAW
         if hit[0] is not weights:
-            hit = _DRAWS.get(id(weights))  # type: ignore[assignment]
-            if hit is None or hit[0] is not weights:
-                if type(weights) is not tuple:
-                    return _sample_weighted(actions, weights, rng)
-                hit = _draw_table(weights)
-            _LAST_DRAW = hit
+            other = _OTHER_DRAW
+            if other[0] is weights:
+                _OTHER_DRAW = hit
+                _LAST_DRAW = hit = other
+            else:
+                hit = _DRAWS.get(id(weights))  # type: ignore[assignment]
+                if hit is None or hit[0] is not weights:
+                    if type(weights) is not tuple:
+                        return _sample_weighted(actions, weights, rng)
+                    hit = _draw_table(weights)
+                _OTHER_DRAW = _LAST_DRAW
+                _LAST_DRAW = hit
         units = hit[2]
         if units > 1 and type(rng) is _PLAIN_RANDOM:
             # random.Random's own randrange(units), without its two Python calls.
@@ -96,8 +102,10 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
 # weights are all equal: a pick is then the index).
 _DRAWS: dict[int, tuple[tuple[int, ...], tuple[int, ...] | None, int, int]] = {}
 _DRAWS_MAX = 256
-#: The draw table used last (engines often draw from one weight tuple again and again).
+#: The draw tables used last and before (engines often draw from one or two weight tuples
+#: again and again).
 _LAST_DRAW: tuple[tuple[int, ...], tuple[int, ...] | None, int, int] = ((), None, 0, 0)
+_OTHER_DRAW = _LAST_DRAW
 _DRAW_SLOTS_MAX = 4096
 
 

@@ -29,6 +29,7 @@ from rulespec.reference.core import (
     Rejection,
     config_tables,
     equal_weights,
+    inlines_apply,
     lead_over_others,
     ranking,
 )
@@ -363,6 +364,7 @@ class DadoDeOuro(Engine):
         roller = self._roller
         return roller is not None and is_among(action, self._actions[roller])
 
+    @inlines_apply
     def apply(self, action: Any) -> None:
         """Apply ``action`` if it is exactly one of the roller's rolls, else raise IllegalAction.
 

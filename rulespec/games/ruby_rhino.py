@@ -29,6 +29,7 @@ from rulespec.reference.core import (
     Rejection,
     config_tables,
     equal_weights,
+    inlines_apply,
     lead_over_others,
     ranking,
 )
@@ -367,6 +368,7 @@ class RubyRhino(Engine):
             return self._first_actions, self._first_weights
         return None
 
+    @inlines_apply
     def apply(self, action: Any) -> None:
         """Apply ``action`` if it is exactly a legal action, else raise IllegalAction.
 

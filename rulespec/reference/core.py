@@ -242,6 +242,12 @@ class Engine(ABC):
         super().__init_subclass__(**kwargs)
         if "chance_outcomes" in cls.__dict__ and "chance_weights" not in cls.__dict__:
             cls.chance_weights = Engine.chance_weights  # type: ignore[method-assign]
+        # An ``apply`` that does its class's ``_apply`` itself on a fast path (see
+        # ``inlines_apply``) would skip a subclass's own ``_apply`` or ``is_legal``: such a
+        # subclass gets the base's ``apply`` back, which calls both.
+        if (cls.apply in _INLINED_APPLY and "apply" not in cls.__dict__
+                and ("_apply" in cls.__dict__ or "is_legal" in cls.__dict__)):
+            cls.apply = Engine.apply  # type: ignore[method-assign]
 
     @abstractmethod
     def _apply(self, action: Action) -> None:
@@ -381,6 +387,24 @@ class Engine(ABC):
             for name, value in self.__dict__.items()
         })
         return other
+
+
+#: The ``apply`` methods marked by ``inlines_apply``.
+_INLINED_APPLY: set[Callable[..., None]] = set()
+
+ApplyMethod = TypeVar("ApplyMethod", bound=Callable[..., None])
+
+
+def inlines_apply(method: ApplyMethod) -> ApplyMethod:
+    """Mark a game's ``apply`` that applies some actions itself instead of calling ``_apply``.
+
+    A fast path may record the common action in ``apply`` directly, doing exactly what its
+    class's ``_apply`` does (and checking exactly what ``is_legal`` checks). A subclass that
+    overrides ``_apply`` or ``is_legal`` (a variant engine, a deliberately broken one in a test
+    corpus) then gets ``Engine.apply`` back, so its own hooks are called for every action.
+    """
+    _INLINED_APPLY.add(method)
+    return method
 
 
 class StepMemo(Engine):

@@ -490,10 +490,16 @@ class OuroDeTolo(StepMemo):
             counts, row = self._eligible(self.victim), self._a_stolen
         else:
             counts, row = self.bag, self._a_stone
-        actions = list(compress(row, counts))
+        if 0 in counts:
+            actions = list(compress(row, counts))
+            weights = list(filter(None, counts))
+        else:
+            # Some of every kind is left (the common case): the outcomes are the precomputed
+            # row itself (shared, never changed) and the weights a copy of the counts.
+            actions, weights = row, counts[:]
         if self._legal_memo is None:
-            self._legal_memo = actions  # the same list _chance_actions builds
-        return actions, list(filter(None, counts))
+            self._legal_memo = actions  # the same actions _chance_actions lists
+        return actions, weights
 
     def _chance_actions(self) -> list[Action]:
         """Return the chance outcomes without their probabilities (cheap, for legality)."""

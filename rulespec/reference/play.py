@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate
 from math import gcd, lcm
 from typing import Any
 
@@ -47,14 +45,17 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
     The draw depends only on the probabilities: an engine's ``chance_weights`` shortcut gives
     the same draws from the same generator as its ``chance_outcomes``.
     """
-    global _LAST_DRAW, _OTHER_DRAW
+    global _LAST_DRAW, _OTHER_DRAW  # noqa: PLW0603 - two module slots, read on every draw
     weighted = engine.chance_weights()
     if weighted is not None:
         actions, weights = weighted
         # The two tables used last (a game with two dice alternates), then the remembered
-        # ones. Only tuples are tabulated, so a hit on the very object is a tuple's table.
+        # ones. Only tuples are tabulated (a list is drawn from as it is), so a hit on the very
+        # object is a tuple's table.
         hit = _LAST_DRAW
         if hit[0] is not weights:
+            if type(weights) is not tuple:
+                return _sample_weighted(actions, weights, rng)
             other = _OTHER_DRAW
             if other[0] is weights:
                 _OTHER_DRAW = hit
@@ -62,8 +63,6 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
             else:
                 hit = _DRAWS.get(id(weights))  # type: ignore[assignment]
                 if hit is None or hit[0] is not weights:
-                    if type(weights) is not tuple:
-                        return _sample_weighted(actions, weights, rng)
                     hit = _draw_table(weights)
                 _OTHER_DRAW = _LAST_DRAW
                 _LAST_DRAW = hit
@@ -156,15 +155,20 @@ def _sample_weighted(actions: Sequence[Action], weights: Sequence[int],
     scale = gcd(*weights)
     units = sum(weights) // scale
     if type(rng) is _PLAIN_RANDOM:
-        getrandbits = rng.getrandbits
         bits = units.bit_length()
-        pick = getrandbits(bits)
+        pick = rng.getrandbits(bits)
         while pick >= units:
-            pick = getrandbits(bits)
+            pick = rng.getrandbits(bits)
     else:
         pick = rng.randrange(units)
-    # The first outcome whose running total of weights passes the pick.
-    return actions[bisect_right(list(accumulate(weights)), pick * scale)]
+    # The first outcome whose running total of weights passes the pick (a walk: the lists are
+    # short, and the heavy outcomes often come first).
+    pick *= scale
+    for i, weight in enumerate(weights):
+        if pick < weight:
+            return actions[i]
+        pick -= weight
+    raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
 
 
 def random_policy(engine: Engine, rng: random.Random) -> Action:

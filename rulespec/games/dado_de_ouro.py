@@ -274,6 +274,14 @@ class DadoDeOuro(Engine):
                                                   "_seats_from", "_weighted",
                                                   "_roller_of"})
 
+    # What every roll and pass reads lives in slots (``clone`` copies them like the rest): an
+    # instance dict of fewer than 30 attributes keeps CPython 3.11's attribute and method
+    # lookups on their fast paths.
+    __slots__ = ("_events", "_final", "_gain", "_gainer", "_last_round", "_loser", "_loss",
+                 "_max_passes", "_min_passes", "_order", "_pending", "_phase", "_pos", "_roller",
+                 "_roller_of", "_rolls", "_round", "_round_rolls", "_round_starter",
+                 "_rounds_played", "_scores", "_tie", "_to_move", "_weighted")
+
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
         tables = config_tables(spec, config, "dado-de-ouro", lambda: _Tables.build(config))
@@ -699,47 +707,49 @@ class DadoDeOuro(Engine):
         final = self._final
         target: list[int | None]
         if final is None:
-            before: tuple[int | None, ...] = tuple(self._scores)
             scores = self._scores
+            before: tuple[int | None, ...] = tuple(scores)
             if gainer is not None and gain is not None:
                 scores[gainer] += gain
-            if loser is not None and loss is not None:
-                scores[loser] -= loss
             if loser is not None:
+                if loss is not None:
+                    scores[loser] -= loss
                 self.reached(AMB_FLOOR)  # score_floor, set by the ruling, decides it here
-            floor = self.rules.score_floor
+            rules = self.rules
+            floor = rules.score_floor
             if floor is not None:
                 for p in (gainer, loser):
                     if p is not None and scores[p] < floor:
                         scores[p] = floor
-            self._rounds_played += 1
-            number = self._rounds_played
-            after: tuple[int | None, ...] = tuple(scores)
-        else:
-            target = final.totals
-            before = tuple(target)
-            if gainer is not None and gain is not None:
-                target[gainer] = (target[gainer] or 0) + gain
-            if loser is not None and loss is not None:
-                target[loser] = (target[loser] or 0) - loss
-            final.rounds_done += 1
-            number = final.rounds_done
-            after = tuple(target)
-        starter = self._round_starter if self._round_starter is not None else 0
-        # The fields of a ScoredRound, in order: state() builds the record when asked.
-        self._last_round = (self._game, number, final is not None, starter,
-                            tuple(self._round_rolls), before, after, gainer, gain, loser, loss,
-                            self._max_passes, self._min_passes)
-        self._events.append((None, (number, final is not None, gainer, gain, loser, loss)))
-        if final is not None:
-            if final.rounds_done < self.rules.tiebreak_rolls:
-                self._start_round(starter)
+            number = self._rounds_played = self._rounds_played + 1
+            starter = self._round_starter if self._round_starter is not None else 0
+            # The fields of a ScoredRound, in order: state() builds the record when asked.
+            self._last_round = (self._game, number, False, starter, tuple(self._round_rolls),
+                                before, tuple(scores), gainer, gain, loser, loss,
+                                self._max_passes, self._min_passes)
+            self._events.append((None, (number, False, gainer, gain, loser, loss)))
+            if number < rules.rounds_per_game:
+                self._start_round(self._next_round_starter())
             else:
-                self._end_final_repetition()
-        elif self._rounds_played < self.rules.rounds_per_game:
-            self._start_round(self._next_round_starter())
+                self._end_game()
+            return
+        target = final.totals
+        before = tuple(target)
+        if gainer is not None and gain is not None:
+            target[gainer] = (target[gainer] or 0) + gain
+        if loser is not None and loss is not None:
+            target[loser] = (target[loser] or 0) - loss
+        final.rounds_done += 1
+        number = final.rounds_done
+        starter = self._round_starter if self._round_starter is not None else 0
+        self._last_round = (self._game, number, True, starter, tuple(self._round_rolls), before,
+                            tuple(target), gainer, gain, loser, loss, self._max_passes,
+                            self._min_passes)
+        self._events.append((None, (number, True, gainer, gain, loser, loss)))
+        if final.rounds_done < self.rules.tiebreak_rolls:
+            self._start_round(starter)
         else:
-            self._end_game()
+            self._end_final_repetition()
 
     def _next_round_starter(self) -> int:
         """Return who starts the next round of the game (DDO-AMB-04)."""

@@ -341,6 +341,15 @@ class OuroDeTolo(StepMemo):
         "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain", "_ci",
         "_stone_names", "_views"})
 
+    # The game state lives in slots (``clone`` copies them like the rest): an instance dict of
+    # fewer than 30 attributes keeps CPython 3.11's attribute and method lookups on their fast
+    # paths.
+    __slots__ = ("_context", "_result", "bag", "bonus", "bonus_taken_by", "by", "caxias",
+                 "caxias_drew", "day", "deck", "declared_by", "discard", "drawn", "effect",
+                 "first_player", "hands", "left", "money", "next_first", "owed", "phase", "queue",
+                 "settled_days", "status", "stones", "target", "thief", "to_move", "turn_player",
+                 "victim")
+
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
         rules = config_tables(spec, config, "ouro-de-tolo rules",

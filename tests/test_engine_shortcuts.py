@@ -142,7 +142,7 @@ def test_draws_alternating_between_weight_tuples_are_the_draws_of_the_weights() 
 class _Slotted:
     """A stand-in with slots and a dict, cloned by ``Engine.clone``'s rules."""
 
-    __slots__ = ("__hidden", "__dict__", "hand", "score", "table", "unset")
+    __slots__ = ("__dict__", "__hidden", "hand", "score", "table", "unset")
     SHARED = frozenset({"table"})
 
     def __init__(self) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from rulespec.reference import play
 from rulespec.reference.actions import action_schemas, fast_check
-from rulespec.reference.core import CHANCE, Action, equal_weights
+from rulespec.reference.core import CHANCE, Action, Engine, equal_weights, slot_names
 from rulespec.reference.play import _sample_weighted, random_policy, sample_chance
 from rulespec.reference.registry import new_game
 from rulespec.spec.registry import game_ids, get_spec
@@ -123,3 +123,88 @@ def test_an_unknown_keyword_keeps_the_validator() -> None:
     assert fits is not None
     assert fits({"n": 2}) and not fits({"n": True}) and not fits({"n": 2.0})
     assert not fits({"n": 4}) and not fits({"n": 2, "m": 1}) and not fits({})
+
+
+def test_draws_alternating_between_weight_tuples_are_the_draws_of_the_weights() -> None:
+    """The two draw tables used last are remembered: alternating dice (Ruby Rhino's two) and a
+    third tuple now and then draw what ``_sample_weighted`` draws, from the same bits."""
+    tables = [(1, 1, 1, 1, 1), (2, 1, 1), (1, 3), (1, 1, 1, 1, 1)]  # the last: equal, another object
+    engines = [_Weighted([{"kind": "x", "i": i} for i in range(len(w))], w) for w in tables]
+    fast, slow = random.Random(8), random.Random(8)
+    for step in range(400):
+        engine = engines[step % 2] if step % 7 else engines[2 + step % 2]
+        actions, weights = engine.weighted
+        got = sample_chance(engine, fast)  # type: ignore[arg-type]
+        assert got is _sample_weighted(actions, list(weights), slow), (step, weights)
+    assert fast.random() == slow.random(), "the generators drifted"
+
+
+class _Slotted:
+    """A stand-in with slots and a dict, cloned by ``Engine.clone``'s rules."""
+
+    __slots__ = ("__dict__", "__hidden", "hand", "score", "table", "unset")
+    SHARED = frozenset({"table"})
+
+    def __init__(self) -> None:
+        self.hand = [[1, 2], [3]]
+        self.score = 4
+        self.table = [9]
+        self.__hidden = {"k": [1]}
+        self.notes = ["a"]
+
+    clone = Engine.clone
+
+
+def test_clone_copies_slots_like_the_instance_dict() -> None:
+    """Slot attributes are copied (mutable ones deeply), shared ones shared, unset ones left
+    unset; private slot names are found under their mangled names."""
+    assert slot_names(_Slotted) == ("_Slotted__hidden", "hand", "score", "table", "unset")
+    original = _Slotted()
+    twin = original.clone()  # type: ignore[arg-type]
+    for name in ("hand", "score", "table", "_Slotted__hidden", "notes"):
+        assert getattr(twin, name) == getattr(original, name), name
+    assert twin.hand is not original.hand and twin.hand[0] is not original.hand[0]
+    assert twin._Slotted__hidden["k"] is not original._Slotted__hidden["k"]  # type: ignore[attr-defined]
+    assert twin.table is original.table, "SHARED attributes are shared"
+    assert not hasattr(twin, "unset")
+    twin.hand[0].append(5)
+    twin.notes.append("b")
+    assert original.hand == [[1, 2], [3]] and original.notes == ["a"]
+
+
+FAST_APPLY = ["dado-de-ouro", "ruby-rhino", "ouro-de-tolo"]
+
+
+@pytest.mark.parametrize("game", FAST_APPLY)
+def test_a_subclass_with_its_own_apply_hook_gets_it_called(game: str) -> None:
+    """An ``apply`` that records actions itself (``inlines_apply``) is kept by a plain subclass,
+    and given up by one that overrides ``_apply`` or ``is_legal``: their hooks see every action
+    (the negative corpus's stale-memo engine relies on it)."""
+    base = type(new_game(game, players=get_spec(game).min_players))
+    assert base.apply is not Engine.apply, f"{game}: no fast apply to give up"
+    plain = type("Plain", (base,), {})
+    assert plain.apply is base.apply
+    seen: list[Action] = []
+
+    def _apply(self: Engine, action: Action) -> None:
+        seen.append(action)
+        base._apply(self, action)
+
+    checked: list[Action] = []
+
+    def is_legal(self: Engine, action: Any) -> bool:
+        checked.append(action)
+        return base.is_legal(self, action)
+
+    hooked = type("Hooked", (base,), {"_apply": _apply})
+    legal_hooked = type("LegalHooked", (base,), {"is_legal": is_legal})
+    assert hooked.apply is Engine.apply and legal_hooked.apply is Engine.apply
+    spec = get_spec(game)
+    for cls, calls in ((hooked, seen), (legal_hooked, checked)):
+        engine = cls(spec, new_game(game, players=spec.min_players).config)
+        rng = random.Random(4)
+        steps = 0
+        while engine.current_player() is not None and steps < 400:
+            engine.apply(random_policy(engine, rng))
+            steps += 1
+        assert len(calls) == steps > 0, f"{game}: {cls.__name__} saw {len(calls)} of {steps}"

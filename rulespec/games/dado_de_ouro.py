@@ -29,6 +29,7 @@ from rulespec.reference.core import (
     Rejection,
     config_tables,
     equal_weights,
+    inlines_apply,
     lead_over_others,
     ranking,
 )
@@ -180,6 +181,8 @@ class _Tables:
     outcomes: list[list[tuple[Action, Fraction]]]
     #: The roller of each precomputed roll action, by the action's id.
     roller_of: dict[int, int]
+    #: What ``chance_weights`` hands out for each roller: its rolls and the fair die's weights.
+    weighted: list[tuple[list[Action], tuple[int, ...]]]
     #: Every seat in clockwise order from each seat.
     seats_from: list[tuple[int, ...]]
 
@@ -198,6 +201,7 @@ class _Tables:
             actions=actions,
             outcomes=[[(a, probability) for a in row] for row in actions],
             roller_of={id(a): p for p, row in enumerate(actions) for a in row},
+            weighted=[(row, equal_weights(len(rules.faces))) for row in actions],
             seats_from=[tuple((first + k) % n for k in range(n)) for first in range(n)])
 
 
@@ -267,8 +271,16 @@ class DadoDeOuro(Engine):
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
     SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set",
-                                                  "_seats_from", "_unit_weights",
+                                                  "_seats_from", "_weighted",
                                                   "_roller_of"})
+
+    # What every roll and pass reads lives in slots (``clone`` copies them like the rest): an
+    # instance dict of fewer than 30 attributes keeps CPython 3.11's attribute and method
+    # lookups on their fast paths.
+    __slots__ = ("_events", "_final", "_gain", "_gainer", "_last_round", "_loser", "_loss",
+                 "_max_passes", "_min_passes", "_order", "_pending", "_phase", "_pos", "_roller",
+                 "_roller_of", "_rolls", "_round", "_round_rolls", "_round_starter",
+                 "_rounds_played", "_scores", "_tie", "_to_move", "_weighted")
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -279,7 +291,7 @@ class DadoDeOuro(Engine):
         self._outcomes = tables.outcomes
         self._roller_of = tables.roller_of
         self._face_set = frozenset(rules.faces)
-        self._unit_weights = equal_weights(len(rules.faces))
+        self._weighted = tables.weighted
         self._seats_from = tables.seats_from
         # Match.
         self._phase = OPENING
@@ -297,7 +309,8 @@ class DadoDeOuro(Engine):
         self._opening: list[Pass] = []
         self._opening_order: list[int] = []
         # Current pass.
-        self._order: list[int] = []
+        #: Who rolls in this pass, in order (never changed in place: a seat order may be shared).
+        self._order: Sequence[int] = ()
         self._pos = 0
         self._roller: int | None = None
         self._rolls: list[int | None] = [None] * n
@@ -316,11 +329,10 @@ class DadoDeOuro(Engine):
         self._history_json: list[tuple[FinishedGame | None, dict[str, Any]]] = []
         self._last_round_json: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self._final: Final | None = None
-        # Narration: what the last pass resolution did, and at which action.
-        self._steps = 0
-        self._event_step = -1
-        #: What the last pass resolution did, kept as (template, arguments) and put in words
-        #: only by describe(): (None, round figures) is a scored round.
+        #: Narration: what the last pass resolution did, kept as (template, arguments) and put
+        #: in words only by describe(): (None, round figures) is a scored round. It is about the
+        #: last action when that action ended a pass: then the next pass is at its start
+        #: (``_pos`` 0), or the match is over (``_win_game`` sets ``_pos`` to 0 too).
         self._events: list[tuple[str | None, tuple[Any, ...]]] = []
         self._start_pass(OPENING, self._clockwise(range(n), 0))
         self._opening_order = list(self._order)
@@ -350,15 +362,17 @@ class DadoDeOuro(Engine):
     def chance_weights(self) -> tuple[list[Action], tuple[int, ...]] | None:
         """Return the roller's rolls, each of weight one (a fair die), or None when the match
         is over: the same draws as ``chance_outcomes`` without fractions."""
-        if self._roller is None:
+        roller = self._roller
+        if roller is None:
             return None
-        return self._actions[self._roller], self._unit_weights
+        return self._weighted[roller]
 
     def is_legal(self, action: Any) -> bool:
         """Return True when ``action`` is exactly one of the roller's rolls (no list copied)."""
         roller = self._roller
         return roller is not None and is_among(action, self._actions[roller])
 
+    @inlines_apply
     def apply(self, action: Any) -> None:
         """Apply ``action`` if it is exactly one of the roller's rolls, else raise IllegalAction.
 
@@ -368,9 +382,20 @@ class DadoDeOuro(Engine):
         roller = self._roller
         if roller is not None:
             # One of the precomputed rolls itself (alive, so its id is its own): legal when it
-            # is the roller's.
+            # is the roller's. Then the roll is recorded here: ``_apply`` inlined, the same steps.
             if self._roller_of.get(id(action), -1) == roller:
-                self._apply(action)
+                self._rolls[roller] = action["face"]
+                self._decisions[AMB_DIE] += 1  # self.reached(AMB_DIE), as in _apply
+                pos = self._pos = self._pos + 1
+                order = self._order
+                if pos < len(order):
+                    self._roller = order[pos]
+                    return
+                self._events = []
+                if self._phase == ROUND:
+                    self._end_round_roll()
+                else:
+                    self._end_pass()
                 return
             rolls = self._actions[roller]
             try:
@@ -405,14 +430,12 @@ class DadoDeOuro(Engine):
         roller = self._roller
         if roller is None:  # pragma: no cover - apply() checks legality first
             raise ConfigError("no roll is expected")
-        self._steps += 1
         self._rolls[roller] = action["face"]
         self.reached(AMB_DIE)  # the faces rolled from are the ruled die_faces
         pos = self._pos = self._pos + 1
         if pos < len(self._order):
             self._roller = self._order[pos]
             return
-        self._event_step = self._steps
         self._events = []
         self._end_pass()
 
@@ -495,7 +518,7 @@ class DadoDeOuro(Engine):
     def describe(self, action: Action, actor: Actor) -> str:
         """Return one line: who rolled what, and what the roll settled, if anything."""
         line = f"player {action.get('player')} rolls {action.get('face')}"
-        if self._event_step == self._steps and self._events:
+        if self._pos == 0 and self._events:
             line += "; " + "; ".join(_event_text(t, args) for t, args in self._events)
         return line
 
@@ -508,7 +531,7 @@ class DadoDeOuro(Engine):
             return list(self._seats_from[first])
         return sorted(players, key=lambda p: (p - first) % n)
 
-    def _start_pass(self, phase: str, order: list[int]) -> None:
+    def _start_pass(self, phase: str, order: Sequence[int]) -> None:
         """Begin a pass: ``order`` roll once each, in that order."""
         self._phase = phase
         self._order = order
@@ -591,7 +614,12 @@ class DadoDeOuro(Engine):
         final = self._final
         if final is None:
             self._round = self._rounds_played + 1
-            self._start_pass(ROUND, list(self._seats_from[starter]))  # everyone, clockwise
+            # _start_pass(ROUND, everyone clockwise from the starter), inlined.
+            self._phase = ROUND
+            self._order = self._seats_from[starter]
+            self._pos = 0
+            self._roller = starter
+            self._rolls = [None] * self.players
         else:
             self._start_pass(ROUND, self._clockwise(final.players, starter))
 
@@ -603,6 +631,13 @@ class DadoDeOuro(Engine):
         hi = max(faces)
         lo = min(faces)
         self._round_rolls = rolls
+        if hi != lo and faces.count(hi) == 1 and faces.count(lo) == 1:
+            # The common case: one highest and one lowest, no tie-break to play (the round
+            # started with no tie and nothing pending).
+            self._gainer, self._gain = order[faces.index(hi)], hi
+            self._loser, self._loss = order[faces.index(lo)], lo
+            self._score_round()
+            return
         ties: list[tuple[str, list[int]]] = []
         if hi == lo:
             mode = self.ruling(AMB_ALL_EQUAL)
@@ -672,47 +707,49 @@ class DadoDeOuro(Engine):
         final = self._final
         target: list[int | None]
         if final is None:
-            before: tuple[int | None, ...] = tuple(self._scores)
             scores = self._scores
+            before: tuple[int | None, ...] = tuple(scores)
             if gainer is not None and gain is not None:
                 scores[gainer] += gain
-            if loser is not None and loss is not None:
-                scores[loser] -= loss
             if loser is not None:
+                if loss is not None:
+                    scores[loser] -= loss
                 self.reached(AMB_FLOOR)  # score_floor, set by the ruling, decides it here
-            floor = self.rules.score_floor
+            rules = self.rules
+            floor = rules.score_floor
             if floor is not None:
                 for p in (gainer, loser):
                     if p is not None and scores[p] < floor:
                         scores[p] = floor
-            self._rounds_played += 1
-            number = self._rounds_played
-            after: tuple[int | None, ...] = tuple(scores)
-        else:
-            target = final.totals
-            before = tuple(target)
-            if gainer is not None and gain is not None:
-                target[gainer] = (target[gainer] or 0) + gain
-            if loser is not None and loss is not None:
-                target[loser] = (target[loser] or 0) - loss
-            final.rounds_done += 1
-            number = final.rounds_done
-            after = tuple(target)
-        starter = self._round_starter if self._round_starter is not None else 0
-        # The fields of a ScoredRound, in order: state() builds the record when asked.
-        self._last_round = (self._game, number, final is not None, starter,
-                            tuple(self._round_rolls), before, after, gainer, gain, loser, loss,
-                            self._max_passes, self._min_passes)
-        self._events.append((None, (number, final is not None, gainer, gain, loser, loss)))
-        if final is not None:
-            if final.rounds_done < self.rules.tiebreak_rolls:
-                self._start_round(starter)
+            number = self._rounds_played = self._rounds_played + 1
+            starter = self._round_starter if self._round_starter is not None else 0
+            # The fields of a ScoredRound, in order: state() builds the record when asked.
+            self._last_round = (self._game, number, False, starter, tuple(self._round_rolls),
+                                before, tuple(scores), gainer, gain, loser, loss,
+                                self._max_passes, self._min_passes)
+            self._events.append((None, (number, False, gainer, gain, loser, loss)))
+            if number < rules.rounds_per_game:
+                self._start_round(self._next_round_starter())
             else:
-                self._end_final_repetition()
-        elif self._rounds_played < self.rules.rounds_per_game:
-            self._start_round(self._next_round_starter())
+                self._end_game()
+            return
+        target = final.totals
+        before = tuple(target)
+        if gainer is not None and gain is not None:
+            target[gainer] = (target[gainer] or 0) + gain
+        if loser is not None and loss is not None:
+            target[loser] = (target[loser] or 0) - loss
+        final.rounds_done += 1
+        number = final.rounds_done
+        starter = self._round_starter if self._round_starter is not None else 0
+        self._last_round = (self._game, number, True, starter, tuple(self._round_rolls), before,
+                            tuple(target), gainer, gain, loser, loss, self._max_passes,
+                            self._min_passes)
+        self._events.append((None, (number, True, gainer, gain, loser, loss)))
+        if final.rounds_done < self.rules.tiebreak_rolls:
+            self._start_round(starter)
         else:
-            self._end_game()
+            self._end_final_repetition()
 
     def _next_round_starter(self) -> int:
         """Return who starts the next round of the game (DDO-AMB-04)."""
@@ -817,7 +854,8 @@ class DadoDeOuro(Engine):
             self._phase = OVER
             self._to_move = None
             self._roller = None
-            self._order = []
+            self._order = ()
+            self._pos = 0
             self._rolls = [None] * self.players
             self._events.append(("player {} wins the match", (winner,)))
             return

@@ -26,6 +26,7 @@ from itertools import compress
 from operator import add, mul
 from typing import Any, ClassVar
 
+from rulespec.reference.actions import is_among
 from rulespec.reference.core import (
     CHANCE,
     Action,
@@ -37,6 +38,7 @@ from rulespec.reference.core import (
     Rejection,
     StepMemo,
     config_tables,
+    inlines_apply,
     ranking,
 )
 from rulespec.spec.model import Spec
@@ -257,6 +259,52 @@ class Rules:
         )
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """Indexes and action objects a configuration precomputes (shared by its games, read-only)."""
+
+    card_index: dict[str, int]
+    colour_index: dict[str, int]
+    stone: list[Action]
+    stolen: list[Action]
+    steal: list[Action]
+    take: list[Action]
+    card: list[Action]
+    first: list[Action]
+    favor: list[Action]
+    light: list[Action]
+    notmine: list[Action]
+    redirect: list[Action]
+    plain: dict[str, Action]
+    #: The card index of each card type.
+    ci: dict[str, int]
+    #: The stones' names, by colour (narration).
+    stone_names: dict[str, str]
+
+    @classmethod
+    def build(cls, spec: Spec, rules: Rules, n: int) -> _Tables:
+        """Build the tables of a configuration's rules for ``n`` players."""
+        card_index = {c: i for i, c in enumerate(rules.cards)}
+        return cls(
+            card_index=card_index,
+            colour_index={c: i for i, c in enumerate(rules.colours)},
+            stone=[{"kind": "stone", "colour": c} for c in rules.colours],
+            stolen=[{"kind": "stolen", "colour": c} for c in rules.colours],
+            steal=[{"kind": "steal", "colour": c} for c in rules.colours],
+            take=[{"kind": "favor_take", "colour": c} for c in rules.colours],
+            card=[{"kind": "card", "card": c} for c in rules.cards],
+            first=[{"kind": "first_player", "player": i} for i in range(n)],
+            favor=[{"kind": "play_favor", "target": i} for i in range(n)],
+            light=[{"kind": "play_light_hand", "target": i} for i in range(n)],
+            notmine=[{"kind": "play_not_mine", "target": i} for i in range(n)],
+            redirect=[{"kind": "respond_not_mine_either", "target": i} for i in range(n)],
+            plain={kind: {"kind": kind} for kind in PLAIN_KINDS},
+            ci={k: card_index[k] for k in (DYNAMITE, FAVOR, LIGHT_HAND, NOT_MINE,
+                                           NOT_MINE_EITHER, VERY_LIGHT_HAND, TIRED)},
+            stone_names={str(row["colour"]): str(row["name"])
+                         for row in spec.table("stones")["rows"]})
+
+
 # -- the engine -----------------------------------------------------------------------------------
 
 
@@ -293,6 +341,15 @@ class OuroDeTolo(StepMemo):
         "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain", "_ci",
         "_stone_names", "_views"})
 
+    # The game state lives in slots (``clone`` copies them like the rest): an instance dict of
+    # fewer than 30 attributes keeps CPython 3.11's attribute and method lookups on their fast
+    # paths.
+    __slots__ = ("_context", "_result", "bag", "bonus", "bonus_taken_by", "by", "caxias",
+                 "caxias_drew", "day", "deck", "declared_by", "discard", "drawn", "effect",
+                 "first_player", "hands", "left", "money", "next_first", "owed", "phase", "queue",
+                 "settled_days", "status", "stones", "target", "thief", "to_move", "turn_player",
+                 "victim")
+
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
         rules = config_tables(spec, config, "ouro-de-tolo rules",
@@ -305,23 +362,25 @@ class OuroDeTolo(StepMemo):
         n = self.players
         ncol = len(rules.colours)
         ncard = len(rules.cards)
-        self._card_index = {c: i for i, c in enumerate(rules.cards)}
-        self._colour_index = {c: i for i, c in enumerate(rules.colours)}
-        # Precomputed action objects: legal_actions() returns these (do not mutate them).
-        self._a_stone = [{"kind": "stone", "colour": c} for c in rules.colours]
-        self._a_stolen = [{"kind": "stolen", "colour": c} for c in rules.colours]
-        self._a_steal = [{"kind": "steal", "colour": c} for c in rules.colours]
-        self._a_take = [{"kind": "favor_take", "colour": c} for c in rules.colours]
-        self._a_card = [{"kind": "card", "card": c} for c in rules.cards]
-        self._a_first = [{"kind": "first_player", "player": i} for i in range(n)]
-        self._a_favor = [{"kind": "play_favor", "target": i} for i in range(n)]
-        self._a_light = [{"kind": "play_light_hand", "target": i} for i in range(n)]
-        self._a_notmine = [{"kind": "play_not_mine", "target": i} for i in range(n)]
-        self._a_redirect = [{"kind": "respond_not_mine_either", "target": i} for i in range(n)]
-        self._a_plain = {kind: {"kind": kind} for kind in PLAIN_KINDS}
-        self._ci = {k: self._card_index[k] for k in
-                    (DYNAMITE, FAVOR, LIGHT_HAND, NOT_MINE, NOT_MINE_EITHER, VERY_LIGHT_HAND,
-                     TIRED)}
+        # Indexes and precomputed action objects, built once per configuration:
+        # legal_actions() returns these (do not mutate them).
+        tables = config_tables(spec, config, "ouro-de-tolo tables",
+                               lambda: _Tables.build(spec, rules, n))
+        self._card_index = tables.card_index
+        self._colour_index = tables.colour_index
+        self._a_stone = tables.stone
+        self._a_stolen = tables.stolen
+        self._a_steal = tables.steal
+        self._a_take = tables.take
+        self._a_card = tables.card
+        self._a_first = tables.first
+        self._a_favor = tables.favor
+        self._a_light = tables.light
+        self._a_notmine = tables.notmine
+        self._a_redirect = tables.redirect
+        self._a_plain = tables.plain
+        self._ci = tables.ci
+        self._stone_names = tables.stone_names
         # The game state.
         self.bag = list(rules.stone_counts)
         self.drawn = [0] * ncol
@@ -358,8 +417,6 @@ class OuroDeTolo(StepMemo):
         self._result: dict[str, Any] | None = None
         # What the last applied chance action was for (phase, receiving seat), for describe().
         self._context: tuple[str, int | None] = (DEAL, None)
-        self._stone_names = {str(row["colour"]): str(row["name"])
-                             for row in spec.table("stones")["rows"]}
         if not self.queue:
             self._after_deal()
         else:
@@ -442,10 +499,16 @@ class OuroDeTolo(StepMemo):
             counts, row = self._eligible(self.victim), self._a_stolen
         else:
             counts, row = self.bag, self._a_stone
-        actions = list(compress(row, counts))
+        if 0 in counts:
+            actions = list(compress(row, counts))
+            weights = list(filter(None, counts))
+        else:
+            # Some of every kind is left (the common case): the outcomes are the precomputed
+            # row itself (shared, never changed) and the weights a copy of the counts.
+            actions, weights = row, counts[:]
         if self._legal_memo is None:
-            self._legal_memo = actions  # the same list _chance_actions builds
-        return actions, list(filter(None, counts))
+            self._legal_memo = actions  # the same actions _chance_actions lists
+        return actions, weights
 
     def _chance_actions(self) -> list[Action]:
         """Return the chance outcomes without their probabilities (cheap, for legality)."""
@@ -515,6 +578,35 @@ class OuroDeTolo(StepMemo):
                                  f"({phase})", ("OURO-QG-10", "OURO-QG-07"))
             return self._reject_turn(action)
         return Rejection(f"{action!r} is not legal now ({phase})")
+
+    @inlines_apply
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` if it is exactly one of the legal actions; otherwise raise
+        IllegalAction (the state unchanged).
+
+        ``StepMemo``'s check and ``_apply``, inlined: the legal actions of this step are built
+        once, and the action is found among them (by identity first: a driver picks one of
+        those very objects).
+        """
+        legal = self._legal_memo
+        if legal is None:
+            legal = self._legal_memo = self._build_legal()
+        if not is_among(action, legal):
+            self.invalidate()
+            raise self.illegal(action)
+        self._state_memo = self._legal_memo = None  # invalidate(), on the hot path
+        if self.to_move == CHANCE:
+            if self.phase == DRAW:
+                # _apply_chance's stone from the bag, with _receiver's seat for it.
+                self._context = (DRAW, self.by if self.effect == E_DYNAMITE else self.target)
+                c = self._colour_index[action["colour"]]
+                self.bag[c] -= 1
+                self._stone_drawn(c)
+                return
+            self._context = (self.phase, self._receiver())
+            self._apply_chance(action)
+            return
+        self._handlers[action["kind"]](self, action)
 
     def _apply(self, action: Action) -> None:
         self._state_memo = self._legal_memo = None  # invalidate(), on the hot path

@@ -27,7 +27,9 @@ from rulespec.reference.core import (
     ConfigError,
     Engine,
     Rejection,
+    config_tables,
     equal_weights,
+    inlines_apply,
     lead_over_others,
     ranking,
 )
@@ -138,6 +140,8 @@ class _Tables:
     die_counts: list[tuple[int, ...]]
     #: The die of each precomputed roll action, by the action's id.
     die_of: dict[int, int]
+    #: What ``chance_weights`` hands out for each die: its rolls and their weights.
+    die_weighted: list[tuple[list[Action], tuple[int, ...]]]
 
 
 #: The legend rows whose readings RR-AMB-02 and RR-AMB-03 rule.
@@ -171,11 +175,30 @@ def _tables(config: Config, faces: list[list[str]]) -> _Tables:
     die_counts = [tuple(die.count(a["face"]) for a in actions)
                   for die, actions in zip(faces, die_actions, strict=True)]
     die_of = {id(a): d for d, actions in enumerate(die_actions) for a in actions}
-    tables = _Tables(effects, die_outcomes, die_actions, die_counts, die_of)
+    tables = _Tables(effects, die_outcomes, die_actions, die_counts, die_of,
+                     list(zip(die_actions, die_counts, strict=True)))
     if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[key] = tables
     return tables
+
+
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """What a configuration fixes, read and checked once (shared by its games, read-only)."""
+
+    n: int
+    total: int
+    deal: int
+    target: int
+    names: dict[str, str]
+    choice_counts: tuple[int, ...]
+    dice_count: int
+    faces: list[list[str]]
+    tables: _Tables
+    choose_actions: list[Action]
+    first_actions: list[Action]
+    first_outcomes: list[tuple[Action, Fraction]]
 
 
 class RubyRhino(Engine):
@@ -202,36 +225,39 @@ class RubyRhino(Engine):
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
         "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts",
-        "_die_of"})
+        "_die_of", "_die_weighted"})
+
+    # What every roll reads lives in slots (``clone`` copies them like the rest): an instance
+    # dict of fewer than 30 attributes keeps CPython 3.11's attribute and method lookups on
+    # their fast paths.
+    __slots__ = ("_chest", "_coins", "_dice", "_dice_count", "_die_of", "_die_weighted",
+                 "_effects", "_first", "_history", "_last_action", "_last_complete", "_last_count",
+                 "_last_effect", "_last_roller", "_last_winner", "_n", "_phase", "_result",
+                 "_rhino", "_rolled", "_round", "_scores", "_starter", "_to_move", "_turn")
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
-        n = config.players
-        self._n = n
-        self._total = int(config.param("total_coins"))
-        self._deal = int(config.param("coins_per_player"))
-        if self._deal * n > self._total:
-            raise ConfigError(f"coins_per_player {self._deal} for {n} players needs more than the "
-                              f"{self._total} coins of total_coins; lower one or raise the other")
-        self._target = int(config.param("target_score"))
-        self._names: dict[str, str] = dict(config.param("face_names"))
-        self._choice_counts: tuple[int, ...] = tuple(config.param("chest_choice_counts"))
-        faces: list[list[str]] = [list(d) for d in config.param("dice_faces")]
-        self._dice_count = len(faces)
-        tables = _tables(config, faces)
-        self._effects = tables.effects
-        self._die_outcomes = tables.die_outcomes
-        self._die_actions = tables.die_actions
-        self._check_can_end()
-        self._faces = faces
-        self._choose_actions: list[Action] = [{"kind": "choose_count", "count": c}
-                                              for c in self._choice_counts]
-        self._first_actions: list[Action] = [{"kind": "first_player", "player": p}
-                                             for p in range(n)]
-        self._first_outcomes = [(a, Fraction(1, n)) for a in self._first_actions]
+        # What the configuration fixes, read and checked once per configuration (the
+        # attributes below name the shared, read-only values: see SHARED).
+        setup = config_tables(spec, config, "ruby-rhino", self._setup)
+        n = self._n = setup.n
+        self._total = setup.total
+        self._deal = setup.deal
+        self._target = setup.target
+        self._names = setup.names
+        self._choice_counts = setup.choice_counts
+        self._dice_count = setup.dice_count
+        self._effects = setup.tables.effects
+        self._die_outcomes = setup.tables.die_outcomes
+        self._die_actions = setup.tables.die_actions
+        self._faces = setup.faces
+        self._choose_actions = setup.choose_actions
+        self._first_actions = setup.first_actions
+        self._first_outcomes = setup.first_outcomes
         self._first_weights = equal_weights(n)
-        self._die_counts = tables.die_counts
-        self._die_of = tables.die_of
+        self._die_counts = setup.tables.die_counts
+        self._die_weighted = setup.tables.die_weighted
+        self._die_of = setup.tables.die_of
         # The game state.
         self._round = 1
         self._scores = [0] * n
@@ -260,17 +286,41 @@ class RubyRhino(Engine):
             self._phase = ROLL
             self._to_move = CHANCE
 
-    def _check_can_end(self) -> None:
+    def _setup(self) -> _Setup:
+        """Read and check what the configuration fixes (called once per configuration; it
+        changes nothing in the engine)."""
+        config = self.config
+        n = config.players
+        total = int(config.param("total_coins"))
+        deal = int(config.param("coins_per_player"))
+        if deal * n > total:
+            raise ConfigError(f"coins_per_player {deal} for {n} players needs more than the "
+                              f"{total} coins of total_coins; lower one or raise the other")
+        faces: list[list[str]] = [list(d) for d in config.param("dice_faces")]
+        tables = _tables(config, faces)
+        self._check_can_end(tables.effects, total, deal, n)
+        first_actions: list[Action] = [{"kind": "first_player", "player": p} for p in range(n)]
+        choice_counts: tuple[int, ...] = tuple(config.param("chest_choice_counts"))
+        return _Setup(
+            n=n, total=total, deal=deal, target=int(config.param("target_score")),
+            names=dict(config.param("face_names")), choice_counts=choice_counts,
+            dice_count=len(faces), faces=faces, tables=tables,
+            choose_actions=[{"kind": "choose_count", "count": c} for c in choice_counts],
+            first_actions=first_actions,
+            first_outcomes=[(a, Fraction(1, n)) for a in first_actions])
+
+    def _check_can_end(self, effects_by_pair: dict[tuple[str, str], Effect], total: int,
+                       deal: int, n: int) -> None:
         """Refuse dice under which no round could end or no point be scored, so that every
         accepted configuration ends with probability 1 in random play."""
-        effects = self._effects.values()
+        effects = effects_by_pair.values()
         problems = []
         if not any(e.rhino for e in effects):
             problems.append("no roll takes the Ruby Rhino (RR-RHINO-01)")
         if not any(e.left or e.chest in ("put", "put_all") for e in effects):
             problems.append("no roll takes coins away from a player, so the Rhino's holder "
                             "never runs out (RR-ROUND-01)")
-        if (self.ruled(AMB_SCORING) == "reward-coins" and self._total == self._deal * self._n
+        if (self.ruled(AMB_SCORING) == "reward-coins" and total == deal * n
                 and not any(e.chest in ("put", "put_all") for e in effects)):
             problems.append("the chest starts empty and no roll puts coins in it, so no round "
                             "scores under RR-AMB-09 reward-coins")
@@ -321,11 +371,12 @@ class RubyRhino(Engine):
         """Return the chance outcomes with integer weights (face counts on the die; one each
         for the first-player draw), the same draws as ``chance_outcomes`` without fractions."""
         if self._phase == ROLL:
-            return self._die_actions[self._rolled], self._die_counts[self._rolled]
+            return self._die_weighted[self._rolled]
         if self._phase == FIRST_PLAYER:
             return self._first_actions, self._first_weights
         return None
 
+    @inlines_apply
     def apply(self, action: Any) -> None:
         """Apply ``action`` if it is exactly a legal action, else raise IllegalAction.
 
@@ -334,10 +385,18 @@ class RubyRhino(Engine):
         """
         phase = self._phase
         # One of the precomputed rolls itself (alive, so its id is its own): legal when it is
-        # a roll of the die rolled next.
-        if phase == ROLL and self._die_of.get(id(action), -1) == self._rolled:
-            self._apply(action)
-            return
+        # a roll of the die rolled next. Then the roll is recorded here: ``_apply`` inlined.
+        if phase == ROLL:
+            rolled = self._rolled
+            if self._die_of.get(id(action), -1) == rolled:
+                self._last_action = action
+                self._last_roller = self._turn
+                self._last_effect = None
+                self._dice[rolled] = action["face"]
+                rolled = self._rolled = rolled + 1
+                if rolled == self._dice_count:
+                    self._dice_rolled()
+                return
         legal = (self._die_actions[self._rolled] if phase == ROLL else
                  self._choose_actions if phase == CHOOSE else
                  self._first_actions if phase == FIRST_PLAYER else None)
@@ -393,31 +452,34 @@ class RubyRhino(Engine):
         self._last_roller = self._turn
         self._last_effect = None
         if kind == "roll":
-            dice = self._dice
             rolled = self._rolled
-            dice[rolled] = action["face"]
+            self._dice[rolled] = action["face"]
             rolled = self._rolled = rolled + 1
-            if rolled < self._dice_count:
-                return
-            effect = self._effects[(dice[0], dice[-1])]  # type: ignore[index]
-            self.reached(AMB_DICE)  # the faces rolled are the ruled dice_faces
-            if effect.rhino:
-                # The rows for a Rhino with a chest, or two Rhinos, are the ruled parameters.
-                if effect.pair in _RHINO_CHEST_PAIRS:
-                    self.reached(AMB_RHINO_CHEST)
-                elif effect.pair == _TWO_RHINOS:
-                    self.reached(AMB_TWO_RHINOS)
-            if effect.choosable and self.decide(AMB_COUNT, "player-chooses"):
-                self._phase = CHOOSE
-                self._to_move = self._turn
-                return
-            self._resolve(effect, effect.chest_count)
+            if rolled == self._dice_count:
+                self._dice_rolled()
         elif kind == "choose_count":
             effect = self._effects[(self._dice[0], self._dice[-1])]  # type: ignore[index]
             self._resolve(effect, int(action["count"]))
         else:
             self._first = self._starter = self._turn = int(action["player"])
             self._phase = ROLL
+
+    def _dice_rolled(self) -> None:
+        """Carry out the legend row of the dice just rolled, or ask for a count first."""
+        dice = self._dice
+        effect = self._effects[(dice[0], dice[-1])]  # type: ignore[index]
+        self.reached(AMB_DICE)  # the faces rolled are the ruled dice_faces
+        if effect.rhino:
+            # The rows for a Rhino with a chest, or two Rhinos, are the ruled parameters.
+            if effect.pair in _RHINO_CHEST_PAIRS:
+                self.reached(AMB_RHINO_CHEST)
+            elif effect.pair == _TWO_RHINOS:
+                self.reached(AMB_TWO_RHINOS)
+        if effect.choosable and self.decide(AMB_COUNT, "player-chooses"):
+            self._phase = CHOOSE
+            self._to_move = self._turn
+            return
+        self._resolve(effect, effect.chest_count)
 
     def _complete(self, effect: Effect, count: int, skip: bool) -> bool:
         """Return True when every step of the row can be done in full (RR-NOTE-03); ``skip``

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
 import jsonschema
@@ -242,6 +243,12 @@ class Engine(ABC):
         super().__init_subclass__(**kwargs)
         if "chance_outcomes" in cls.__dict__ and "chance_weights" not in cls.__dict__:
             cls.chance_weights = Engine.chance_weights  # type: ignore[method-assign]
+        # An ``apply`` that does its class's ``_apply`` itself on a fast path (see
+        # ``inlines_apply``) would skip a subclass's own ``_apply`` or ``is_legal``: such a
+        # subclass gets the base's ``apply`` back, which calls both.
+        if (cls.apply in _INLINED_APPLY and "apply" not in cls.__dict__
+                and ("_apply" in cls.__dict__ or "is_legal" in cls.__dict__)):
+            cls.apply = Engine.apply  # type: ignore[method-assign]
 
     @abstractmethod
     def _apply(self, action: Action) -> None:
@@ -371,16 +378,62 @@ class Engine(ABC):
         Lists, dicts and mutable objects are copied; numbers, strings, tuples of them, frozen
         dataclasses, the spec, the configuration and the attributes named in ``SHARED`` are
         shared. State attributes must not share one list between them (override ``clone`` if
-        they must).
+        they must). Attributes a game keeps in ``__slots__`` are copied the same way.
         """
-        other = object.__new__(type(self))
+        kind = type(self)
+        other = object.__new__(kind)
         shared = _BASE_SHARED | self.SHARED
         atoms = _ATOMS
         other.__dict__.update({
             name: value if name in shared or type(value) in atoms else copy_state(value)
             for name, value in self.__dict__.items()
         })
+        for name in slot_names(kind):
+            try:
+                value = getattr(self, name)
+            except AttributeError:  # a slot never set stays unset
+                continue
+            setattr(other, name, value if name in shared or type(value) in atoms
+                    else copy_state(value))
         return other
+
+
+@cache
+def slot_names(kind: type) -> tuple[str, ...]:
+    """Return the attribute names the ``__slots__`` of ``kind`` and its bases declare.
+
+    A game may keep its busiest attributes in slots: CPython 3.11 keeps its fast attribute and
+    method lookups for an instance with fewer than 30 attributes in its ``__dict__``.
+    """
+    names: list[str] = []
+    for base in kind.__mro__:
+        declared = base.__dict__.get("__slots__", ())
+        for slot in (declared,) if isinstance(declared, str) else declared:
+            if slot in ("__dict__", "__weakref__"):
+                continue
+            private = slot.startswith("__") and not slot.endswith("__")
+            name = f"_{base.__name__.lstrip('_')}{slot}" if private else slot
+            if name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+#: The ``apply`` methods marked by ``inlines_apply``.
+_INLINED_APPLY: set[Callable[..., None]] = set()
+
+ApplyMethod = TypeVar("ApplyMethod", bound=Callable[..., None])
+
+
+def inlines_apply(method: ApplyMethod) -> ApplyMethod:
+    """Mark a game's ``apply`` that applies some actions itself instead of calling ``_apply``.
+
+    A fast path may record the common action in ``apply`` directly, doing exactly what its
+    class's ``_apply`` does (and checking exactly what ``is_legal`` checks). A subclass that
+    overrides ``_apply`` or ``is_legal`` (a variant engine, a deliberately broken one in a test
+    corpus) then gets ``Engine.apply`` back, so its own hooks are called for every action.
+    """
+    _INLINED_APPLY.add(method)
+    return method
 
 
 class StepMemo(Engine):

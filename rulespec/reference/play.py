@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate
 from math import gcd, lcm
 from typing import Any
 
@@ -47,26 +45,42 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
     The draw depends only on the probabilities: an engine's ``chance_weights`` shortcut gives
     the same draws from the same generator as its ``chance_outcomes``.
     """
+    global _LAST_DRAW, _OTHER_DRAW  # noqa: PLW0603 - two module slots, read on every draw
     weighted = engine.chance_weights()
     if weighted is not None:
         actions, weights = weighted
-        if type(weights) is tuple:
-            hit = _DRAWS.get(id(weights))
-            if hit is None or hit[0] is not weights:
-                hit = _draw_table(weights)
-            _, slots, units, bits = hit
-            if units == 1:
-                return actions[0]
-            if units:
-                if type(rng) is _PLAIN_RANDOM:
-                    # random.Random's own randrange(units), without its two Python calls.
-                    getrandbits = rng.getrandbits
-                    pick = getrandbits(bits)
-                    while pick >= units:
-                        pick = getrandbits(bits)
-                else:
-                    pick = rng.randrange(units)
-                return actions[pick if slots is None else slots[pick]]
+        # The two tables used last (a game with two dice alternates), then the remembered
+        # ones. Only tuples are tabulated (a list is drawn from as it is), so a hit on the very
+        # object is a tuple's table.
+        hit = _LAST_DRAW
+        if hit[0] is not weights:
+            if type(weights) is not tuple:
+                return _sample_weighted(actions, weights, rng)
+            other = _OTHER_DRAW
+            if other[0] is weights:
+                _OTHER_DRAW = hit
+                _LAST_DRAW = hit = other
+            else:
+                hit = _DRAWS.get(id(weights))  # type: ignore[assignment]
+                if hit is None or hit[0] is not weights:
+                    hit = _draw_table(weights)
+                _OTHER_DRAW = _LAST_DRAW
+                _LAST_DRAW = hit
+        units = hit[2]
+        if units > 1 and type(rng) is _PLAIN_RANDOM:
+            # random.Random's own randrange(units), without its two Python calls.
+            bits = hit[3]
+            pick = rng.getrandbits(bits)
+            while pick >= units:
+                pick = rng.getrandbits(bits)
+            slots = hit[1]
+            return actions[pick] if slots is None else actions[slots[pick]]
+        if units == 1:
+            return actions[0]
+        if units:
+            slots = hit[1]
+            pick = rng.randrange(units)
+            return actions[pick] if slots is None else actions[slots[pick]]
         return _sample_weighted(actions, weights, rng)
     outcomes = engine.chance_outcomes()
     if len(outcomes) == 1:
@@ -87,6 +101,10 @@ def sample_chance(engine: Engine, rng: random.Random) -> Action:
 # weights are all equal: a pick is then the index).
 _DRAWS: dict[int, tuple[tuple[int, ...], tuple[int, ...] | None, int, int]] = {}
 _DRAWS_MAX = 256
+#: The draw tables used last and before (engines often draw from one or two weight tuples
+#: again and again).
+_LAST_DRAW: tuple[tuple[int, ...], tuple[int, ...] | None, int, int] = ((), None, 0, 0)
+_OTHER_DRAW = _LAST_DRAW
 _DRAW_SLOTS_MAX = 4096
 
 
@@ -137,15 +155,20 @@ def _sample_weighted(actions: Sequence[Action], weights: Sequence[int],
     scale = gcd(*weights)
     units = sum(weights) // scale
     if type(rng) is _PLAIN_RANDOM:
-        getrandbits = rng.getrandbits
         bits = units.bit_length()
-        pick = getrandbits(bits)
+        pick = rng.getrandbits(bits)
         while pick >= units:
-            pick = getrandbits(bits)
+            pick = rng.getrandbits(bits)
     else:
         pick = rng.randrange(units)
-    # The first outcome whose running total of weights passes the pick.
-    return actions[bisect_right(list(accumulate(weights)), pick * scale)]
+    # The first outcome whose running total of weights passes the pick (a walk: the lists are
+    # short, and the heavy outcomes often come first).
+    pick *= scale
+    for i, weight in enumerate(weights):
+        if pick < weight:
+            return actions[i]
+        pick -= weight
+    raise AssertionError("unreachable: weights cover the range")  # pragma: no cover
 
 
 def random_policy(engine: Engine, rng: random.Random) -> Action:

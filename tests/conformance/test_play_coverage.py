@@ -125,6 +125,18 @@ def test_reshuffle_event_is_seen_on_the_reference() -> None:
     assert ["OURO-EV-RESHUFFLE"] in hits, hits
 
 
+def test_six_player_tie_is_a_seed_of_the_default_configuration() -> None:
+    """OURO-END-05, OURO-END-03: the six-player tie example is played under exactly the default
+    six-player configuration, so the default run replays it first and reaches OURO-AMB-09
+    (a tie for the richest, the declarer among them) whatever Hypothesis draws."""
+    spec = get_spec("ouro-de-tolo")
+    universe = Universe(spec)
+    config = make_config(spec, players=6)
+    reached = [positions_along(spec, config, engine_class(spec), universe, seed)[1]
+               for seed in example_seeds(spec, config, engine_class(spec), universe)]
+    assert any(decisions.get("OURO-AMB-09") for decisions in reached), reached
+
+
 def test_every_report_carries_coverage(tmp_path: Path) -> None:
     """A passing run says what it exercised: text ("conformant on what was exercised", the
     parts never reached), JSON (a coverage key per run) and JUnit (properties, system-out)."""

@@ -9,7 +9,7 @@ clause of a game, only that the speed-ups keep every check the other tests make 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -160,7 +160,7 @@ def test_clone_copies_slots_like_the_instance_dict() -> None:
     unset; private slot names are found under their mangled names."""
     assert slot_names(_Slotted) == ("_Slotted__hidden", "hand", "score", "table", "unset")
     original = _Slotted()
-    twin = original.clone()  # type: ignore[arg-type]
+    twin = original.clone()  # type: ignore[misc]
     for name in ("hand", "score", "table", "_Slotted__hidden", "notes"):
         assert getattr(twin, name) == getattr(original, name), name
     assert twin.hand is not original.hand and twin.hand[0] is not original.hand[0]
@@ -182,7 +182,7 @@ def test_a_subclass_with_its_own_apply_hook_gets_it_called(game: str) -> None:
     (the negative corpus's stale-memo engine relies on it)."""
     base = type(new_game(game, players=get_spec(game).min_players))
     assert base.apply is not Engine.apply, f"{game}: no fast apply to give up"
-    plain = type("Plain", (base,), {})
+    plain = cast("type[Engine]", type("Plain", (base,), {}))
     assert plain.apply is base.apply
     seen: list[Action] = []
 
@@ -196,8 +196,8 @@ def test_a_subclass_with_its_own_apply_hook_gets_it_called(game: str) -> None:
         checked.append(action)
         return base.is_legal(self, action)
 
-    hooked = type("Hooked", (base,), {"_apply": _apply})
-    legal_hooked = type("LegalHooked", (base,), {"is_legal": is_legal})
+    hooked = cast("type[Engine]", type("Hooked", (base,), {"_apply": _apply}))
+    legal_hooked = cast("type[Engine]", type("LegalHooked", (base,), {"is_legal": is_legal}))
     assert hooked.apply is Engine.apply and legal_hooked.apply is Engine.apply
     spec = get_spec(game)
     for cls, calls in ((hooked, seen), (legal_hooked, checked)):

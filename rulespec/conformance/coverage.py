@@ -11,7 +11,7 @@ counts so the number of configurations stays near the number of rows.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,6 +189,28 @@ class _Premise:
     fields: frozenset[str] | None = None
 
 
+def shown(due: Sequence[Event], fields: frozenset[str] | None, library: bool,
+          before: Mapping[str, Any], action: Mapping[str, Any], after: Mapping[str, Any],
+          params: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
+    """Return the ids of the events of ``due`` one step shows.
+
+    ``fields`` are the state fields they read together; with ``library`` (one of them runs on
+    the CEL library, which converts whole values) the states are cut down to those first.
+    """
+    context = make_context({
+        "before": slim(before, fields) if library else before, "action": dict(action),
+        "after": slim(after, fields) if library else after, "params": params, "config": config})
+    seen = []
+    for event in due:
+        try:
+            hit = event.when.evaluate_in(context) is True
+        except ExpressionError:
+            hit = False  # a state without the fields (a partial level) shows no event
+        if hit:
+            seen.append(event.ident)
+    return seen
+
+
 @dataclass(frozen=True)
 class Hint:
     """A seek hint of the spec: which choices lead toward ``items``, and the fields it reads."""
@@ -291,25 +313,21 @@ class Coverage:
         kind = str(action.get("kind"))
         self.kinds[kind] += 1
         self._steps += 1
-        seen: list[str] = []
         due, fields, library = self._due_on(kind)
-        if due:
-            context = make_context({
-                "before": slim(before, fields) if library else before, "action": dict(action),
-                "after": slim(after, fields) if library else after, "params": params,
-                "config": config})
-        for event in due:
-            try:
-                hit = event.when.evaluate_in(context) is True
-            except ExpressionError:
-                hit = False  # a state without the fields (a partial level) shows no event
-            if hit:
-                self.events[event.ident] += 1
-                seen.append(event.ident)
+        seen = shown(due, fields, library, before, action, after, params, config) if due else []
+        self.events.update(seen)
         terminal = after.get("result") is not None
         if terminal or self._steps % PREMISE_EVERY == 0:
             self._premises(before, action, after, params, config, terminal)
         return seen
+
+    def due_on(self, kind: str, among: Collection[str]
+               ) -> tuple[list[Event], frozenset[str] | None, bool]:
+        """Return the events of ``among`` that can happen after an action of ``kind``, the
+        state fields they read, and whether one runs on the CEL library (``shown``'s first
+        three arguments)."""
+        due = [e for e in self._due_on(kind)[0] if e.ident in among]
+        return due, _union(e.fields for e in due), any(e.when.fast is None for e in due)
 
     def _premises(self, before: Mapping[str, Any], action: Mapping[str, Any],
                   after: Mapping[str, Any], params: Mapping[str, Any],

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rulespec.conformance.coverage import Coverage, Hint, Universe, slim
+from rulespec.conformance.coverage import Coverage, Event, Hint, Universe, shown, slim
 from rulespec.reference.core import Action, Config, Engine
 from rulespec.spec.model import Spec
 
@@ -180,7 +180,7 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
     if not missing or budget <= 0:
         return []
     universe = coverage.universe
-    want_events = bool(missing & {e.ident for e in universe.events})
+    event_ids = {e.ident for e in universe.events}
     cfg = config.to_json()
     params = dict(config.parameters)
     rng = random.Random(seed)
@@ -195,7 +195,9 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
         games += 1
         engine = reference(spec, config)
         probe = Coverage(universe)
-        before = engine.state() if want_events else None
+        # The states are built only around an action after which a missing event can happen.
+        events_missing = missing & event_ids
+        due: dict[str, tuple[list[Event], frozenset[str] | None, bool]] = {}
         actions: list[Action] = []
         hit: set[str] = set()
         while used < budget and len(actions) < max_steps and not hit:
@@ -210,15 +212,16 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
                                          params, cfg)
             if action is None:
                 action = legal[rng.randrange(len(legal))]
+            kind = str(action.get("kind"))
+            events = due.get(kind)
+            if events is None:
+                events = due[kind] = probe.due_on(kind, events_missing)
+            before = engine.state() if events[0] else None
             engine.apply(action)
             actions.append(action)
             used += 1
-            kind = str(action.get("kind"))
             if before is not None:
-                after = engine.state()
-                hit.update(e for e in probe.step(before, action, after, params, cfg)
-                           if e in missing)
-                before = after
+                hit.update(shown(*events, before, action, engine.state(), params, cfg))
             if kind in missing:
                 hit.add(kind)
             if used % 16 == 0 or engine.current_player() is None:

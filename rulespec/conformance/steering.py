@@ -171,8 +171,9 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
     while an item with a seek hint (a ``coverage`` entry's ``seek``, a CEL expression over
     ``state`` and ``action``) is missing, and for at most ``GUIDED_SHARE`` of the budget, games
     pick at ``FOLLOW_HINT`` of their choices among the legal actions or outcomes the hints of
-    the missing items hold for, when there are any (one hint per game, in turns). Chance is steered too: the game found is
-    legal whatever its chance outcomes, and the engine under test replays them.
+    the missing items hold for, when there are any (one hint per game, in turns). Chance is
+    steered too: the game found is legal whatever its chance outcomes, and the engine under
+    test replays them.
     """
     from rulespec.reference.core import CHANCE
 
@@ -187,6 +188,7 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
     found: list[list[Action]] = []
     used = 0
     games = 0
+    probe = Coverage(universe)  # for the events due on each action kind
     while used < budget and missing and len(found) < MAX_SEEDS:
         hinted = [h for h in universe.hints if h.items & missing]
         # One hint per game, in turns: two hints may pull opposite ways.
@@ -194,7 +196,6 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
                  if hinted and used < budget * GUIDED_SHARE else [])
         games += 1
         engine = reference(spec, config)
-        probe = Coverage(universe)
         # The states are built only around an action after which a missing event can happen.
         events_missing = missing & event_ids
         due: dict[str, tuple[list[Event], frozenset[str] | None, bool]] = {}

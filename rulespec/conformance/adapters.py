@@ -303,11 +303,11 @@ class SubprocessAdapter:
     # -- wire --------------------------------------------------------------------------------
 
     def _send(self, payload: Any, *, flush: bool = True) -> None:
-        """Write one request line; unless ``flush``, it waits in the pipe's buffer until an
-        answer to one of them is awaited (``_send_batch``), so that several steps sent ahead
-        reach the engine in one write and it answers them in one go. Such a write does not ask
-        whether the process still runs (a system call per step): the flush or the read finds
-        out."""
+        """Write one request line; unless ``flush``, it waits in the pipe's buffer until the kit
+        next awaits an answer (``_send_batch``): the steps sent ahead at the start of a game
+        reach the engine in one write, and later each goes out as the kit turns to check an
+        earlier one. Such a write does not ask whether the process still runs (a system call
+        per step): the flush or the read finds out."""
         proc = self.proc if not flush and self.proc is not None else self._process()
         if proc.stdin is None:  # pragma: no cover - Popen was given PIPE
             raise EngineCrashed("no pipe to the engine")
@@ -536,7 +536,10 @@ class SubprocessAdapter:
         self._inflight.append(ticket)
 
         def collect() -> list[Any]:
-            if ticket[-1] > self._flushed_id:  # the steps sent ahead go out together
+            # Whatever was sent ahead goes out now, not only when its own answer is awaited:
+            # the engine then works on the next steps while the kit checks this one, instead
+            # of idling until the kit needs them (a write per step costs far less than that).
+            if self._next_id > self._flushed_id:
                 self._flush()
             self._drain(until=ticket)
             self._inflight.pop(0)

@@ -663,7 +663,10 @@ class RubyRhino(Engine):
             "chest": self._chest,
             "rhino": "chest" if self._rhino < 0 else self._rhino,
             "scores": list(self._scores),
-            "history": [dict(h, coins_at_end=list(h["coins_at_end"])) for h in self._history],
+            # The finished rounds' records are shared with every later state, as Dado de Ouro's
+            # and Fool's are (nobody changes a state): each is made once, when its round ends,
+            # and never changed after. Copying them made a long game's states quadratic.
+            "history": list(self._history),
             "result": self.result(),
         }
 

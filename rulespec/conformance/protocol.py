@@ -309,19 +309,21 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-def _fast_codec() -> tuple[Callable[[bytes], Any] | None, Callable[[Any], bytes] | None]:
-    """Return msgspec's JSON decoder and encoder when installed (the optional ``fast`` extra)
-    and not turned off with ``RULESPEC_PURE_JSON=1``; else (None, None)."""
+def _fast_codec() -> tuple[Callable[[bytes], Any] | None, Callable[[Any], bytes] | None,
+                           Callable[[bytes], list[dict[str, Any]]] | None]:
+    """Return msgspec's JSON decoder, encoder and batch-of-raw-members decoder when installed
+    (the optional ``fast`` extra) and not turned off with ``RULESPEC_PURE_JSON=1``; else Nones."""
     if os.environ.get("RULESPEC_PURE_JSON", "") not in ("", "0"):
-        return None, None
+        return None, None, None
     try:
         import msgspec.json
     except ImportError:
-        return None, None
-    return msgspec.json.decode, msgspec.json.encode
+        return None, None, None
+    raw_batch = msgspec.json.Decoder(list[dict[str, msgspec.Raw]]).decode
+    return msgspec.json.decode, msgspec.json.encode, raw_batch
 
 
-_FAST_DECODE, _FAST_ENCODE = _fast_codec()
+_FAST_DECODE, _FAST_ENCODE, _RAW_BATCH = _fast_codec()
 #: True when protocol lines are read and written with msgspec (several times faster than the
 #: standard library on long states); the standard library is the fallback and the reference.
 FAST_JSON = _FAST_DECODE is not None
@@ -341,6 +343,48 @@ def loads(line: bytes | str) -> Any:
         except Exception:  # json.loads below says what is wrong, as ever
             pass
     return json.loads(line)
+
+
+def loads_known(line: bytes, known: Mapping[bytes, Any]) -> Any:
+    """Parse a batch's answer line as ``loads`` does, except that a response whose ``result``
+    is, byte for byte, a key of ``known`` gets that key's value without being parsed.
+
+    The kit knows what a conformant engine answers (the reference's state, encoded as the
+    reference's server writes it): such an answer is the same JSON value, so it is compared as
+    bytes instead of being built again. Anything else (another line, another layout of the same
+    value, no msgspec) is parsed as ever, so the result is the same value either way.
+    """
+    if _RAW_BATCH is None or _FAST_DECODE is None:
+        return loads(line)
+    try:
+        batch = _RAW_BATCH(line)
+        out = []
+        for response in batch:
+            member: dict[str, Any] = {}
+            for name, raw in response.items():
+                if name == "result":
+                    value = known.get(bytes(raw), _UNKNOWN)
+                    member[name] = _FAST_DECODE(raw) if value is _UNKNOWN else value
+                else:
+                    member[name] = _FAST_DECODE(raw)
+            out.append(member)
+        return out
+    except Exception:  # not a batch of objects, or not msgspec's JSON: loads says what it is
+        return loads(line)
+
+
+_UNKNOWN = object()
+
+
+def encode_known(value: Any) -> bytes | None:
+    """Return ``value`` as the reference's server encodes it (``encode_line``), or None when
+    msgspec is not in use or cannot write it (then ``loads_known`` never needs it)."""
+    if _FAST_ENCODE is None:
+        return None
+    try:
+        return _FAST_ENCODE(value)
+    except Exception:  # a value msgspec does not write: nothing is known
+        return None
 
 
 def encode_line(obj: Any) -> bytes:

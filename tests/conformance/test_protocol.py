@@ -7,6 +7,7 @@ a PROTOCOL failure of that engine; the kit never crashes or hangs itself.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -193,6 +194,30 @@ def test_an_engine_without_batches_is_checked_call_by_call(tmp_path: Path) -> No
     assert adapter.calls > 3 * report.runs[0].steps
 
 
+def test_states_written_as_the_reference_writes_them_are_not_parsed(tmp_path: Path) -> None:
+    """The kit announces the state it expects (``expect``): the served reference writes it
+    byte for byte, so it is compared as bytes; an engine that lays its JSON out otherwise
+    (spaces, as this one) is parsed as ever and stops being compared so after a few steps."""
+    pytest.importorskip("msgspec")
+    from rulespec.conformance.adapters import KNOWN_TRIES
+    from rulespec.conformance.protocol import FAST_JSON
+
+    if not FAST_JSON:
+        pytest.skip("RULESPEC_PURE_JSON is set")
+    served = SubprocessAdapter([sys.executable, "-m", "rulespec.conformance.server", GAME],
+                               cwd=str(ROOT))
+    try:
+        report = check_engine(served, GAME, players=[get_spec(GAME).min_players],
+                              options=quick(tmp_path, examples=2, golden=False))
+    finally:
+        served.close()
+    assert report.ok, report.failures
+    assert served.known_hits >= report.runs[0].steps and served.known_misses == 0
+    report, spaced = _check_misbehaving("spaced", 0, tmp_path, timeout=10, examples=2)
+    assert report.ok, report.failures
+    assert spaced.known_hits == 0 and spaced.known_misses == KNOWN_TRIES
+
+
 def test_stderr_noise_is_not_a_failure(tmp_path: Path) -> None:
     """Logs on standard error are allowed (and never block the engine)."""
     report, _ = _check_misbehaving("stderr", 0, tmp_path, timeout=10, examples=2)
@@ -221,6 +246,21 @@ def test_a_missing_program_is_reported_not_raised(tmp_path: Path) -> None:
                           options=quick(tmp_path, examples=1, golden=False))
     assert report.failures[0].check == "PROTOCOL"
     assert "cannot start" in report.failures[0].message
+
+
+def test_an_answer_trickling_in_still_times_out() -> None:
+    """An engine that keeps writing a byte now and then but never ends its line is timed out
+    like one that hangs (reading at once what was written must not reset the time limit)."""
+    adapter = SubprocessAdapter(misbehave_command("trickle", 1), timeout=0.5, cwd=str(ROOT))
+    try:
+        adapter.hello()
+        started = time.monotonic()
+        with pytest.raises(EngineTimeout):
+            adapter.call("state")
+        assert time.monotonic() - started < 3
+        assert adapter.proc is None
+    finally:
+        adapter.close()
 
 
 def test_timeout_is_per_call() -> None:

@@ -6,6 +6,7 @@ same errors: the kit's verdicts on an engine's output do not depend on the optio
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -51,10 +52,14 @@ def codec(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     if request.param == "pure":
         monkeypatch.setattr(protocol, "_FAST_DECODE", None)
         monkeypatch.setattr(protocol, "_FAST_ENCODE", None)
+        monkeypatch.setattr(protocol, "_RAW_BATCH", None)
     else:
-        msgspec_json = pytest.importorskip("msgspec.json")
-        monkeypatch.setattr(protocol, "_FAST_DECODE", msgspec_json.decode)
-        monkeypatch.setattr(protocol, "_FAST_ENCODE", msgspec_json.encode)
+        msgspec = pytest.importorskip("msgspec")
+        monkeypatch.setattr(protocol, "_FAST_DECODE", msgspec.json.decode)
+        monkeypatch.setattr(protocol, "_FAST_ENCODE", msgspec.json.encode)
+        raw: Any = msgspec.Raw
+        monkeypatch.setattr(protocol, "_RAW_BATCH", msgspec.json.Decoder(
+            list[dict[str, raw]]).decode)
     yield request.param
 
 
@@ -159,3 +164,43 @@ def test_the_served_engine_answers_a_burst_of_lines_in_order() -> None:
             assert g["error"]["code"] == protocol.INVALID_REQUEST
         else:
             assert g == w
+
+
+def _step_answer(state: dict[str, Any], legal: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"jsonrpc": "2.0", "id": 1, "result": {}},
+            {"jsonrpc": "2.0", "id": 2, "result": {"state": state}},
+            {"jsonrpc": "2.0", "id": 3, "result": legal}]
+
+
+@pytest.mark.parametrize("game", playable_games())
+def test_a_known_answer_reads_as_loads_reads_it(codec: str, game: str) -> None:
+    """PROTOCOL: ``loads_known`` gives what ``loads`` gives for the answer to a step, whether the
+    engine wrote the state byte for byte as announced (then the announced object itself, with
+    msgspec), in another layout, or another state; and the same error for every odd line."""
+    spec = get_spec(game)
+    states = _states(game, spec.max_players, 60, seed=5)
+    for state, other in itertools.pairwise(states):
+        encoded = protocol.encode_known(state)
+        assert (encoded is None) == (codec == "pure")
+        known = {} if encoded is None else {b'{"state":' + encoded + b"}": {"state": state}}
+        legal = {"actor": 0, "actions": [{"kind": "x"}]}
+        exact = protocol.encode_line(_step_answer(state, legal))
+        got = protocol.loads_known(exact, known)
+        assert got == protocol.loads(exact) and json.dumps(got) == json.dumps(
+            json.loads(exact))
+        if codec == "msgspec":
+            assert got[1]["result"] is known[next(iter(known))], "the known bytes were parsed"
+        spaced = json.dumps(_step_answer(state, legal)).encode()  # the same value, spaced out
+        assert protocol.loads_known(spaced, known) == json.loads(spaced)
+        changed = protocol.encode_line(_step_answer(other, legal))
+        got_other = protocol.loads_known(changed, known)
+        assert got_other[1]["result"]["state"] == other
+        if known and other != state:
+            assert got_other[1]["result"] is not known[next(iter(known))]
+    announced: dict[bytes, Any] = {b"{}": {"announced": True}}
+    for line in ODD_LINES:
+        try:
+            outcome: tuple[str, Any] = ("value", protocol.loads_known(line, announced))
+        except Exception as exc:  # the error itself is compared
+            outcome = (type(exc).__name__, str(exc))
+        assert outcome == _reference(line), line[:40]

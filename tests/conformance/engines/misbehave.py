@@ -7,7 +7,9 @@ answer), ``garbage`` (print a line that is not JSON), ``wrong-id`` (answer with 
 ``huge`` (print a line longer than the kit accepts), ``silent-exit`` (close stdout and exit 0),
 ``bad-result`` (answer legal_actions with a malformed result), ``stderr`` (flood stderr, then
 answer correctly: must NOT be a failure), ``no-batch`` (declare no batch capability and refuse
-batches: the kit must fall back to one request per line; not a failure).
+batches: the kit must fall back to one request per line; not a failure), ``trickle`` (write
+an answer a byte at a time, slower than any time limit, never ending the line), ``spaced``
+(answer correctly, with spaces after JSON's commas and colons: not a failure).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def main() -> int:
         reply = server.handle_line(line)
         if reply is None:
             continue
+        if mode == "spaced":
+            reply = json.dumps(json.loads(reply), ensure_ascii=False)
         if mode == "no-batch" and '"capabilities"' in reply:
             msg = json.loads(reply)
             msg["result"]["capabilities"] = []
@@ -46,6 +50,11 @@ def main() -> int:
                 os._exit(3)
             elif mode == "hang":
                 time.sleep(3600)
+            elif mode == "trickle":
+                while True:
+                    sys.stdout.write(" ")
+                    sys.stdout.flush()
+                    time.sleep(0.05)
             elif mode == "garbage":
                 reply = "DEBUG: rolling the die now"
             elif mode == "wrong-id":

@@ -34,6 +34,7 @@ from rulespec.conformance.protocol import (
     dumps,
     encode_known,
     encode_line,
+    finite_json,
     loads,
     loads_known,
 )
@@ -331,14 +332,16 @@ class SubprocessAdapter:
 
         ``built``: the payload holds only values an engine built (a step's action is one of the
         reference's legal actions), so ``encode_line`` may write it (msgspec, when installed).
-        A probe's odd values are written by the standard library, the reference encoding.
+        Another payload (a probe's odd values) is written so too when it holds no NaN or
+        infinity (where msgspec writes null); else by the standard library, the reference.
         """
         proc = self.proc if not flush and self.proc is not None else self._process()
         if proc.stdin is None:  # pragma: no cover - Popen was given PIPE
             raise EngineCrashed("no pipe to the engine")
         try:
-            proc.stdin.write((encode_line(payload) if built else dumps(payload).encode("utf-8"))
-                             + b"\n")
+            line = (encode_line(payload) if built or finite_json(payload)
+                    else dumps(payload).encode("utf-8"))
+            proc.stdin.write(line + b"\n")
             if flush:
                 proc.stdin.flush()
                 self._flushed_id = self._next_id

@@ -8,6 +8,7 @@ session. Probabilities travel as exact fraction strings (``"1/6"``), never as fl
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -385,6 +386,19 @@ def encode_known(value: Any) -> bytes | None:
         return _FAST_ENCODE(value)
     except Exception:  # a value msgspec does not write: nothing is known
         return None
+
+
+def finite_json(value: Any) -> bool:
+    """Return True when ``value`` holds no NaN or infinite float (``encode_line`` would write
+    null where ``dumps`` writes NaN): a probe's odd values are checked before msgspec writes
+    them."""
+    if type(value) is float:
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(finite_json(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(finite_json(v) for v in value)
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def encode_line(obj: Any) -> bytes:

@@ -204,3 +204,22 @@ def test_a_known_answer_reads_as_loads_reads_it(codec: str, game: str) -> None:
         except Exception as exc:  # the error itself is compared
             outcome = (type(exc).__name__, str(exc))
         assert outcome == _reference(line), line[:40]
+
+
+def test_requests_are_written_as_the_standard_library_writes_them(codec: str) -> None:
+    """PROTOCOL: a probe's odd values written by ``encode_line`` read back as the same JSON
+    values as ``dumps`` writes them, types included; one with a NaN or an infinity (msgspec
+    would write null) is never given to it."""
+    from rulespec.conformance.probes import wrong_types
+
+    values: list[Any] = [0, -1, 2**40, 1.5, 1e16, 1e-7, -0.0, "é", "a\u0000b\nc", None, True,
+                         [1, [2, {"x": 3.25}]], {"kind": "deal", "n": 7}]
+    values += [w for v in list(values) for w in wrong_types(v)]
+    for value in values:
+        payload = {"jsonrpc": "2.0", "id": 1, "method": "apply", "params": {"action": value}}
+        assert protocol.finite_json(payload)
+        written = protocol.encode_line(payload)
+        assert json.dumps(json.loads(written)) == json.dumps(json.loads(protocol.dumps(payload)))
+    for odd in (float("nan"), float("inf"), -float("inf")):
+        assert not protocol.finite_json({"params": {"action": {"kind": "x", "n": [1, odd]}}})
+        assert not protocol.finite_json((odd,))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulespec.conformance.protocol import Hello
+from rulespec.spec.celruntime import result
 from rulespec.spec.expressions import Expression, ExpressionError, compile_expression, make_context
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import EVENT_VARIABLES, SCOPE_VARIABLES, SEEK_VARIABLES
@@ -107,6 +108,8 @@ class Event:
     when: Expression
     #: The fields of ``before`` and ``after`` the expression reads (None: the whole state).
     fields: frozenset[str] | None = None
+    #: True when it can only show on the step that ends the game (``ends_a_game``).
+    at_end: bool = False
 
 
 def compile_events(spec: Spec) -> list[Event]:
@@ -114,7 +117,7 @@ def compile_events(spec: Spec) -> list[Event]:
     return [Event(str(e["id"]), str(e["name"]), tuple(str(c) for c in e["clauses"]),
                   str(e["description"]), frozenset(e["kinds"]) if e.get("kinds") else None,
                   compile_expression(str(e["when"]), EVENT_VARIABLES),
-                  fields_read(str(e["when"]), ("before", "after")))
+                  fields_read(str(e["when"]), ("before", "after")), ends_a_game(str(e["when"])))
             for e in spec.section("events")]
 
 
@@ -145,6 +148,22 @@ def slim(state: Mapping[str, Any], fields: frozenset[str] | None) -> Mapping[str
 
 def split_or(source: str) -> list[str]:
     """Split a CEL expression at its top-level ``||`` (outside brackets and strings)."""
+    return split_top(source, "||")
+
+
+def ends_a_game(source: str) -> bool:
+    """Return True when a CEL expression over ``after`` can hold only on a finished game: one
+    of its top-level ``&&`` operands is ``after.result != null`` (and it has no top-level
+    ``||`` or ``?``, which would let the other side decide)."""
+    if len(split_top(source, "||")) > 1 or len(split_top(source, "?")) > 1:
+        return False
+    wanted = {"after.result!=null", "null!=after.result"}
+    return any("".join(part.split()) in wanted for part in split_top(source, "&&"))
+
+
+def split_top(source: str, operator: str) -> list[str]:
+    """Split a CEL expression at ``operator`` where it stands at the top level (outside
+    brackets and strings)."""
     parts: list[str] = []
     depth = 0
     quote: str | None = None
@@ -162,10 +181,10 @@ def split_or(source: str) -> list[str]:
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        elif depth == 0 and source.startswith("||", i):
+        elif depth == 0 and source.startswith(operator, i):
             parts.append(source[start:i].strip())
-            start = i + 2
-            i += 1
+            start = i + len(operator)
+            i += len(operator) - 1
         i += 1
     parts.append(source[start:].strip())
     return parts
@@ -197,13 +216,25 @@ def shown(due: Sequence[Event], fields: frozenset[str] | None, library: bool,
     ``fields`` are the state fields they read together; with ``library`` (one of them runs on
     the CEL library, which converts whole values) the states are cut down to those first.
     """
-    context = make_context({
+    variables = {
         "before": slim(before, fields) if library else before, "action": dict(action),
-        "after": slim(after, fields) if library else after, "params": params, "config": config})
+        "after": slim(after, fields) if library else after, "params": params, "config": config}
+    context = None
     seen = []
     for event in due:
+        when = event.when
+        fast = when.fast
+        if fast is not None:  # compiled: called directly, the context is made only if it fails
+            try:
+                if result(fast(variables)) is True:
+                    seen.append(event.ident)
+                continue
+            except Exception:  # the library decides, as ``evaluate_in`` does
+                pass
+        if context is None:
+            context = make_context(variables)
         try:
-            hit = event.when.evaluate_in(context) is True
+            hit = when.evaluate_in(context) is True
         except ExpressionError:
             hit = False  # a state without the fields (a partial level) shows no event
         if hit:
@@ -302,7 +333,7 @@ class Coverage:
         got = self._due.get(kind)
         if got is None:
             due = [e for e in self.universe.events if e.kinds is None or kind in e.kinds]
-            got = self._due[kind] = (due, _union(e.fields for e in due),
+            got = self._due[kind] = (due, union_fields(e.fields for e in due),
                                      any(e.when.fast is None for e in due))
         return got
 
@@ -327,7 +358,7 @@ class Coverage:
         state fields they read, and whether one runs on the CEL library (``shown``'s first
         three arguments)."""
         due = [e for e in self._due_on(kind)[0] if e.ident in among]
-        return due, _union(e.fields for e in due), any(e.when.fast is None for e in due)
+        return due, union_fields(e.fields for e in due), any(e.when.fast is None for e in due)
 
     def _premises(self, before: Mapping[str, Any], action: Mapping[str, Any],
                   after: Mapping[str, Any], params: Mapping[str, Any],
@@ -340,7 +371,7 @@ class Coverage:
         todo = [p for p in todo if p.expression is not None]
         if not todo:
             return
-        fields = _union(p.fields for p in todo)
+        fields = union_fields(p.fields for p in todo)
         context = make_context({"state": slim(after, fields), "prev": slim(before, fields),
                                 "action": dict(action), "params": params, "config": config})
         for p in todo:
@@ -444,7 +475,8 @@ class CoverageSummary:
         return out
 
 
-def _union(parts: Any) -> frozenset[str] | None:
+def union_fields(parts: Any) -> frozenset[str] | None:
+    """Return the union of field sets, or None when one of them is None (the whole state)."""
     out: set[str] = set()
     for fields in parts:
         if fields is None:

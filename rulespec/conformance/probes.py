@@ -195,17 +195,20 @@ class ProbeMaker:
         """Return the builders of the non-empty families made from ``template``, in order:
         out-of-range values, the extra key, wrong JSON types, missing keys."""
         kind = str(template.get("kind"))
-        props = self.params.get(kind, {}).get("properties", {})
         fields = [f for f in template if f != "kind"]
-        same = [a for a in legal if a.get("kind") == kind]
+
+        def same() -> list[Action]:
+            return [a for a in legal if a.get("kind") == kind]
 
         def schema(f: str) -> Mapping[str, Any]:
+            props = self.params.get(kind, {}).get("properties", {})
             return props.get(f, {}) if isinstance(props, Mapping) else {}
 
         def values() -> list[Probe]:
+            alike = same()
             return [self._probe({**template, f: v}, "out-of-range value",
                                 f"no legal {kind} now has {f} = {v!r}")
-                    for f in fields for v in out_of_range([a.get(f) for a in same], schema(f))]
+                    for f in fields for v in out_of_range([a.get(f) for a in alike], schema(f))]
 
         def extra() -> list[Probe]:
             return [self._probe({**template, EXTRA_KEY: 0}, "extra key",
@@ -222,7 +225,10 @@ class ProbeMaker:
                                 f"a {kind} needs its {f!r}") for f in fields]
 
         makers: list[Callable[[], list[Probe]]] = []
-        if any(has_range(a.get(f) for a in same) for f in fields):
+        # When the template is one of the legal actions (the kit's is), its own values decide
+        # at once in the usual case, without going through the others.
+        if (has_range(template[f] for f in fields) and any(a is template for a in legal)) \
+                or any(has_range(a.get(f) for a in same()) for f in fields):
             makers.append(values)
         makers.append(extra)
         if fields:  # wrong_types gives every value at least two others

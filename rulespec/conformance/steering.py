@@ -29,7 +29,15 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rulespec.conformance.coverage import Coverage, Event, Hint, Universe, shown, slim
+from rulespec.conformance.coverage import (
+    Coverage,
+    Event,
+    Hint,
+    Universe,
+    shown,
+    slim,
+    union_fields,
+)
 from rulespec.reference.core import Action, Config, Engine
 from rulespec.spec.model import Spec
 
@@ -196,9 +204,11 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
                  if hinted and used < budget * GUIDED_SHARE else [])
         games += 1
         engine = reference(spec, config)
-        # The states are built only around an action after which a missing event can happen.
+        # The states are built only around an action after which a missing event can happen;
+        # for an event only a game's last action can show (``Event.at_end``), only around that.
         events_missing = missing & event_ids
         due: dict[str, tuple[list[Event], frozenset[str] | None, bool]] = {}
+        at_end: dict[str, tuple[list[Event], frozenset[str] | None, bool]] = {}
         actions: list[Action] = []
         hit: set[str] = set()
         while used < budget and len(actions) < max_steps and not hit:
@@ -216,13 +226,18 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
             kind = str(action.get("kind"))
             events = due.get(kind)
             if events is None:
-                events = due[kind] = probe.due_on(kind, events_missing)
+                events, at_end[kind] = split_due(probe.due_on(kind, events_missing)[0])
+                due[kind] = events
             before = engine.state() if events[0] else None
             engine.apply(action)
             actions.append(action)
             used += 1
             if before is not None:
                 hit.update(shown(*events, before, action, engine.state(), params, cfg))
+            if at_end[kind][0] and engine.is_terminal():
+                if before is None:  # built again by replaying the game: once per game
+                    before = replayed(spec, config, reference, actions[:-1]).state()
+                hit.update(shown(*at_end[kind], before, action, engine.state(), params, cfg))
             if kind in missing:
                 hit.add(kind)
             if used % 16 == 0 or engine.current_player() is None:
@@ -233,6 +248,26 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
             found.append(actions)
             missing -= hit
     return found
+
+
+def split_due(events: Sequence[Event]
+              ) -> tuple[tuple[list[Event], frozenset[str] | None, bool],
+                         tuple[list[Event], frozenset[str] | None, bool]]:
+    """Split events into those any step can show and those only a game's last step can
+    (``Event.at_end``), each as ``shown``'s first three arguments."""
+    now = [e for e in events if not e.at_end]
+    last = [e for e in events if e.at_end]
+    return ((now, union_fields(e.fields for e in now), any(e.when.fast is None for e in now)),
+            (last, union_fields(e.fields for e in last), any(e.when.fast is None for e in last)))
+
+
+def replayed(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine],
+             actions: Sequence[Action]) -> Engine:
+    """Return a fresh reference that played ``actions``."""
+    engine = reference(spec, config)
+    for action in actions:
+        engine.apply(action)
+    return engine
 
 
 def first_preferred(hints: Sequence[Hint], state: Mapping[str, Any], actions: Sequence[Action],

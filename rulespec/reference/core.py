@@ -40,8 +40,13 @@ class IllegalAction(RulespecError):
         self.action = action
         self.reason = reason
         self.clauses = tuple(clauses)
+        # The message is written only when asked for: the kit has engines refuse thousands of
+        # probes and reads the reason and clauses alone. The arguments rebuild it (pickling).
+        super().__init__(action, reason, self.clauses)
+
+    def __str__(self) -> str:
         cite = f" (clause {', '.join(self.clauses)})" if self.clauses else ""
-        super().__init__(f"illegal action {action!r}: {reason}{cite}")
+        return f"illegal action {self.action!r}: {self.reason}{cite}"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from rulespec.conformance import InProcessAdapter, Options, check_engine
 from rulespec.conformance.coverage import (
     Coverage,
     Universe,
+    ends_a_game,
     fields_read,
     premise_of,
     split_or,
@@ -213,6 +214,38 @@ def test_seek_hint_reaches_a_trick_of_only_ones(players: int) -> None:
     assert positions_along(spec, config, reference, coverage.universe, found[0])[1]["FOOL-AMB-11"]
     coverage.universe.hints = []
     assert not seek(spec, config, reference, coverage, budget=1500, max_steps=3000)
+
+
+def test_events_of_a_finished_game_are_told_apart() -> None:
+    """FOOL-END-02, FOOL-WIN-01: an event whose condition needs ``after.result != null`` at its
+    top level can only show on a game's last step, so the search builds states for it there
+    alone; anything else (an ``||``, a ternary, the test inside a bracket) is checked on every
+    step as before."""
+    assert ends_a_game("before.result == null && after.result != null && x")
+    assert ends_a_game("a &&  null != after.result")
+    assert not ends_a_game("after.result != null || before.round > 1")
+    assert not ends_a_game("(after.result != null && a) || b")
+    assert not ends_a_game("a ? after.result != null : true")
+    assert not ends_a_game("size(after.history.filter(h, after.result != null && h)) > 0")
+    ends = {e.ident for e in Universe(get_spec("fool")).events if e.at_end}
+    assert ends == {"FOOL-EV-END-BY-PLUS-TENS", "FOOL-EV-SHARED-WIN"}
+
+
+@pytest.mark.parametrize(("game", "event", "players"), [
+    ("ouro-de-tolo", "OURO-EV-SHARED-WIN", 3), ("ouro-de-tolo", "OURO-EV-SHARED-WIN", 6),
+    ("fool", "FOOL-EV-SHARED-WIN", 4)])
+def test_the_search_finds_the_same_games_building_fewer_states(game: str, event: str,
+                                                               players: int) -> None:
+    """OURO-END-05, FOOL-WIN-01: seeking a shared win, the search that checks end-of-game
+    events only at the end finds exactly the games the search checking them at every step
+    finds (Ouro de Tolo's within the budget; Fool's none, for both)."""
+    spec, config, coverage = _lacking(game, event, players)
+    reference = engine_class(spec)
+    found = seek(spec, config, reference, coverage, budget=4000, max_steps=3000)
+    assert bool(found) == (game == "ouro-de-tolo")
+    for declared in coverage.universe.events:
+        object.__setattr__(declared, "at_end", False)
+    assert seek(spec, config, reference, coverage, budget=4000, max_steps=3000) == found
 
 
 def test_bag_emptied_counts_only_where_the_bag_can_empty() -> None:

@@ -119,6 +119,8 @@ class Adapter(Protocol):
 StepResult = tuple[Rejection | None, dict[str, Any], Legal]
 #: What ``probe`` returns: the rejection (None when accepted), the state when refused.
 ProbeResult = tuple[Rejection | None, dict[str, Any] | None]
+#: What an optional ``send_replay`` collects: the rejection (None when accepted), the state.
+ReplayResult = tuple[Rejection | None, dict[str, Any]]
 
 
 class InProcessAdapter:
@@ -211,6 +213,12 @@ class InProcessAdapter:
     def send_probe(self, action: Any) -> Callable[[], ProbeResult]:
         """Probe now."""
         result = self.probe(action)
+        return lambda: result
+
+    def send_replay(self, action: Any) -> Callable[[], ReplayResult]:
+        """Apply and report the state (no legal actions): a step of a determinism replay."""
+        rejection = self.apply(action)
+        result = (rejection, self.state())
         return lambda: result
 
     def close(self) -> None:
@@ -588,6 +596,23 @@ class SubprocessAdapter:
             if not isinstance(applied, EngineError):
                 return None, None
             return _rejection(applied), _state_of(state)
+
+        return result
+
+    def send_replay(self, action: Any) -> Callable[[], ReplayResult]:
+        """Send a step of a determinism replay: apply, then the state (no legal actions, which
+        the replay does not compare)."""
+        if "batch" not in self.hello().capabilities:
+            return lambda: (self.apply(action), self.state())
+        collect = self._send_batch([("apply", {"action": action}), ("state", {})],
+                                   "apply+state", built=True)
+
+        def result() -> ReplayResult:
+            applied, state = collect()
+            if isinstance(state, EngineError):
+                raise state
+            return (_rejection(applied) if isinstance(applied, EngineError) else None,
+                    _state_of(state))
 
         return result
 

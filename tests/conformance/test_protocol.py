@@ -218,6 +218,41 @@ def test_states_written_as_the_reference_writes_them_are_not_parsed(tmp_path: Pa
     assert spaced.known_hits == 0 and spaced.known_misses == KNOWN_TRIES
 
 
+@pytest.mark.parametrize("served", [False, True])
+def test_a_replay_step_gives_the_state_a_step_gives(served: bool) -> None:
+    """``send_replay`` (a determinism replay's step, no legal actions asked) answers the state
+    and refusal ``send_step`` answers, in process and over the protocol (batch or not)."""
+    import random
+
+    spec = get_spec(GAME)
+    config = make_config(spec).to_json()
+    adapters: list[Any] = [InProcessAdapter(), InProcessAdapter()]
+    if served:
+        adapters = [SubprocessAdapter([sys.executable, "-m", "rulespec.conformance.server", GAME],
+                                      cwd=str(ROOT)),
+                    SubprocessAdapter(misbehave_command("no-batch", 0), cwd=str(ROOT))]
+    try:
+        for adapter in adapters:
+            adapter.start(config)
+        rnd = random.Random(7)
+        for _ in range(40):
+            legal = adapters[0].legal()
+            if not legal.actions:
+                break
+            action = rnd.choice(legal.actions)
+            stepped = adapters[0].send_step(action)()
+            replayed = adapters[1].send_replay(action)()
+            assert replayed == stepped[:2]
+        bad = {"kind": "__not_an_action__"}
+        stepped = adapters[0].send_step(bad)()
+        replayed = adapters[1].send_replay(bad)()
+        assert replayed[0] is not None and replayed[0].reason == stepped[0].reason
+        assert replayed[1] == stepped[1]
+    finally:
+        for adapter in adapters:
+            adapter.close()
+
+
 def test_stderr_noise_is_not_a_failure(tmp_path: Path) -> None:
     """Logs on standard error are allowed (and never block the engine)."""
     report, _ = _check_misbehaving("stderr", 0, tmp_path, timeout=10, examples=2)

@@ -346,7 +346,8 @@ class Coverage:
         self._steps += 1
         due, fields, library = self._due_on(kind)
         seen = shown(due, fields, library, before, action, after, params, config) if due else []
-        self.events.update(seen)
+        if seen:
+            self.events.update(seen)
         terminal = after.get("result") is not None
         if terminal or self._steps % PREMISE_EVERY == 0:
             self._premises(before, action, after, params, config, terminal)

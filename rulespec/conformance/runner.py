@@ -458,6 +458,9 @@ class Conformance:
         ref_legal = legal_of(ref)
         self._check(game, self.verdicts.legal(legal, ref_legal, None))
         pool: dict[Any, Action] = {}
+        # The action objects already offered to the pool (held, so that their ids stay theirs):
+        # an engine hands out the same objects again and again, keyed once each.
+        offered: dict[int, Action] = {}
         # Checks of steps (and probes) sent but not yet checked, oldest first. The next action is
         # chosen from the reference alone, so the engine can work on step n + 1 while the kit
         # checks step n; one step is kept in flight, or the adapter's ``pipeline`` (a process
@@ -474,7 +477,9 @@ class Conformance:
             # sequence (all zeros, where Hypothesis starts and shrinks to) a varied game rather
             # than a degenerate one (endless dice ties, or a cycle that never ends the game).
             action = self.watch.steering.pick(ref_legal.actions, choose, n, _offset(n))
-            if len(pool) < 256:
+            if len(pool) < 256 and id(action) not in offered:
+                if len(offered) < 4096:
+                    offered[id(action)] = action
                 pool.setdefault(fast_key(action), action)
             try:
                 collect = self.adapter.send_step(action)

@@ -50,8 +50,10 @@ class Steering:
 
     def __init__(self, coverage: Coverage, *, steer: bool = True) -> None:
         self.coverage = coverage
-        # Not steering: every kind counts as known, so the choice is Hypothesis's alone.
-        self.all_kinds = frozenset(coverage.universe.kinds) if steer else frozenset()
+        # Not steering: every kind counts as known, so the choice is Hypothesis's alone. A kind
+        # the configuration cannot take (``Coverage.out``) is never waited for.
+        self.all_kinds = (frozenset(k for k in coverage.universe.kinds if k not in coverage.out)
+                          if steer else frozenset())
         self._known: set[str] = set()
         self._prefix: Sequence[Action] = ()
         self._start: frozenset[str] = frozenset()

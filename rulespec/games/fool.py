@@ -229,7 +229,7 @@ class FoolEngine(StepMemo):
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "types", "_by_card", "_colour_range", "full_deck", "in_play_row", "_deal_actions",
         "_lead_actions", "_declare_actions", "_follow_actions", "_dealer_actions", "_result",
-        "_suit_of", "_value_of", "_zones", "_records"})
+        "_suit_of", "_value_of", "_zones", "_counted_zones", "_records"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -266,6 +266,8 @@ class FoolEngine(StepMemo):
         # what it was one step earlier. The states share these parts, which nobody changes.
         # A new round starts a new memory (it is shared with clones, so it is replaced).
         self._zones: dict[Any, dict[str, Any]] = {}
+        #: The counted zones (deck, cards set aside) by their counts as bytes.
+        self._counted_zones: dict[bytes, dict[str, Any]] = {}
         self._records: dict[str, tuple[Any, dict[str, Any]]] = {}
 
         self.round = 1
@@ -496,6 +498,7 @@ class FoolEngine(StepMemo):
         self.trick_number = 0
         self.leader = None
         self._zones = {}
+        self._counted_zones = {}
         selection = self.ruling(AMB_SELECTION)
         self.reached(AMB_SUIT_VALUES)  # the values dealt from are the ruled suit_values
         pool = self.cards_in_play(selection)
@@ -779,32 +782,34 @@ class FoolEngine(StepMemo):
         the reference's), so the zones are looked up by content inline and the cards of the
         trick are shared objects (``_ZonePlan.card_json``).
         """
-        # Zones by content as bytes (hashed once, unlike a tuple): a list of card types as is,
-        # a list of counts paired with _COUNTS. A type or count that does not fit in a byte
-        # (a custom game far larger than Fool's): tuple keys (``_zone_of``).
-        try:
-            hand_keys = [bytes(hand) for hand in self.hands]
-            deck_key, aside_key = (_COUNTS, bytes(self.deck)), (_COUNTS, bytes(self.aside))
-            played_key = bytes(self.played)
-        except ValueError:
-            return self._build_state_with(self._zone_of)
+        # Zones by content as bytes (hashed once, unlike a tuple): a list of card types in
+        # ``_zones``, a list of counts in ``_counted_zones``. A type or count that does not fit
+        # in a byte (a custom game far larger than Fool's): tuple keys (``_zone_of``).
         zones = self._zones
         get = zones.get
-        hands = []
-        for key, hand in zip(hand_keys, self.hands, strict=True):
-            got = get(key)
-            if got is None:
-                got = zones[key] = self._zone(hand)
-            hands.append(got)
-        deck = get(deck_key)
-        if deck is None:
-            deck = zones[deck_key] = self._counted_zone(self.deck)
-        aside = get(aside_key)
-        if aside is None:
-            aside = zones[aside_key] = self._counted_zone(self.aside)
-        played = get(played_key)
-        if played is None:
-            played = zones[played_key] = self._zone(self.played)
+        counted = self._counted_zones
+        try:
+            hands = []
+            for hand in self.hands:
+                key = bytes(hand)
+                got = get(key)
+                if got is None:
+                    got = zones[key] = self._zone(hand)
+                hands.append(got)
+            key = bytes(self.played)
+            played = get(key)
+            if played is None:
+                played = zones[key] = self._zone(self.played)
+            key = bytes(self.deck)
+            deck = counted.get(key)
+            if deck is None:
+                deck = counted[key] = self._counted_zone(self.deck)
+            key = bytes(self.aside)
+            aside = counted.get(key)
+            if aside is None:
+                aside = counted[key] = self._counted_zone(self.aside)
+        except ValueError:
+            return self._build_state_with(self._zone_of)
         return self._assemble(hands, deck, aside, played)
 
     def _build_state_with(self, zone: Callable[..., dict[str, Any]]) -> dict[str, Any]:

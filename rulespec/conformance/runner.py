@@ -467,33 +467,38 @@ class Conformance:
         # gets that many steps in one write, which saves a round trip per step).
         inflight: list[Callable[[], None]] = []
         depth = max(1, int(getattr(self.adapter, "pipeline", 1)))
+        # What every step calls, looked up once per game (none of it changes during a game).
+        probe_every, pick, watch = opts.probe_every, self.watch.steering.pick, self.watch.step
+        send, project, step_check = self.adapter.send_step, self._project, self._step_check
+        current, apply, ref_state = ref.current_player, ref.apply, ref.state
+        applied = game.ref_actions.append
         for n in range(1, (self._cap or opts.max_steps) + 1):
-            actor = ref.current_player()
+            actor = current()
             if actor is None:
                 break
-            if opts.probe_every and n % opts.probe_every == 0:
+            if probe_every and n % probe_every == 0:
                 inflight.append(self._send_probe(game, ref, ref_legal, pool, actor, choose))
             # Offsetting each choice by a fixed pseudo-random sequence makes the simplest choice
             # sequence (all zeros, where Hypothesis starts and shrinks to) a varied game rather
             # than a degenerate one (endless dice ties, or a cycle that never ends the game).
-            action = self.watch.steering.pick(ref_legal.actions, choose, n, _offset(n))
+            action = pick(ref_legal.actions, choose, n, _offset(n))
             if len(pool) < 256 and id(action) not in offered:
                 if len(offered) < 4096:
                     offered[id(action)] = action
                 pool.setdefault(fast_key(action), action)
             try:
-                collect = self.adapter.send_step(action)
+                collect = send(action)
             except (EngineFailure, EngineError) as exc:
                 while inflight:
                     inflight.pop(0)()
                 game.steps.append((actor, action))
                 raise _Abort(self._protocol_failure(cfg, exc, game)) from None
-            ref.apply(action)
-            game.ref_actions.append(action)
-            before, expected = expected, self._project(ref.state())
-            self.watch.step(before, action, expected)
+            apply(action)
+            applied(action)
+            before, expected = expected, project(ref_state())
+            watch(before, action, expected)
             ref_legal = legal_of(ref)
-            inflight.append(self._step_check(game, collect, actor, action, expected, ref_legal))
+            inflight.append(step_check(game, collect, actor, action, expected, ref_legal))
             while len(inflight) > depth:
                 inflight.pop(0)()
         while inflight:

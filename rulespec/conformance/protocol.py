@@ -379,7 +379,10 @@ _UNKNOWN = object()
 
 def encode_known(value: Any) -> bytes | None:
     """Return ``value`` as the reference's server encodes it (``encode_line``), or None when
-    msgspec is not in use or cannot write it (then ``loads_known`` never needs it)."""
+    msgspec is not in use or cannot write it (then ``loads_known`` never needs it).
+
+    For the reference's states, which are JSON: a NaN, which JSON has no way to write, would be
+    written as null here as the served reference writes it (``finite_json`` guards requests)."""
     if _FAST_ENCODE is None:
         return None
     try:

@@ -741,3 +741,27 @@ def test_full_length_games_keep_every_invariant(players: int, seed: int) -> None
     result = engine.result()
     assert result is not None and result["scores"][result["winners"][0]] >= 50, \
         "RR-END-01: the winner has at least 50 points"
+
+
+def test_a_state_handed_out_is_not_changed_by_later_play() -> None:
+    """RR-ROUND-03, RR-ROUND-05: the history of finished rounds is shared between the states
+    (each record is made once, when its round ends): a state taken earlier stays as it was
+    while the game goes on, and the next state sees the new rounds."""
+    import copy
+    import random
+
+    engine = game(3)
+    rnd = random.Random(11)
+    taken: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    while not engine.is_terminal():
+        state = engine.state()
+        if len(taken) < 400:
+            taken.append((state, copy.deepcopy(state)))
+        actions = ([a for a, _ in engine.chance_outcomes()]
+                   if engine.current_player() == CHANCE else engine.legal_actions())
+        engine.apply(rnd.choice(actions))
+    final = engine.state()["history"]
+    assert len(final) >= 2, "the game should last several rounds"
+    for state, then in taken:
+        assert state == then, "a state handed out changed as the game went on"
+        assert final[:len(state["history"])] == state["history"]

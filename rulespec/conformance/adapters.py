@@ -410,14 +410,14 @@ class SubprocessAdapter:
                 raise self._crashed(f"{what}: the engine closed its output")
             self._buffer += chunk
 
-    def expect(self, state: Mapping[str, Any]) -> None:
-        """Say which state the next batch collected (a step's, a probe's) should carry.
+    def expect(self, state: Mapping[str, Any], legal: Legal | None = None) -> None:
+        """Say which state (and legal actions) the next batch collected should carry.
 
         Optional for an adapter: the kit calls it when it knows the answer a conformant engine
-        gives. An answer that is byte for byte the reference server's encoding of ``state`` is
-        then taken as ``state`` itself without being parsed; any other answer is parsed as
-        ever, so nothing changes but the time. An engine that never writes its states that way
-        (another key order, spaces) stops being asked after a few steps.
+        gives. An answer that is byte for byte the reference server's encoding of ``state``
+        (or of ``legal``) is then taken as that object itself without being parsed; any other
+        answer is parsed as ever, so nothing changes but the time. An engine that never writes
+        its answers that way (another key order, spaces) stops being asked after a few steps.
         """
         if self.known_hits == 0 and self.known_misses >= KNOWN_TRIES:
             return
@@ -425,8 +425,15 @@ class SubprocessAdapter:
         if last is not state:
             encoded = encode_known(state)
             self._encoded = (state, encoded)
+        known: dict[bytes, Any] = {}
         if encoded is not None:
-            self._known = {b'{"state":' + encoded + b"}": {"state": state}}
+            known[b'{"state":' + encoded + b"}"] = {"state": state}
+        if legal is not None:
+            # A long list of chance outcomes costs far more to read than to write.
+            legal_encoded = encode_known(legal.to_json())
+            if legal_encoded is not None:
+                known[legal_encoded] = legal
+        self._known = known
 
     def _decode(self, line: bytes, what: str) -> Any:
         known, self._known = self._known, {}
@@ -578,7 +585,9 @@ class SubprocessAdapter:
             for part in (state, legal):
                 if isinstance(part, EngineError):
                     raise part
-            return rejection, _state_of(state), Legal.from_json(legal)
+            # The reference's own Legal when the answer was its encoding, byte for byte.
+            return (rejection, _state_of(state),
+                    legal if isinstance(legal, Legal) else Legal.from_json(legal))
 
         return result
 

@@ -114,7 +114,7 @@ class Conformance:
         self._project: Callable[[Any], Any] = projection(self.spec, "full")
         #: The adapter's optional ``expect(state)``: told the state a conformant engine answers
         #: next (at level full, where the kit compares whole states), it may skip parsing it.
-        self._expect: Callable[[dict[str, Any]], None] | None = getattr(adapter, "expect", None)
+        self._expect: Callable[..., None] | None = getattr(adapter, "expect", None)
         #: Set when the engine stopped answering (a timeout): the golden traces are then not
         #: replayed, each waiting for the timeout again, but reported "not run" at once.
         self.dead: str | None = None
@@ -518,7 +518,7 @@ class Conformance:
         def check() -> None:
             try:
                 if self.level == "full" and self._expect is not None:
-                    self._expect(expected)
+                    self._expect(expected, expected_legal)
                 rejection, new_state, legal = collect()
                 new_state = self._project(new_state)
             except (EngineFailure, EngineError) as exc:

@@ -182,14 +182,21 @@ def test_a_known_answer_reads_as_loads_reads_it(codec: str, game: str) -> None:
     for state, other in itertools.pairwise(states):
         encoded = protocol.encode_known(state)
         assert (encoded is None) == (codec == "pure")
-        known = {} if encoded is None else {b'{"state":' + encoded + b"}": {"state": state}}
-        legal = {"actor": 0, "actions": [{"kind": "x"}]}
+        known: dict[bytes, Any] = {}
+        if encoded is not None:
+            known[b'{"state":' + encoded + b"}"] = {"state": state}
+        legal: dict[str, Any] = {"actor": 0, "actions": [{"kind": "x"}], "probabilities": ["1/3"]}
+        legal_encoded = protocol.encode_known(legal)
+        if legal_encoded is not None:
+            known[legal_encoded] = dict(legal)
         exact = protocol.encode_line(_step_answer(state, legal))
         got = protocol.loads_known(exact, known)
         assert got == protocol.loads(exact) and json.dumps(got) == json.dumps(
             json.loads(exact))
         if codec == "msgspec":
-            assert got[1]["result"] is known[next(iter(known))], "the known bytes were parsed"
+            wanted = list(known.values())
+            assert got[1]["result"] is wanted[0], "the known state's bytes were parsed"
+            assert got[2]["result"] is wanted[1], "the known legal actions' bytes were parsed"
         spaced = json.dumps(_step_answer(state, legal)).encode()  # the same value, spaced out
         assert protocol.loads_known(spaced, known) == json.loads(spaced)
         changed = protocol.encode_line(_step_answer(other, legal))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -100,3 +101,15 @@ def apply_all(engine: Engine, actions: Sequence[Action]) -> None:
 def actors(engine: Engine) -> Iterator[Actor | None]:
     """Yield who is to move (test helper for scripted scenarios)."""
     yield engine.current_player()
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal values of the same types all the way down (``1 == True`` is not enough; a NaN is
+    the same as a NaN)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))

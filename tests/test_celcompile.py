@@ -7,7 +7,6 @@ message included)."""
 from __future__ import annotations
 
 import importlib.util
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 
 from rulespec.spec.celcompile import STATS, compile_cel
 from rulespec.spec.expressions import FUNCTIONS, ExpressionError, compile_expression, make_context
+from tests.support import same_json
 
 VARS: dict[str, Any] = {
     "state": {"xs": [1, 2, 3], "flag": True, "none": None, "big": 2 ** 62, "name": "héllo",
@@ -268,17 +268,9 @@ def test_random_expressions_evaluate_as_the_library_does(source: str) -> None:
     except ExpressionError as exc:
         assert not ok and str(exc) == f"{source!r} failed: {want}", source
     else:
-        assert ok and _deep_same(got, want), (source, got, want)
+        assert ok and same_json(got, want), (source, got, want)
 
 
-def _deep_same(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_deep_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_deep_same(v, b[k]) for k, v in a.items())
-    return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
 
 
 def test_the_micro_benchmark_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,6 @@ without error (that would be a slow path in the kit's every step)."""
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -32,6 +31,7 @@ from rulespec.spec.expressions import (
     make_context,
 )
 from rulespec.spec.registry import game_ids, get_spec
+from tests.support import same_json
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERYTHING = ("state", "prev", "action", "params", "config", "before", "after", "result",
@@ -62,15 +62,6 @@ def expressions(game: str) -> tuple[Expression, ...]:
     return exprs
 
 
-def same(a: Any, b: Any) -> bool:
-    """Equal values of the same types all the way down (``1 == True`` is not enough)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
-    return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
 
 
 def check(expr: Expression, variables: Mapping[str, Any], context: Any, *,
@@ -88,7 +79,7 @@ def check(expr: Expression, variables: Mapping[str, Any], context: Any, *,
                         f"({type(exc).__name__}: {exc}); the library gives {want!r}")
     else:
         assert ok, f"{expr.source!r} gave {got!r} but the library fails: {want}"
-        assert same(got, want), f"{expr.source!r}: compiled {got!r}, library {want!r}"
+        assert same_json(got, want), f"{expr.source!r}: compiled {got!r}, library {want!r}"
     if not public:
         return
     for evaluate in (expr.evaluate, lambda v: expr.evaluate_in(make_context(v))):
@@ -97,7 +88,7 @@ def check(expr: Expression, variables: Mapping[str, Any], context: Any, *,
         except ExpressionError as exc:
             assert not ok and str(exc) == f"{expr.source!r} failed: {want}"
         else:
-            assert ok and same(value, want)
+            assert ok and same_json(value, want)
 
 
 def steps(engine: Engine, actions: Iterator[Any]) -> Iterator[dict[str, Any]]:

@@ -333,10 +333,10 @@ class SubprocessAdapter:
 
     def _send(self, payload: Any, *, flush: bool = True, built: bool = False) -> None:
         """Write one request line; unless ``flush``, it waits in the pipe's buffer until the kit
-        next awaits an answer (``_send_batch``): the steps sent ahead at the start of a game
-        reach the engine in one write, and later each goes out as the kit turns to check an
-        earlier one. Such a write does not ask whether the process still runs (a system call
-        per step): the flush or the read finds out.
+        next awaits an answer or ``FLUSH_AT`` requests wait (``_send_batch``): the steps sent
+        ahead reach the engine a few at a time while the kit checks earlier ones. Such a write
+        does not ask whether the process still runs (a system call per step): the flush or the
+        read finds out.
 
         ``built``: the payload holds only values an engine built (a step's action is one of the
         reference's legal actions), so ``encode_line`` may write it (msgspec, when installed).

@@ -208,6 +208,13 @@ class _Premise:
     fields: frozenset[str] | None = None
 
 
+def due_events(events: list[Event]) -> tuple[list[Event], frozenset[str] | None, bool]:
+    """Return ``shown``'s first three arguments for ``events``: them, the state fields they
+    read together, and whether one of them runs on the CEL library."""
+    return (events, _union(e.fields for e in events),
+            any(e.when.fast is None for e in events))
+
+
 def shown(due: Sequence[Event], fields: frozenset[str] | None, library: bool,
           before: Mapping[str, Any], action: Mapping[str, Any], after: Mapping[str, Any],
           params: Mapping[str, Any], config: Mapping[str, Any]) -> list[str]:
@@ -332,9 +339,8 @@ class Coverage:
     def _due_on(self, kind: str) -> tuple[list[Event], frozenset[str] | None, bool]:
         got = self._due.get(kind)
         if got is None:
-            due = [e for e in self.universe.events if e.kinds is None or kind in e.kinds]
-            got = self._due[kind] = (due, union_fields(e.fields for e in due),
-                                     any(e.when.fast is None for e in due))
+            got = self._due[kind] = due_events(
+                [e for e in self.universe.events if e.kinds is None or kind in e.kinds])
         return got
 
     def step(self, before: Mapping[str, Any], action: Mapping[str, Any],
@@ -358,8 +364,7 @@ class Coverage:
         """Return the events of ``among`` that can happen after an action of ``kind``, the
         state fields they read, and whether one runs on the CEL library (``shown``'s first
         three arguments)."""
-        due = [e for e in self._due_on(kind)[0] if e.ident in among]
-        return due, union_fields(e.fields for e in due), any(e.when.fast is None for e in due)
+        return due_events([e for e in self._due_on(kind)[0] if e.ident in among])
 
     def _premises(self, before: Mapping[str, Any], action: Mapping[str, Any],
                   after: Mapping[str, Any], params: Mapping[str, Any],
@@ -372,7 +377,7 @@ class Coverage:
         todo = [p for p in todo if p.expression is not None]
         if not todo:
             return
-        fields = union_fields(p.fields for p in todo)
+        fields = _union(p.fields for p in todo)
         context = make_context({"state": slim(after, fields), "prev": slim(before, fields),
                                 "action": dict(action), "params": params, "config": config})
         for p in todo:
@@ -476,7 +481,7 @@ class CoverageSummary:
         return out
 
 
-def union_fields(parts: Any) -> frozenset[str] | None:
+def _union(parts: Any) -> frozenset[str] | None:
     """Return the union of field sets, or None when one of them is None (the whole state)."""
     out: set[str] = set()
     for fields in parts:

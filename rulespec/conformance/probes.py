@@ -228,8 +228,11 @@ class ProbeMaker:
         makers: list[Callable[[], list[Probe]]] = []
         # When the template is one of the legal actions (the kit's is), its own values decide
         # at once in the usual case, without going through the others.
-        if (has_range(template[f] for f in fields) and any(a is template for a in legal)) \
-                or any(has_range(a.get(f) for a in same()) for f in fields):
+        ranged = has_range(template[f] for f in fields) and any(a is template for a in legal)
+        if not ranged:
+            alike = same()
+            ranged = any(has_range(a.get(f) for a in alike) for f in fields)
+        if ranged:
             makers.append(values)
         makers.append(extra)
         if fields:  # wrong_types gives every value at least two others

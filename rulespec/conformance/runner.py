@@ -112,8 +112,7 @@ class Conformance:
         #: Player counts the run was asked for (golden traces of other counts are not replayed).
         self._players: set[int] = set()
         self._project: Callable[[Any], Any] = projection(self.spec, "full")
-        #: The adapter's optional ``expect(state)``: told the state a conformant engine answers
-        #: next (at level full, where the kit compares whole states), it may skip parsing it.
+        #: The adapter's optional ``expect(state, legal=None)`` (``_announce``).
         self._expect: Callable[..., None] | None = getattr(adapter, "expect", None)
         #: Set when the engine stopped answering (a timeout): the golden traces are then not
         #: replayed, each waiting for the timeout again, but reported "not run" at once.
@@ -517,8 +516,7 @@ class Conformance:
 
         def check() -> None:
             try:
-                if self.level == "full" and self._expect is not None:
-                    self._expect(expected, expected_legal)
+                self._announce(expected, expected_legal)
                 rejection, new_state, legal = collect()
                 new_state = self._project(new_state)
             except (EngineFailure, EngineError) as exc:
@@ -596,8 +594,7 @@ class Conformance:
         def check() -> None:
             state = game.states[-1]  # the engine's state before the probe, checked by now
             try:
-                if state is not None and self.level == "full" and self._expect is not None:
-                    self._expect(state)
+                self._announce(state)
                 rejection, after = collect()
                 after = self._project(after) if after is not None else None
             except (EngineFailure, EngineError) as exc:
@@ -627,9 +624,7 @@ class Conformance:
                 chunk = steps[start:start + _REPLAY_CHUNK]
                 pending = [send(action) for _, (_, action) in chunk]
                 for (i, (_, action)), collect in zip(chunk, pending, strict=True):
-                    then = game.states[i]
-                    if then is not None and self.level == "full" and self._expect is not None:
-                        self._expect(then)
+                    self._announce(game.states[i])
                     rejection, state = collect()
                     state = self._project(state)
                     if rejection is not None or state != game.states[i]:
@@ -640,6 +635,17 @@ class Conformance:
                                    f"{what}", step=i)
         except (EngineFailure, EngineError) as exc:
             raise _Abort(self._protocol_failure(game.cfg, exc, game)) from None
+
+    def _announce(self, state: dict[str, Any] | None, legal: Legal | None = None) -> None:
+        """Tell the adapter what a conformant engine answers next (its optional ``expect``),
+        so that it may skip parsing that answer; only at level full, where whole states are
+        compared."""
+        if self._expect is None or state is None or self.level != "full":
+            return
+        if legal is None:
+            self._expect(state)
+        else:
+            self._expect(state, legal)
 
     def _replay_by_steps(self, action: Any) -> Callable[[], tuple[Rejection | None, Any]]:
         """``send_replay`` for an adapter without it: a whole step, its legal actions dropped."""

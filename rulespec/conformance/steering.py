@@ -34,9 +34,9 @@ from rulespec.conformance.coverage import (
     Event,
     Hint,
     Universe,
+    due_events,
     shown,
     slim,
-    union_fields,
 )
 from rulespec.reference.core import Action, Config, Engine
 from rulespec.spec.model import Spec
@@ -257,10 +257,8 @@ def split_due(events: Sequence[Event]
                          tuple[list[Event], frozenset[str] | None, bool]]:
     """Split events into those any step can show and those only a game's last step can
     (``Event.at_end``), each as ``shown``'s first three arguments."""
-    now = [e for e in events if not e.at_end]
-    last = [e for e in events if e.at_end]
-    return ((now, union_fields(e.fields for e in now), any(e.when.fast is None for e in now)),
-            (last, union_fields(e.fields for e in last), any(e.when.fast is None for e in last)))
+    return (due_events([e for e in events if not e.at_end]),
+            due_events([e for e in events if e.at_end]))
 
 
 def replayed(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine],

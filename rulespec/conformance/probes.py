@@ -10,10 +10,9 @@ that too (``after_end``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import filterfalse
-from typing import Any
+from typing import Any, overload
 
 import jsonschema
 
@@ -136,26 +135,26 @@ class ProbeMaker:
         return self._pick(legal, (lambda: earlier) if earlier else None, template, choose, at,
                           checked=False)
 
-    def pick_from_pool(self, legal: Sequence[Action], pool: Mapping[Any, Action],
-                       template: Action | None, choose: Callable[[int], int],
-                       at: int) -> Probe | None:
+    def pick_from_pool(self, legal: Sequence[Action],
+                       pool: ActionPool | Mapping[Any, Action], template: Action | None,
+                       choose: Callable[[int], int], at: int) -> Probe | None:
         """Return what ``pick`` returns for the actions of ``pool`` not legal now.
 
-        ``pool`` maps ``fast_key(action)`` to an action seen earlier in the game. The actions
-        legal earlier are found only when their family is the one chosen; an action whose fast
-        key is not a legal action's is never strictly equal to one (equal JSON means equal
-        items), so that family needs no other comparison.
+        ``pool`` holds the actions seen earlier in the game (an ``ActionPool``, or a mapping
+        from ``fast_key(action)`` to the action, in the order seen). The actions legal earlier
+        are found only when their family is the one chosen; an action whose fast key is not a
+        legal action's is never strictly equal to one (equal JSON means equal items), so that
+        family needs no other comparison.
         """
+        if not isinstance(pool, ActionPool):
+            pool = ActionPool.of(pool)
         if not pool:
             return self._pick(legal, None, template, choose, at, checked=True)
-        earlier = None if len(pool) > len(legal) else _not_in(pool, legal)
-
-        def earlier_actions() -> Sequence[Action]:
-            return _not_in(pool, legal) if earlier is None else earlier
-
-        # More distinct keys than legal actions: some of them cannot be legal.
-        present = earlier is None or bool(earlier)
-        return self._pick(legal, earlier_actions if present else None, template, choose, at,
+        if len(pool) > len(legal):  # some of them cannot be legal: found only if chosen
+            return self._pick(legal, lambda: pool.not_legal(legal), template, choose, at,
+                              checked=True)
+        earlier = pool.not_legal(legal)
+        return self._pick(legal, (lambda: earlier) if earlier else None, template, choose, at,
                           checked=True)
 
     def _pick(self, legal: Sequence[Action], earlier: Callable[[], Sequence[Action]] | None,
@@ -277,12 +276,81 @@ def _strictly_legal(action: Any, legal: Sequence[Action]) -> bool:
     return any(strict_key(a) == mine for a in legal if a == action)
 
 
-def _not_in(pool: Mapping[Any, Action], legal: Sequence[Action]) -> list[Action]:
-    """Return the actions of ``pool`` (keyed by ``fast_key``) whose key no legal action has."""
-    keys = {fast_key(a) for a in legal}
-    # The pool's keys filtered and looked up in C (a comprehension over the items costs several
-    # times more, and the pool holds up to 256 actions).
-    return list(map(pool.__getitem__, filterfalse(keys.__contains__, pool)))
+class ActionPool:
+    """The distinct actions seen in one game (by ``fast_key``), in the order first seen.
+
+    The kit offers every action it plays; the probes of the "wrong time" family are the
+    pool's actions not legal now (``not_legal``), found in the time of the legal actions, not
+    of the pool: a long game's pool is far larger than one step's legal actions.
+    """
+
+    __slots__ = ("actions", "index")
+
+    def __init__(self) -> None:
+        self.index: dict[Any, int] = {}
+        self.actions: list[Action] = []
+
+    @classmethod
+    def of(cls, pool: Mapping[Any, Action]) -> ActionPool:
+        """Return the pool of a mapping from ``fast_key(action)`` to the action, in its order."""
+        made = cls()
+        made.index = {key: i for i, key in enumerate(pool)}
+        made.actions = list(pool.values())
+        return made
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def add(self, action: Action) -> None:
+        """Add ``action`` unless an action with its ``fast_key`` is in the pool already."""
+        key = fast_key(action)
+        if key not in self.index:
+            self.index[key] = len(self.actions)
+            self.actions.append(action)
+
+    def not_legal(self, legal: Sequence[Action]) -> Sequence[Action]:
+        """Return the actions of the pool whose ``fast_key`` no legal action has, in order."""
+        get = self.index.get
+        legal_at = sorted({i for i in map(get, map(fast_key, legal)) if i is not None})
+        if not legal_at:
+            return self.actions
+        return _Without(self.actions, legal_at)
+
+
+class _Without(Sequence[Action]):
+    """``actions`` without the items at the positions ``gone`` (ascending), not copied."""
+
+    __slots__ = ("_actions", "_gone")
+
+    def __init__(self, actions: list[Action], gone: list[int]) -> None:
+        self._actions = actions
+        self._gone = gone
+
+    def __len__(self) -> int:
+        return len(self._actions) - len(self._gone)
+
+    @overload
+    def __getitem__(self, at: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, at: int | slice) -> Action | Sequence[Action]:
+        if isinstance(at, slice):
+            return list(self)[at]
+        size = len(self)
+        if not -size <= at < size:
+            raise IndexError(at)
+        at %= size
+        for g in self._gone:  # the position of the at-th remaining action
+            if g > at:
+                break
+            at += 1
+        return self._actions[at]
+
+    def __iter__(self) -> Iterator[Action]:
+        gone = set(self._gone)
+        return (a for i, a in enumerate(self._actions) if i not in gone)
 
 
 def _bogus() -> list[Probe]:

@@ -22,7 +22,7 @@ from rulespec.conformance.inference import explain_failure
 from rulespec.conformance.levels import projection
 from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.perft_check import perft_check
-from rulespec.conformance.probes import ProbeMaker, after_end
+from rulespec.conformance.probes import ActionPool, ProbeMaker, after_end
 from rulespec.conformance.progress import KitListener
 from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
@@ -31,7 +31,6 @@ from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import (
     Finding,
     Verdicts,
-    fast_key,
     legal_of,
     state_diff,
     unique,
@@ -456,7 +455,7 @@ class Conformance:
         self._check_state(game, state, expected, None, None)
         ref_legal = legal_of(ref)
         self._check(game, self.verdicts.legal(legal, ref_legal, None))
-        pool: dict[Any, Action] = {}
+        pool = ActionPool()
         # The action objects already offered to the pool (held, so that their ids stay theirs):
         # an engine hands out the same objects again and again, keyed once each.
         offered: dict[int, Action] = {}
@@ -484,7 +483,7 @@ class Conformance:
             if len(pool) < 256 and id(action) not in offered:
                 if len(offered) < 4096:
                     offered[id(action)] = action
-                pool.setdefault(fast_key(action), action)
+                pool.add(action)
             try:
                 collect = send(action)
             except (EngineFailure, EngineError) as exc:
@@ -554,7 +553,7 @@ class Conformance:
             self._check(game, self.verdicts.state(state, expected, action))
 
     def _send_probe(self, game: _Game, ref: Engine, ref_legal: Legal,
-                    pool: Mapping[Any, Action], actor: Actor,
+                    pool: ActionPool, actor: Actor,
                     choose: Callable[[int], int]) -> Callable[[], None]:
         """Send an illegal action; return the function that checks how the engine took it.
 

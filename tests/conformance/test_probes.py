@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rulespec.conformance.probes import ProbeMaker, after_end
 from rulespec.reference.core import Rejection
 from rulespec.reference.registry import new_game
@@ -94,7 +96,7 @@ def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
     Fool and Ruby Rhino games (FOOL-FOLLOW-01 and RR-TURN-01: what is legal changes each step)."""
     import random
 
-    from rulespec.conformance.probes import strict_key
+    from rulespec.conformance.probes import ActionPool, strict_key
     from rulespec.conformance.verdicts import fast_key, legal_of
 
     for game, players in (("fool", 5), ("ruby-rhino", 3)):
@@ -102,8 +104,9 @@ def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
         engine = new_game(game, players=players)
         rng = random.Random(3)
         pool: dict[object, dict[str, object]] = {}
+        kept = ActionPool()
         checked = 0
-        while engine.current_player() is not None and checked < 120:
+        while engine.current_player() is not None and checked < 200:
             legal = legal_of(engine).actions
             keys = {fast_key(a) for a in legal}
             earlier = [a for k, a in pool.items() if k not in keys]
@@ -116,12 +119,16 @@ def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
                 def family(_n: int, i: int = i) -> int:
                     return i
 
-                got = maker.pick_from_pool(legal, pool, template, family, at)
                 fam = families[i]
-                assert got == (fam[at % len(fam)] if fam else None), (game, i)
-                assert got is None or strict_key(got.action) not in legal_strict
+                want = fam[at % len(fam)] if fam else None
+                # The runner's ActionPool and a plain mapping in the same order agree.
+                for given in (pool, kept):
+                    got = maker.pick_from_pool(legal, given, template, family, at)
+                    assert got == want, (game, i, type(given).__name__)
+                    assert got is None or strict_key(got.action) not in legal_strict
             action = legal[rng.randrange(len(legal))]
             pool.setdefault(fast_key(action), action)
+            kept.add(action)
             engine.apply(action)
             checked += 1
 
@@ -134,3 +141,25 @@ def test_has_range_says_when_out_of_range_has_values() -> None:
                                    [None, "x"], [[1]], [{"a": 1}], [2.0, 3], [False, "b", 1]]
     for values in samples:
         assert has_range(values) == bool(out_of_range(values, {"maximum": 6})), values
+
+
+def test_action_pool_without_legal_is_the_pool_in_order() -> None:
+    """ActionPool.not_legal keeps the pool's order and skips exactly the legal actions' keys,
+    indexing and iterating alike (the 'wrong time' probes, FOOL-FOLLOW-01)."""
+    from rulespec.conformance.probes import ActionPool
+
+    pool = ActionPool()
+    actions = [{"kind": "play", "card": n} for n in range(10)]
+    for a in [*actions, dict(actions[3])]:  # a repeat is kept once
+        pool.add(a)
+    assert len(pool) == 10
+    legal = [actions[0], actions[4], actions[9], {"kind": "play", "card": 99}]
+    rest = pool.not_legal(legal)
+    want = [a for a in actions if a not in legal]
+    assert list(rest) == want
+    assert [rest[i] for i in range(len(rest))] == want
+    assert rest[-1] == want[-1] and rest[1:3] == want[1:3]
+    with pytest.raises(IndexError):
+        rest[len(want)]
+    assert list(pool.not_legal([])) == actions
+    assert len(pool.not_legal(actions)) == 0

@@ -13,11 +13,12 @@ who hold a disc and sit out the next trick.
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect, insort
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from rulespec.reference.actions import is_among
@@ -90,18 +91,24 @@ class _ZonePlan:
     colour_types: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]
     wild_types: tuple[int, ...]
     card_json: tuple[dict[str, Any], ...]
+    #: Each colour's values ascend with its types: a zone (its values in type order) is then
+    #: sorted by value, and a card can be put in or taken out by value (``_moved_zone``).
+    monotone: bool = False
 
     @staticmethod
     def build(colours: Sequence[str], colour_range: Sequence[tuple[int, int]],
               suit_of: Sequence[str | None], value_of: Sequence[int],
               types: Sequence[CardType]) -> _ZonePlan:
+        colour_types = tuple(
+            (colour, tuple((t, value_of[t]) for t in range(lo, hi) if suit_of[t] == colour))
+            for colour, (lo, hi) in zip(colours, colour_range, strict=True))
+        in_colours = sum(len(pairs) for _, pairs in colour_types)
+        monotone = in_colours + suit_of.count(None) == len(suit_of) and all(
+            a[1] <= b[1] for _, pairs in colour_types for a, b in pairwise(pairs))
         return _ZonePlan(
-            colour_types=tuple(
-                (colour, tuple((t, value_of[t]) for t in range(lo, hi)
-                               if suit_of[t] == colour))
-                for colour, (lo, hi) in zip(colours, colour_range, strict=True)),
+            colour_types=colour_types,
             wild_types=tuple(t for t, suit in enumerate(suit_of) if suit is None),
-            card_json=tuple(t.json() for t in types))
+            card_json=tuple(t.json() for t in types), monotone=monotone)
 
 
 #: The zone plan of each card set, by the identity of its ``suit_of`` table (kept alive here).
@@ -269,6 +276,9 @@ class FoolEngine(StepMemo):
         #: The counted zones (deck, cards set aside) by their counts as bytes.
         self._counted_zones: dict[bytes, dict[str, Any]] = {}
         self._records: dict[str, tuple[Any, dict[str, Any]]] = {}
+        #: The last card dealt to or played from a hand: (card type, +1 dealt or -1 played).
+        #: Only a hint for the state's views (``_hand_zone``), which stay exact whatever it says.
+        self._moved: tuple[int, int] | None = None
 
         self.round = 1
         self.scores = [0] * n
@@ -549,6 +559,7 @@ class FoolEngine(StepMemo):
         return [full - used for full, used in zip(self.full_deck, in_play, strict=True)]
 
     def _deal(self, t: int) -> None:
+        self._moved = (t, 1)
         self.deck[t] -= 1
         self.deck_size -= 1
         if not self.deck[t]:
@@ -589,6 +600,7 @@ class FoolEngine(StepMemo):
     def _play(self, t: int, declare: str | None) -> None:
         player = self.order[len(self.trick)]
         self.hands[player].remove(t)
+        self._moved = (t, -1)
         card = self.types[t]
         if not self.trick:
             if card.wild:
@@ -790,11 +802,12 @@ class FoolEngine(StepMemo):
         counted = self._counted_zones
         try:
             hands = []
+            moved = self._moved
             for hand in self.hands:
                 key = bytes(hand)
                 got = get(key)
                 if got is None:
-                    got = zones[key] = self._zone(hand)
+                    got = zones[key] = self._hand_zone(hand, key, moved)
                 hands.append(got)
             key = bytes(self.played)
             played = get(key)
@@ -803,7 +816,7 @@ class FoolEngine(StepMemo):
             key = bytes(self.deck)
             deck = counted.get(key)
             if deck is None:
-                deck = counted[key] = self._counted_zone(self.deck)
+                deck = counted[key] = self._deck_zone(key, moved)
             key = bytes(self.aside)
             aside = counted.get(key)
             if aside is None:
@@ -811,6 +824,57 @@ class FoolEngine(StepMemo):
         except ValueError:
             return self._build_state_with(self._zone_of)
         return self._assemble(hands, deck, aside, played)
+
+    def _hand_zone(self, hand: list[int], key: bytes,
+                   moved: tuple[int, int] | None) -> dict[str, Any]:
+        """Return the zone of a hand not seen yet (``key``: its card types as bytes).
+
+        A hand just dealt to or played from differs from one already built by the card moved
+        (the state is built at every step the kit checks): its zone is that one's, with the
+        card's value put in or taken out. Whatever ``moved`` says, the zone is exact: the hand
+        without (or with) that card is looked up by content, and only a zone found is used.
+        """
+        if moved is not None and self._plan().monotone:
+            t, sign = moved
+            if sign > 0:
+                near = self._zones.get(key.replace(bytes((t,)), b"", 1)) if t in key else None
+            else:
+                at = bisect(key, t)
+                near = self._zones.get(key[:at] + bytes((t,)) + key[at:])
+            if near is not None:
+                return self._moved_zone(near, t, sign)
+        return self._zone(hand)
+
+    def _deck_zone(self, key: bytes, moved: tuple[int, int] | None) -> dict[str, Any]:
+        """Return the zone of a deck not seen yet: the deck before the last deal's zone without
+        the card dealt, when that one was built (as ``_hand_zone``), else built whole."""
+        if moved is not None and moved[1] > 0 and self._plan().monotone:
+            t = moved[0]
+            before = bytearray(key)
+            try:
+                before[t] += 1
+            except ValueError:  # a count past a byte: a custom deck far larger than Fool's
+                return self._counted_zone(self.deck)
+            near = self._counted_zones.get(bytes(before))
+            if near is not None:
+                return self._moved_zone(near, t, -1)
+        return self._counted_zone(self.deck)
+
+    def _moved_zone(self, zone: dict[str, Any], t: int, sign: int) -> dict[str, Any]:
+        """Return ``zone`` with one card of type ``t`` put in (``sign`` 1) or taken out (-1);
+        ``zone`` and its lists stay as they are (states share them)."""
+        out = zone.copy()
+        suit = self._suit_of[t]
+        if suit is None:
+            out[WILD] = zone[WILD] + sign
+            return out
+        values = list(zone[suit])
+        if sign > 0:
+            insort(values, self._value_of[t])
+        else:
+            values.remove(self._value_of[t])
+        out[suit] = values
+        return out
 
     def _build_state_with(self, zone: Callable[..., dict[str, Any]]) -> dict[str, Any]:
         """Return the state with zones looked up by ``zone`` (``_zone_of``: tuple keys)."""

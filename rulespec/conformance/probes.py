@@ -26,6 +26,11 @@ BOGUS_KIND = "__not_an_action__"
 EXTRA_KEY = "x_unexpected"
 
 
+#: A family of probes as built: its name, its actions, and what its i-th action breaks, in
+#: words (worded only for the probe sent).
+_Family = tuple[str, list[Action], Callable[[int], str]]
+
+
 @dataclass(frozen=True)
 class Probe:
     """An action the rules forbid now, and the rule or schema it breaks, in words."""
@@ -162,19 +167,24 @@ class ProbeMaker:
               checked: bool) -> Probe | None:
         """Choose a family among the non-empty ones (in ``_unfiltered``'s order), build it, and
         return its ``at``-th member that is not legal. ``checked``: the earlier actions are
-        known not to be legal (and only the probe returned is built of them)."""
-        makers: list[Callable[[], list[Probe]] | None] = [None] if earlier is not None else []
+        known not to be legal (and only the probe returned is built of them). Only that member
+        is worded: a family's actions are built, not its sentences."""
+        makers: list[Callable[[], _Family] | None] = [None] if earlier is not None else []
         if template is not None:
             makers.extend(self._template_makers(template, legal))
         makers.append(_bogus)
         chosen = makers[choose(len(makers))]
-        if chosen is None and earlier is not None:  # the actions legal earlier
-            actions = earlier()
+        if chosen is None:  # the actions legal earlier
+            actions = earlier() if earlier is not None else ()
             if not checked:
                 actions = [a for a in actions if not _strictly_legal(a, legal)]
             return self._earlier([actions[at % len(actions)]])[0] if actions else None
-        family = [p for p in chosen() if not _strictly_legal(p.action, legal)] if chosen else []
-        return family[at % len(family)] if family else None
+        name, members, breaks = chosen()
+        kept = [i for i, a in enumerate(members) if not _strictly_legal(a, legal)]
+        if not kept:
+            return None
+        i = kept[at % len(kept)]
+        return Probe(members[i], name, breaks(i))
 
     @staticmethod
     def _earlier(actions: Sequence[Action]) -> list[Probe]:
@@ -185,13 +195,13 @@ class ProbeMaker:
                     template: Action | None) -> list[list[Probe]]:
         """Return the non-empty families before the legal actions are taken out."""
         out: list[list[Probe]] = [self._earlier(earlier)]
-        if template is not None:
-            out.extend(make() for make in self._template_makers(template, legal))
-        out.append(_bogus())
+        built = [make() for make in self._template_makers(template, legal)] if template else []
+        for name, members, breaks in [*built, _bogus()]:
+            out.append([Probe(a, name, breaks(i)) for i, a in enumerate(members)])
         return [fam for fam in out if fam]
 
     def _template_makers(self, template: Action,
-                         legal: Sequence[Action]) -> list[Callable[[], list[Probe]]]:
+                         legal: Sequence[Action]) -> list[Callable[[], _Family]]:
         """Return the builders of the non-empty families made from ``template``, in order:
         out-of-range values, the extra key, wrong JSON types, missing keys."""
         kind = str(template.get("kind"))
@@ -204,30 +214,36 @@ class ProbeMaker:
             props = self.params.get(kind, {}).get("properties", {})
             return props.get(f, {}) if isinstance(props, Mapping) else {}
 
-        def values() -> list[Probe]:
+        def values() -> _Family:
             alike = same()
-            return [self._probe({**template, f: v}, "out-of-range value",
-                                f"no legal {kind} now has {f} = {v!r}")
-                    for f in fields for v in out_of_range([a.get(f) for a in alike], schema(f))]
+            changes = [(f, v) for f in fields
+                       for v in out_of_range([a.get(f) for a in alike], schema(f))]
+            return ("out-of-range value", [{**template, f: v} for f, v in changes],
+                    lambda i: f"no legal {kind} now has {changes[i][0]} = {changes[i][1]!r}")
 
-        def extra() -> list[Probe]:
-            return [self._probe({**template, EXTRA_KEY: 0}, "extra key",
-                                f"a {kind} has no key {EXTRA_KEY!r}")]
+        def extra() -> _Family:
+            return ("extra key", [{**template, EXTRA_KEY: 0}],
+                    lambda _i: f"a {kind} has no key {EXTRA_KEY!r}")
 
-        def types() -> list[Probe]:
-            return [self._probe({**template, f: v}, "wrong JSON type",
-                                f"{f} must be a {type(template[f]).__name__}-typed JSON value, "
-                                f"not {v!r}")
-                    for f in fields for v in wrong_types(template[f])]
+        def types() -> _Family:
+            changes = [(f, v) for f in fields for v in wrong_types(template[f])]
 
-        def missing() -> list[Probe]:
-            return [self._probe({k: v for k, v in template.items() if k != f}, "missing key",
-                                f"a {kind} needs its {f!r}") for f in fields]
+            def breaks(i: int) -> str:
+                f, v = changes[i]
+                return f"{f} must be a {type(template[f]).__name__}-typed JSON value, not {v!r}"
 
-        makers: list[Callable[[], list[Probe]]] = []
+            return "wrong JSON type", [{**template, f: v} for f, v in changes], breaks
+
+        def missing() -> _Family:
+            return ("missing key",
+                    [{k: v for k, v in template.items() if k != f} for f in fields],
+                    lambda i: f"a {kind} needs its {fields[i]!r}")
+
+        makers: list[Callable[[], _Family]] = []
         # When the template is one of the legal actions (the kit's is), its own values decide
-        # at once in the usual case, without going through the others.
-        ranged = has_range(template[f] for f in fields) and any(a is template for a in legal)
+        # at once in the usual case, without going through the others (identities compared
+        # in C).
+        ranged = has_range(template[f] for f in fields) and id(template) in map(id, legal)
         if not ranged:
             alike = same()
             ranged = any(has_range(a.get(f) for a in alike) for f in fields)
@@ -237,10 +253,6 @@ class ProbeMaker:
         if fields:  # wrong_types gives every value at least two others
             makers.extend((types, missing))
         return makers
-
-    @staticmethod
-    def _probe(action: Action, family: str, breaks: str) -> Probe:
-        return Probe(action, family, breaks)
 
     def explain(self, probe: Probe, why: Rejection) -> Rejection:
         """Return the reference's rejection with what the probe breaks (its schema, if it does).
@@ -353,9 +365,9 @@ class _Without(Sequence[Action]):
         return (a for i, a in enumerate(self._actions) if i not in gone)
 
 
-def _bogus() -> list[Probe]:
-    return [Probe({"kind": BOGUS_KIND}, "unknown kind",
-                  f"no action of the spec has the kind {BOGUS_KIND!r}")]
+def _bogus() -> _Family:
+    return ("unknown kind", [{"kind": BOGUS_KIND}],
+            lambda _i: f"no action of the spec has the kind {BOGUS_KIND!r}")
 
 
 def after_end(last: Action, end_clauses: Sequence[str]) -> tuple[Probe, Rejection]:

@@ -14,7 +14,7 @@ from typing import Any, cast
 import pytest
 
 from rulespec.reference import play
-from rulespec.reference.actions import action_schemas, fast_check
+from rulespec.reference.actions import ActionSchemas, action_schemas, fast_check
 from rulespec.reference.core import CHANCE, Action, Engine, equal_weights, slot_names
 from rulespec.reference.play import _sample_weighted, random_policy, sample_chance
 from rulespec.reference.registry import new_game
@@ -110,6 +110,41 @@ def test_the_quick_shape_check_never_passes_what_the_schema_refuses(game: str) -
                 assert type(candidate) is not dict or list(
                     schema.validator.iter_errors(candidate)), (game, candidate)
     assert checked >= len(seen)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_refusals_worded_alike_are_the_ones_the_validator_words_alike(game: str) -> None:
+    """A malformed action's sentences are remembered by ``wording_key``: near misses of many
+    legal actions that share a key get, worded afresh, the very same sentences (the engines'
+    refusals cite the schema's clauses, e.g. FOOL-DEAL-01 for a deal)."""
+    spec = get_spec(game)
+    schemas = ActionSchemas(spec)
+    rng = random.Random(5)
+    engine = new_game(game, players=spec.max_players)
+    legal_seen: dict[str, list[Action]] = {}
+    while engine.current_player() is not None and sum(map(len, legal_seen.values())) < 300:
+        legal = engine.chance_outcomes() if engine.current_player() == CHANCE else None
+        for action in ([a for a, _ in legal] if legal is not None else engine.legal_actions()):
+            kind_seen = legal_seen.setdefault(str(action["kind"]), [])
+            if action not in kind_seen and len(kind_seen) < 60:
+                kind_seen.append(action)
+        engine.apply(random_policy(engine, rng))
+    shared = 0
+    for kind, actions in legal_seen.items():
+        schema = schemas.by_kind[kind]
+        assert schema.wording is not None, f"{game}: {kind} is worded by repr only"
+        worded: dict[Any, tuple[Any, list[str]]] = {}
+        for candidate in (c for a in actions for c in _variants(a)):
+            if type(candidate) is not dict or (schema.fits is not None and schema.fits(candidate)):
+                continue
+            schema._said.clear()  # worded afresh by the validator
+            said = schema.problems(candidate)
+            assert said, (game, candidate)
+            first = worded.setdefault(schema.wording(candidate), (candidate, said))
+            if first[0] != candidate:
+                assert said == first[1], (game, first[0], candidate)
+                shared += 1
+    assert shared, f"{game}: no two near misses shared a wording key; the test shows nothing"
 
 
 def test_an_unknown_keyword_keeps_the_validator() -> None:

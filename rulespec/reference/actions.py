@@ -252,12 +252,9 @@ def _bounded(holds: Callable[[Any, Any], bool], bound: Any) -> Check:
     return lambda v: type(v) not in (int, float) or holds(v, bound)
 
 
-def fast_check(schema: Any) -> Check | None:
-    """Return a test that is True only for actions ``schema`` accepts, or None when the schema
-    is not a flat object of scalar properties (then only the validator can say).
-
-    False means "ask the validator": the validator alone words what is wrong.
-    """
+def _flat(schema: Any) -> tuple[dict[str, Check], frozenset[str], bool] | None:
+    """Return the checks of a flat object schema of scalar properties (by key), its required
+    keys and whether it allows other keys; None for any other schema."""
     if not isinstance(schema, dict) or schema.get("type") != "object" or not set(schema) <= (
             _NOTES | {"type", "additionalProperties", "required", "properties"}):
         return None
@@ -273,7 +270,19 @@ def fast_check(schema: Any) -> Check | None:
         if check is None:
             return None
         checks[key] = check
-    needed = frozenset(required)
+    return checks, frozenset(required), extra
+
+
+def fast_check(schema: Any) -> Check | None:
+    """Return a test that is True only for actions ``schema`` accepts, or None when the schema
+    is not a flat object of scalar properties (then only the validator can say).
+
+    False means "ask the validator": the validator alone words what is wrong.
+    """
+    flat = _flat(schema)
+    if flat is None:
+        return None
+    checks, needed, extra = flat
     allowed = frozenset(checks)
 
     def fits(action: Any) -> bool:
@@ -291,6 +300,27 @@ def fast_check(schema: Any) -> Check | None:
     return fits
 
 
+def wording_key(schema: Any) -> Callable[[Mapping[str, Any]], Any] | None:
+    """Return a key of an action by all that the validator's sentences about it depend on, or
+    None when the schema is not flat (``fast_check``).
+
+    The key is the action's keys in order, each with the ``repr`` of its value unless the value
+    passes its property's check: for a flat schema an error is a key missing, keys not allowed
+    (named in order), or a property's value, which is named only when it fails. So actions that
+    differ only in values that fit are worded alike, and are worded once.
+    """
+    flat = _flat(schema)
+    if flat is None:
+        return None
+    checks = flat[0]
+
+    def key(action: Mapping[str, Any]) -> Any:
+        return tuple((k, None if (check := checks.get(k)) is not None and check(v) else repr(v))
+                     for k, v in action.items())
+
+    return key
+
+
 @dataclass(frozen=True)
 class ActionSchema:
     """One action kind of a spec: its compiled schema, where it is written, its clauses."""
@@ -301,16 +331,19 @@ class ActionSchema:
     clauses: tuple[str, ...]
     #: A quick test that is True only for actions that fit (``fast_check``), or None.
     fits: Check | None = None
+    #: What the sentences about a malformed action depend on (``wording_key``), or None: then
+    #: they are remembered by the action's ``repr``.
+    wording: Callable[[Mapping[str, Any]], Any] | None = None
     #: The sentences said about malformed actions, by ``repr`` (exact: ``True``, ``1`` and
     #: ``1.0`` differ): the conformance kit sends the same malformed probes again and again, and
     #: wording a refusal through jsonschema costs far more than checking.
-    _said: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    _said: dict[Any, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def problems(self, action: Mapping[str, Any]) -> list[str]:
         """Return every way ``action`` breaks this schema, one sentence each (none: it fits)."""
         if self.fits is not None and self.fits(action):
             return []
-        key = repr(action)
+        key = repr(action) if self.wording is None else self.wording(action)
         said = self._said.get(key)
         if said is not None:
             return list(said)
@@ -340,7 +373,8 @@ class ActionSchemas:
             params = entry.get("params", {})
             self.by_kind[kind] = ActionSchema(
                 kind, StrictValidator(params), f"{file}:{line}",
-                tuple(str(c) for c in entry.get("clauses", ())), fast_check(params))
+                tuple(str(c) for c in entry.get("clauses", ())), fast_check(params),
+                wording_key(params))
 
     def problem(self, action: Any) -> tuple[str, tuple[str, ...]] | None:
         """Return why ``action`` is malformed and the clauses of its kind, or None if it fits."""

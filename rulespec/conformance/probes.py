@@ -26,6 +26,9 @@ BOGUS_KIND = "__not_an_action__"
 EXTRA_KEY = "x_unexpected"
 
 
+#: The family of the actions legal earlier in the game, and what they break.
+_WRONG_TIME = ("wrong time", "it was legal earlier in this game but is not now")
+
 #: A family of probes as built: its name, its actions, and what its i-th action breaks, in
 #: words (worded only for the probe sent).
 _Family = tuple[str, list[Action], Callable[[int], str]]
@@ -137,13 +140,21 @@ class ProbeMaker:
         is empty does not depend on that comparison), so a probe costs the size of one family,
         not of all. None when every member of the chosen family is legal after all.
         """
-        return self._pick(legal, (lambda: earlier) if earlier else None, template, choose, at,
+        menu = self._menu(legal, (lambda: earlier) if earlier else None, template,
                           checked=False)
+        return menu.take(choose(len(menu)), at)
 
     def pick_from_pool(self, legal: Sequence[Action],
                        pool: ActionPool | Mapping[Any, Action], template: Action | None,
                        choose: Callable[[int], int], at: int) -> Probe | None:
-        """Return what ``pick`` returns for the actions of ``pool`` not legal now.
+        """Return what ``pick`` returns for the actions of ``pool`` not legal now."""
+        menu = self.menu(legal, pool, template)
+        return menu.take(choose(len(menu)), at)
+
+    def menu(self, legal: Sequence[Action], pool: ActionPool | Mapping[Any, Action],
+             template: Action | None) -> ProbeMenu:
+        """Return the families open now, to choose from, for the actions of ``pool`` not legal
+        now (``pick_from_pool`` is ``menu.take(choose(len(menu)), at)``).
 
         ``pool`` holds the actions seen earlier in the game (an ``ActionPool``, or a mapping
         from ``fast_key(action)`` to the action, in the order seen). The actions legal earlier
@@ -154,42 +165,25 @@ class ProbeMaker:
         if not isinstance(pool, ActionPool):
             pool = ActionPool.of(pool)
         if not pool:
-            return self._pick(legal, None, template, choose, at, checked=True)
+            return self._menu(legal, None, template, checked=True)
         if len(pool) > len(legal):  # some of them cannot be legal: found only if chosen
-            return self._pick(legal, lambda: pool.not_legal(legal), template, choose, at,
-                              checked=True)
+            return self._menu(legal, lambda: pool.not_legal(legal), template, checked=True)
         earlier = pool.not_legal(legal)
-        return self._pick(legal, (lambda: earlier) if earlier else None, template, choose, at,
-                          checked=True)
+        return self._menu(legal, (lambda: earlier) if earlier else None, template, checked=True)
 
-    def _pick(self, legal: Sequence[Action], earlier: Callable[[], Sequence[Action]] | None,
-              template: Action | None, choose: Callable[[int], int], at: int, *,
-              checked: bool) -> Probe | None:
-        """Choose a family among the non-empty ones (in ``_unfiltered``'s order), build it, and
-        return its ``at``-th member that is not legal. ``checked``: the earlier actions are
-        known not to be legal (and only the probe returned is built of them). Only that member
-        is worded: a family's actions are built, not its sentences."""
+    def _menu(self, legal: Sequence[Action], earlier: Callable[[], Sequence[Action]] | None,
+              template: Action | None, *, checked: bool) -> ProbeMenu:
+        """Return the non-empty families (in ``_unfiltered``'s order), none built yet.
+        ``checked``: the earlier actions are known not to be legal."""
         makers: list[Callable[[], _Family] | None] = [None] if earlier is not None else []
         if template is not None:
             makers.extend(self._template_makers(template, legal))
         makers.append(_bogus)
-        chosen = makers[choose(len(makers))]
-        if chosen is None:  # the actions legal earlier
-            actions = earlier() if earlier is not None else ()
-            if not checked:
-                actions = [a for a in actions if not _strictly_legal(a, legal)]
-            return self._earlier([actions[at % len(actions)]])[0] if actions else None
-        name, members, breaks = chosen()
-        kept = [i for i, a in enumerate(members) if not _strictly_legal(a, legal)]
-        if not kept:
-            return None
-        i = kept[at % len(kept)]
-        return Probe(members[i], name, breaks(i))
+        return ProbeMenu(legal, makers, earlier, checked)
 
     @staticmethod
     def _earlier(actions: Sequence[Action]) -> list[Probe]:
-        return [Probe(a, "wrong time", "it was legal earlier in this game but is not now")
-                for a in actions]
+        return [Probe(a, *_WRONG_TIME) for a in actions]
 
     def _unfiltered(self, legal: Sequence[Action], earlier: Sequence[Action],
                     template: Action | None) -> list[list[Probe]]:
@@ -286,6 +280,44 @@ def _strictly_legal(action: Any, legal: Sequence[Action]) -> bool:
         return False
     mine = strict_key(action)
     return any(strict_key(a) == mine for a in legal if a == action)
+
+
+class ProbeMenu:
+    """The probe families open at one step, in order, before one is chosen: its length is the
+    number of families; ``take`` builds the chosen one alone."""
+
+    __slots__ = ("_checked", "_earlier", "_legal", "_makers")
+
+    def __init__(self, legal: Sequence[Action], makers: list[Callable[[], _Family] | None],
+                 earlier: Callable[[], Sequence[Action]] | None, checked: bool) -> None:
+        self._legal = legal
+        self._makers = makers
+        self._earlier = earlier
+        self._checked = checked
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+    def take(self, index: int, at: int) -> Probe | None:
+        """Return the ``at``-th member not legal of family ``index`` (None if it has none).
+
+        Only that member is worded: a family's actions are built, not its sentences.
+        """
+        legal = self._legal
+        chosen = self._makers[index]
+        if chosen is None:  # the actions legal earlier
+            actions = self._earlier() if self._earlier is not None else ()
+            if not self._checked:
+                actions = [a for a in actions if not _strictly_legal(a, legal)]
+            if not actions:
+                return None
+            return Probe(actions[at % len(actions)], *_WRONG_TIME)
+        name, members, breaks = chosen()
+        kept = [i for i, a in enumerate(members) if not _strictly_legal(a, legal)]
+        if not kept:
+            return None
+        i = kept[at % len(kept)]
+        return Probe(members[i], name, breaks(i))
 
 
 class ActionPool:

@@ -30,7 +30,8 @@ def _text(state: Any) -> str:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_chance_weights_agree_with_chance_outcomes(game: str) -> None:
-    """A game's chance weights list the outcomes in order, in proportion to their probabilities."""
+    """A game's chance weights list the outcomes in order, in proportion to their probabilities,
+    and its chance_split lists the outcomes and probabilities of chance_outcomes."""
     rng = random.Random(3)
     for players in sorted({get_spec(game).min_players, get_spec(game).max_players}):
         engine = new_game(game, players=players)
@@ -39,6 +40,10 @@ def test_chance_weights_agree_with_chance_outcomes(game: str) -> None:
             if engine.current_player() == CHANCE:
                 weighted = engine.chance_weights()
                 outcomes = engine.chance_outcomes()
+                split = engine.chance_split()
+                assert split == ([a for a, _ in outcomes], [p for _, p in outcomes]), \
+                    f"{game}: chance_split is not chance_outcomes in two lists"
+                assert all(type(p) is Fraction for p in split[1])
                 if weighted is not None:
                     actions, weights = weighted
                     assert list(actions) == [a for a, _ in outcomes], f"{game}: outcome order"
@@ -75,7 +80,8 @@ def test_weighted_draws_are_the_draws_of_the_fractions() -> None:
 
 
 def test_overriding_chance_outcomes_alone_drops_the_weights_shortcut() -> None:
-    """A subclass that changes the probabilities is sampled from its own chance_outcomes."""
+    """A subclass that changes the probabilities is sampled from its own chance_outcomes, and
+    the kit reads them (chance_split) from its own chance_outcomes too."""
     base = engine_class(get_spec("fool"))
 
     class Skewed(base):  # type: ignore[misc, valid-type]
@@ -87,6 +93,7 @@ def test_overriding_chance_outcomes_alone_drops_the_weights_shortcut() -> None:
     engine: Engine = Skewed(spec, new_game("fool").config)
     assert engine.chance_weights() is None
     first = engine.chance_outcomes()[0][0]
+    assert engine.chance_split() == ([first], [Fraction(1)])  # the kit compares these
     assert sample_chance(engine, random.Random(1)) is first
 
 

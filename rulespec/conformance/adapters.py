@@ -177,8 +177,7 @@ class InProcessAdapter:
         engine = self._engine()
         actor = engine.current_player()
         if actor == CHANCE:
-            outcomes = engine.chance_outcomes()
-            return Legal(actor, [a for a, _ in outcomes], [p for _, p in outcomes])
+            return Legal(actor, *engine.chance_split())
         if actor is None:
             return Legal(None, [])
         return Legal(actor, engine.legal_actions())

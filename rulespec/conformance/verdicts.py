@@ -185,8 +185,7 @@ def legal_of(ref: Engine) -> Legal:
     """Return who moves in the reference and its legal actions (outcomes at chance nodes)."""
     actor = ref.current_player()
     if actor == CHANCE:
-        outcomes = ref.chance_outcomes()
-        return Legal(actor, [a for a, _ in outcomes], [p for _, p in outcomes])
+        return Legal(actor, *ref.chance_split())
     if actor is None:
         return Legal(None, [])
     return Legal(actor, ref.legal_actions())

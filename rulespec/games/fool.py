@@ -352,6 +352,18 @@ class FoolEngine(StepMemo):
             return [(a, p) for a in self._dealer_actions]
         return super().chance_outcomes()
 
+    def chance_split(self) -> tuple[list[Action], list[Fraction]]:
+        """Return the chance outcomes' actions and probabilities as two lists (no pairs)."""
+        if self.phase != DEAL:
+            return super().chance_split()
+        row = self._deal_actions[self.next_deal]
+        size = self.deck_size
+        one = _fraction(1, size)
+        deck = self.deck
+        present = self._present()
+        return ([row[t] for t in present],
+                [one if deck[t] == 1 else _fraction(deck[t], size) for t in present])
+
     def chance_weights(self) -> tuple[Sequence[Action], Sequence[int]] | None:
         """Return the deals with the number of each card left in the deck as weights."""
         if self.phase != DEAL:

@@ -244,10 +244,24 @@ class Engine(ABC):
         """
         return None
 
+    def chance_split(self) -> tuple[list[Action], list[Fraction]]:
+        """Return the chance outcomes' actions and their exact probabilities as two lists, in
+        ``chance_outcomes``'s order (what the conformance kit compares at every chance step).
+
+        An optional shortcut: a game may build the two lists directly instead of a list of
+        pairs. A subclass that overrides ``chance_outcomes`` without overriding this gets the
+        default back, as with ``chance_weights``.
+        """
+        outcomes = self.chance_outcomes()
+        return [a for a, _ in outcomes], [p for _, p in outcomes]
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "chance_outcomes" in cls.__dict__ and "chance_weights" not in cls.__dict__:
-            cls.chance_weights = Engine.chance_weights  # type: ignore[method-assign]
+        if "chance_outcomes" in cls.__dict__:
+            if "chance_weights" not in cls.__dict__:
+                cls.chance_weights = Engine.chance_weights  # type: ignore[method-assign]
+            if "chance_split" not in cls.__dict__:
+                cls.chance_split = Engine.chance_split  # type: ignore[method-assign]
         # An ``apply`` that does its class's ``_apply`` itself on a fast path (see
         # ``inlines_apply``) would skip a subclass's own ``_apply`` or ``is_legal``: such a
         # subclass gets the base's ``apply`` back, which calls both.

@@ -165,6 +165,9 @@ FOLLOW_HINT = 0.9
 #: The share of the search budget guided games may use while a hinted item is missing (the rest
 #: is left to plain random games, for what has no hint).
 GUIDED_SHARE = 0.75
+#: How many actions ``seek`` plays between copies of its engine, kept to rebuild the state
+#: before a game's last action (a copy costs about as much as this many actions).
+CHECKPOINT_EVERY = 64
 
 
 def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine],
@@ -213,12 +216,20 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
         at_end: dict[str, tuple[list[Event], frozenset[str] | None, bool]] = {}
         actions: list[Action] = []
         hit: set[str] = set()
+        # The engine as it was every CHECKPOINT_EVERY actions: a game's state before its last
+        # action, for the events only that action can show, is rebuilt from the last one.
+        checkpoint: tuple[int, Engine] | None = None
+        ends = any(e.at_end and e.ident in events_missing for e in universe.events)
         while used < budget and len(actions) < max_steps and not hit:
             actor = engine.current_player()
             if actor is None:
                 break
-            legal = ([a for a, _ in engine.chance_outcomes()] if actor == CHANCE
-                     else engine.legal_actions())
+            if actor == CHANCE:  # the outcomes alone (the weights, if any, cost no fractions)
+                weighted = engine.chance_weights()
+                legal = (list(weighted[0]) if weighted is not None
+                         else [a for a, _ in engine.chance_outcomes()])
+            else:
+                legal = engine.legal_actions()
             action = None
             if guide and len(legal) > 1 and rng.random() < FOLLOW_HINT:
                 action = first_preferred(guide, engine.state(), rng.sample(legal, len(legal)),
@@ -231,14 +242,17 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
                 events, at_end[kind] = split_due(probe.due_on(kind, events_missing)[0])
                 due[kind] = events
             before = engine.state() if events[0] else None
+            if ends and len(actions) % CHECKPOINT_EVERY == 0:
+                checkpoint = (len(actions), engine.clone())
             engine.apply(action)
             actions.append(action)
             used += 1
             if before is not None:
                 hit.update(shown(*events, before, action, engine.state(), params, cfg))
             if at_end[kind][0] and engine.is_terminal():
-                if before is None:  # built again by replaying the game: once per game
-                    before = replayed(spec, config, reference, actions[:-1]).state()
+                if before is None:  # built again from the last checkpoint: once per game
+                    before = replayed(spec, config, reference, actions[:-1],
+                                      checkpoint).state()
                 hit.update(shown(*at_end[kind], before, action, engine.state(), params, cfg))
             if kind in missing:
                 hit.add(kind)
@@ -262,10 +276,15 @@ def split_due(events: Sequence[Event]
 
 
 def replayed(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine],
-             actions: Sequence[Action]) -> Engine:
-    """Return a fresh reference that played ``actions``."""
-    engine = reference(spec, config)
-    for action in actions:
+             actions: Sequence[Action],
+             checkpoint: tuple[int, Engine] | None = None) -> Engine:
+    """Return a reference that played ``actions``: a fresh one, or a clone of the
+    ``checkpoint`` engine (which had played the first ``checkpoint[0]`` of them) playing on."""
+    if checkpoint is not None and checkpoint[0] <= len(actions):
+        done, engine = checkpoint[0], checkpoint[1].clone()
+    else:
+        done, engine = 0, reference(spec, config)
+    for action in actions[done:]:
         engine.apply(action)
     return engine
 

@@ -24,7 +24,7 @@ from rulespec.conformance.coverage import (
     split_or,
 )
 from rulespec.conformance.report import render
-from rulespec.conformance.steering import example_seeds, positions_along, seek
+from rulespec.conformance.steering import example_seeds, positions_along, replayed, seek
 from rulespec.reference.core import Config, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import SpecError
@@ -246,6 +246,38 @@ def test_the_search_finds_the_same_games_building_fewer_states(game: str, event:
     for declared in coverage.universe.events:
         object.__setattr__(declared, "at_end", False)
     assert seek(spec, config, reference, coverage, budget=4000, max_steps=3000) == found
+
+
+@pytest.mark.parametrize("game", sorted(game_ids()))
+def test_a_game_replayed_from_a_checkpoint_is_the_game_replayed_whole(game: str) -> None:
+    """The search rebuilds the state before a game's last action from a copy of its engine
+    taken along the way: the same state (and the same player to move) as a fresh replay."""
+    import random
+
+    from rulespec.reference.play import random_policy
+
+    spec = get_spec(game)
+    config = make_config(spec, players=spec.max_players)
+    reference = engine_class(spec)
+    engine = reference(spec, config)
+    rng = random.Random(4)
+    actions: list[Any] = []
+    checkpoint = None
+    while engine.current_player() is not None and len(actions) < 300:
+        if len(actions) == 97:
+            checkpoint = (len(actions), engine.clone())
+        action = random_policy(engine, rng)
+        engine.apply(action)
+        actions.append(action)
+    assert checkpoint is not None, f"{game}: the game ended before the checkpoint"
+    for upto in (checkpoint[0], checkpoint[0] + 1, len(actions) - 1, len(actions)):
+        whole = replayed(spec, config, reference, actions[:upto])
+        again = replayed(spec, config, reference, actions[:upto], checkpoint)
+        assert again.state() == whole.state(), (game, upto)
+        assert again.current_player() == whole.current_player()
+    # the checkpoint is copied, not played on: replaying twice gives the same state
+    assert (replayed(spec, config, reference, actions, checkpoint).state()
+            == replayed(spec, config, reference, actions, checkpoint).state())
 
 
 def test_bag_emptied_counts_only_where_the_bag_can_empty() -> None:

@@ -243,3 +243,22 @@ def test_a_subclass_with_its_own_apply_hook_gets_it_called(game: str) -> None:
             engine.apply(random_policy(engine, rng))
             steps += 1
         assert len(calls) == steps > 0, f"{game}: {cls.__name__} saw {len(calls)} of {steps}"
+
+
+@pytest.mark.parametrize("schema", [
+    {}, {"type": "integer"}, {"type": "integer", "minimum": 1},
+    {"type": "integer", "minimum": 1, "maximum": 3},
+    {"type": "integer", "minimum": 1, "maximum": 3, "enum": [1, 2, 5]},
+    {"type": "string", "enum": ["a", "b"]}, {"const": 2}])
+def test_a_value_check_of_any_length_agrees_with_the_strict_validator(
+        schema: dict[str, Any]) -> None:
+    """The quick value checks (none, one, two, three or more keywords at once) accept exactly
+    what the type-strict validator accepts (``true`` is not 1, 2.0 is not 2)."""
+    from rulespec.reference.actions import StrictValidator, _value_check
+
+    check = _value_check(schema)
+    assert check is not None
+    validator = StrictValidator(schema)
+    values: list[Any] = [0, 1, 2, 3, 4, 5, True, 2.0, "2", "a", "c", None, [2]]
+    for value in values:
+        assert check(value) == validator.is_valid(value), (schema, value)

@@ -244,6 +244,22 @@ def _value_check(schema: Any) -> Check | None:
             if type(bound) not in (int, float):
                 return None
             checks.append(_bounded(holds, bound))
+    return _all_of(checks)
+
+
+def _all_of(checks: list[Check]) -> Check:
+    """Return the test that every one of ``checks`` holds (one, two or three called directly:
+    probes of a malformed action go through these many times)."""
+    if not checks:
+        return lambda v: True
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda v: first(v) and second(v)
+    if len(checks) == 3:
+        first, second, third = checks
+        return lambda v: first(v) and second(v) and third(v)
     return lambda v: all(check(v) for check in checks)
 
 

@@ -73,6 +73,27 @@ _OFF_COLOUR = 1
 _LED_COLOUR = 2
 
 
+#: How many cards of each type a pile holds (the deck, the cards set aside), by type.
+Counts = bytearray | list[int]
+
+
+def _fits_bytes(values: Sequence[int]) -> bool:
+    """Return True when every value fits in a byte (``bytes`` accepts them)."""
+    try:
+        bytes(values)
+    except ValueError:
+        return False
+    return True
+
+
+def _counts(values: Sequence[int], small: bool) -> Counts:
+    """Return per-type card counts as a bytearray, whose key for the state's views
+    (``bytes``) is a copy rather than a conversion, when ``small``: every count of the whole
+    deck fits in a byte, so every count a pile can reach does. Else (a custom deck far larger
+    than Fool's) as a list."""
+    return bytearray(values) if small else list(values)
+
+
 @cache
 def _fraction(numerator: int, denominator: int) -> Fraction:
     return Fraction(numerator, denominator)
@@ -250,6 +271,8 @@ class FoolEngine(StepMemo):
         self._by_card: dict[tuple[Any, Any], int] = tables.by_card
         self._colour_range = tables.colour_range
         self.full_deck = tables.full_deck
+        #: Every count of the whole deck fits in a byte: piles are kept as bytearrays.
+        self._small = _fits_bytes(self.full_deck)
         self.cards_per_player = int(config.param("cards_per_player"))
         self.fools_per_trick = int(config.param("fools_per_trick")[str(n)])
         self.wild_penalty = int(config.param("wild_penalty"))
@@ -288,10 +311,10 @@ class FoolEngine(StepMemo):
         self.last_round: RoundRecord | None = None
         self._result: dict[str, Any] | None = None
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.deck = [0] * len(self.types)
+        self.deck: Counts = _counts([0] * len(self.types), self._small)
         self.deck_size = 0
         self._in_deck: list[int] = []
-        self.aside = [0] * len(self.types)
+        self.aside: Counts = _counts([0] * len(self.types), self._small)
         self.played: list[int] = []
         self.trick: list[tuple[int, int]] = []
         self.lead_colour: int | None = None
@@ -304,7 +327,8 @@ class FoolEngine(StepMemo):
         if self.decide(AMB_FIRST_DEALER, "random"):
             self.phase = CHOOSE_DEALER
             self.dealer: int | None = None
-            self.deck = list(self.full_deck)  # every card waits in the deck until the deal
+            # every card waits in the deck until the deal
+            self.deck = _counts(self.full_deck, self._small)
             self.deck_size = sum(self.deck)
             self._in_deck = [t for t, k in enumerate(self.deck) if k]
         else:
@@ -524,10 +548,11 @@ class FoolEngine(StepMemo):
         selection = self.ruling(AMB_SELECTION)
         self.reached(AMB_SUIT_VALUES)  # the values dealt from are the ruled suit_values
         pool = self.cards_in_play(selection)
-        self.deck = pool
+        self.deck = _counts(pool, self._small)
         self.deck_size = sum(pool)
         self._in_deck = [t for t, k in enumerate(pool) if k]
-        self.aside = [full - used for full, used in zip(self.full_deck, pool, strict=True)]
+        self.aside = _counts([full - used for full, used in zip(self.full_deck, pool, strict=True)],
+                             self._small)
         if selection == "whole-deck":
             self.to_deal = self.deck_size
         else:
@@ -588,7 +613,7 @@ class FoolEngine(StepMemo):
         """Set the undealt cards aside and let the player left of the dealer lead."""
         for t, k in enumerate(self.deck):
             self.aside[t] += k
-        self.deck = [0] * len(self.types)
+        self.deck = _counts([0] * len(self.types), self._small)
         self.deck_size = 0
         self._in_deck = []
         self.phase = PLAY
@@ -1010,7 +1035,7 @@ def redeal(engine: Engine, player: int, rng: random.Random) -> None:
     aside = [min(known, k) for known, k in zip(known_aside, engine.aside, strict=True)]
     for t in unseen[at:]:
         aside[t] += 1
-    engine.deck = deck
+    engine.deck = _counts(deck, engine._small)
     engine._in_deck = [t for t, k in enumerate(deck) if k]
-    engine.aside = aside
+    engine.aside = _counts(aside, engine._small)
     engine.invalidate()

@@ -531,6 +531,8 @@ def copy_state(value: Any) -> Any:
         if _ATOMS.issuperset(map(type, value.values())):
             return value.copy()
         return {k: copy_state(v) for k, v in value.items()}
+    if kind is bytearray:
+        return bytearray(value)
     if kind is tuple or kind is frozenset:
         if _ATOMS.issuperset(map(type, value)):
             return value

@@ -590,3 +590,29 @@ def test_state_views_built_from_the_last_move_match_whole_ones(
             legal = ([a for a, _ in engine.chance_outcomes()]
                      if engine.current_player() == CHANCE else engine.legal_actions())
             engine.apply(legal[rng.randrange(len(legal))])
+
+
+def test_piles_kept_as_lists_or_bytearrays_show_the_same_state() -> None:
+    """The deck and the cards set aside (FOOL-DEAL-01, FOOL-SETUP-07) are kept as bytearrays
+    when every count fits in a byte, else as lists: the state is the same either way."""
+    import random
+
+    from rulespec.reference.play import random_policy
+
+    assert fool._fits_bytes([0, 3, 99]) and not fool._fits_bytes([0, 300])
+    assert type(fool._counts([1, 2], True)) is bytearray
+    assert fool._counts([1, 300], False) == [1, 300]
+    engine = new_game("fool", players=5)
+    assert isinstance(engine, FoolEngine)
+    assert type(engine.deck) is bytearray and type(engine.aside) is bytearray
+    rng = random.Random(7)
+    for _step in range(150):
+        if engine.current_player() is None:
+            break
+        engine.apply(random_policy(engine, rng))
+        state = engine.state()
+        twin = engine.clone()
+        assert type(twin.deck) is bytearray and twin.deck is not engine.deck
+        twin.deck, twin.aside = list(engine.deck), list(engine.aside)
+        twin.invalidate()
+        assert twin.state() == state

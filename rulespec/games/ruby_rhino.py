@@ -142,6 +142,8 @@ class _Tables:
     die_of: dict[int, int]
     #: What ``chance_weights`` hands out for each die: its rolls and their weights.
     die_weighted: list[tuple[list[Action], tuple[int, ...]]]
+    #: Per die, the outcomes' exact probabilities (``chance_split`` copies them).
+    die_probs: list[list[Fraction]]
 
 
 #: The legend rows whose readings RR-AMB-02 and RR-AMB-03 rule.
@@ -176,7 +178,8 @@ def _tables(config: Config, faces: list[list[str]]) -> _Tables:
                   for die, actions in zip(faces, die_actions, strict=True)]
     die_of = {id(a): d for d, actions in enumerate(die_actions) for a in actions}
     tables = _Tables(effects, die_outcomes, die_actions, die_counts, die_of,
-                     list(zip(die_actions, die_counts, strict=True)))
+                     list(zip(die_actions, die_counts, strict=True)),
+                     [[p for _, p in o] for o in die_outcomes])
     if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
         _TABLE_CACHE.clear()
     _TABLE_CACHE[key] = tables
@@ -225,7 +228,7 @@ class RubyRhino(Engine):
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
         "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts",
-        "_die_of", "_die_weighted"})
+        "_die_of", "_die_weighted", "_die_probs"})
 
     # What every roll reads lives in slots (``clone`` copies them like the rest): an instance
     # dict of fewer than 30 attributes keeps CPython 3.11's attribute and method lookups on
@@ -257,6 +260,7 @@ class RubyRhino(Engine):
         self._first_weights = equal_weights(n)
         self._die_counts = setup.tables.die_counts
         self._die_weighted = setup.tables.die_weighted
+        self._die_probs = setup.tables.die_probs
         self._die_of = setup.tables.die_of
         # The game state.
         self._round = 1
@@ -366,6 +370,14 @@ class RubyRhino(Engine):
         if self._phase == FIRST_PLAYER:
             return self._first_outcomes
         return super().chance_outcomes()
+
+    def chance_split(self) -> tuple[list[Action], list[Fraction]]:
+        """Return the next die's faces and their probabilities as two lists (copies of the
+        precomputed ones)."""
+        if self._phase == ROLL:
+            rolled = self._rolled
+            return list(self._die_actions[rolled]), list(self._die_probs[rolled])
+        return super().chance_split()
 
     def chance_weights(self) -> tuple[list[Action], tuple[int, ...]] | None:
         """Return the chance outcomes with integer weights (face counts on the die; one each

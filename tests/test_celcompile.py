@@ -94,6 +94,16 @@ ABSORBED = [
     ("5 && false", False),
     ("5 || true", True),
     ("(state.none.x == 1 || state.xs[0] == 1) && size(state.xs) == 3", True),
+    # Two values that are not literals: same-type scalars compare inline, the rest via _eq.
+    ("state.xs[0] == state.m.b", True),
+    ("state.xs[1] != state.m.a", False),
+    ("state.name == state.name", True),
+    ("state.name != state.players[0].seat", True),
+    ("state.flag == state.xs[0]", False),    # Python: True == 1
+    ("state.none == state.none", True),
+    ("state.half == state.half", True),
+    ("state.xs == state.xs", True),
+    ("state.players[0] != state.players[1]", True),
 ]
 
 #: Cases the fast path hands to the library, which decides (a value here, not an error).

@@ -328,11 +328,11 @@ def wording_key(schema: Any) -> Callable[[Mapping[str, Any]], Any] | None:
     flat = _flat(schema)
     if flat is None:
         return None
-    checks = flat[0]
+    get = flat[0].get
 
     def key(action: Mapping[str, Any]) -> Any:
-        return tuple((k, None if (check := checks.get(k)) is not None and check(v) else repr(v))
-                     for k, v in action.items())
+        return tuple([(k, None if (check := get(k)) is not None and check(v) else repr(v))
+                      for k, v in action.items()])
 
     return key
 

@@ -143,7 +143,12 @@ class _Gen:
             typ = type(right[1]).__name__
             op = "!=" if neg else "=="
             return f"(({t} {op} {lit}) if type({t} := {a}) is {typ} else {neg}_eq({t}, {lit}))"
-        return f"({neg}_eq({a}, {self.gen(right, scope)}))"
+        # Two scalars of one type (the usual case: a field against a field) compare inline, as
+        # ``_eq`` would; anything else goes through ``_eq``.
+        t, u, b = self.tmp(), self.tmp(), self.gen(right, scope)
+        op = "!=" if neg else "=="
+        return (f"(({t} {op} {u}) if type({t} := {a}) is type({u} := {b}) and type({t}) in "
+                f"_SCALARS else {neg}_eq({t}, {u}))")
 
     def g_order(self, node: Node, scope: Mapping[str, str]) -> str:
         op, left, right = node

@@ -315,4 +315,5 @@ def result(v: Any) -> Any:
 
 HELPERS: dict[str, Any] = {name: value for name, value in globals().items()
                             if name.startswith("_") and callable(value)
-                            and not name.startswith("__")} | {"_ORDERED": _ORDERED}
+                            and not name.startswith("__")} | {"_ORDERED": _ORDERED,
+                                                               "_SCALARS": _SCALARS}

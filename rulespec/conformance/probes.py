@@ -189,7 +189,8 @@ class ProbeMaker:
                     template: Action | None) -> list[list[Probe]]:
         """Return the non-empty families before the legal actions are taken out."""
         out: list[list[Probe]] = [self._earlier(earlier)]
-        built = [make() for make in self._template_makers(template, legal)] if template else []
+        built = ([make() for make in self._template_makers(template, legal)]
+                 if template is not None else [])
         for name, members, breaks in [*built, _bogus()]:
             out.append([Probe(a, name, breaks(i)) for i, a in enumerate(members)])
         return [fam for fam in out if fam]

@@ -354,7 +354,8 @@ class ActionPool:
             self.actions.append(action)
 
     def not_legal(self, legal: Sequence[Action]) -> Sequence[Action]:
-        """Return the actions of the pool whose ``fast_key`` no legal action has, in order."""
+        """Return the actions of the pool whose ``fast_key`` no legal action has, in order: a
+        view of the pool, not a copy (read it before the pool grows)."""
         get = self.index.get
         legal_at = sorted({i for i in map(get, map(fast_key, legal)) if i is not None})
         if not legal_at:

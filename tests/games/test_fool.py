@@ -606,10 +606,10 @@ def test_piles_kept_as_lists_or_bytearrays_show_the_same_state() -> None:
     assert isinstance(engine, FoolEngine)
     assert type(engine.deck) is bytearray and type(engine.aside) is bytearray
     rng = random.Random(7)
-    for _step in range(150):
-        if engine.current_player() is None:
-            break
+    steps = 0
+    while engine.current_player() is not None and steps < 150:
         engine.apply(random_policy(engine, rng))
+        steps += 1
         state = engine.state()
         twin = engine.clone()
         assert type(twin.deck) is bytearray and twin.deck is not engine.deck

@@ -359,12 +359,9 @@ class Coverage:
             self._premises(before, action, after, params, config, terminal)
         return seen
 
-    def due_on(self, kind: str, among: Collection[str]
-               ) -> tuple[list[Event], frozenset[str] | None, bool]:
-        """Return the events of ``among`` that can happen after an action of ``kind``, the
-        state fields they read, and whether one runs on the CEL library (``shown``'s first
-        three arguments)."""
-        return due_events([e for e in self._due_on(kind)[0] if e.ident in among])
+    def due_on(self, kind: str, among: Collection[str]) -> list[Event]:
+        """Return the events of ``among`` that can happen after an action of ``kind``."""
+        return [e for e in self._due_on(kind)[0] if e.ident in among]
 
     def _premises(self, before: Mapping[str, Any], action: Mapping[str, Any],
                   after: Mapping[str, Any], params: Mapping[str, Any],

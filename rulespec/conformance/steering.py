@@ -239,7 +239,7 @@ def seek(spec: Spec, config: Config, reference: Callable[[Spec, Config], Engine]
             kind = str(action.get("kind"))
             events = due.get(kind)
             if events is None:
-                events, at_end[kind] = split_due(probe.due_on(kind, events_missing)[0])
+                events, at_end[kind] = split_due(probe.due_on(kind, events_missing))
                 due[kind] = events
             before = engine.state() if events[0] else None
             if ends and len(actions) % CHECKPOINT_EVERY == 0:

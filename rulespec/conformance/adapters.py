@@ -35,11 +35,11 @@ from rulespec.conformance.protocol import (
     encode_known,
     encode_line,
     finite_json,
+    legal_of,
     loads,
     loads_known,
 )
 from rulespec.reference.core import (
-    CHANCE,
     ConfigError,
     Engine,
     IllegalAction,
@@ -174,13 +174,7 @@ class InProcessAdapter:
 
     def legal(self) -> Legal:
         """Ask the engine who moves and what is legal."""
-        engine = self._engine()
-        actor = engine.current_player()
-        if actor == CHANCE:
-            return Legal(actor, *engine.chance_split())
-        if actor is None:
-            return Legal(None, [])
-        return Legal(actor, engine.legal_actions())
+        return legal_of(self._engine())
 
     def state(self) -> dict[str, Any]:
         """Return the engine's canonical state."""

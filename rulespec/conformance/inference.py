@@ -19,8 +19,7 @@ from typing import Any
 
 from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.checks import Failure
-from rulespec.conformance.protocol import Legal
-from rulespec.conformance.verdicts import legal_of
+from rulespec.conformance.protocol import Legal, legal_of
 from rulespec.reference.core import Action, Config, Engine, config_from_json, make_config
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec

@@ -21,8 +21,8 @@ from typing import Any
 
 from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.checks import Failure
-from rulespec.conformance.protocol import Legal
-from rulespec.conformance.verdicts import Verdicts, legal_of
+from rulespec.conformance.protocol import Legal, legal_of
+from rulespec.conformance.verdicts import Verdicts
 from rulespec.reference.core import Action, Actor, Config, ConfigError, Engine
 
 #: Never deeper than this.

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any, Literal
 
 from rulespec.data import kit_dir
-from rulespec.reference.core import CHANCE, Action, Actor
+from rulespec.reference.core import CHANCE, Action, Actor, Engine
 from rulespec.spec.errors import RulespecError
 
 PROTOCOL = "rulespec-engine/1"
@@ -419,3 +419,14 @@ def encode_line(obj: Any) -> bytes:
 
 
 Status = Literal["accepted", "rejected"]
+
+
+def legal_of(engine: Engine) -> Legal:
+    """Return who moves in an engine of this process and its legal actions (the outcomes and
+    their probabilities at chance nodes): the answer to ``legal_actions``."""
+    actor = engine.current_player()
+    if actor == CHANCE:
+        return Legal(actor, *engine.chance_split())
+    if actor is None:
+        return Legal(None, [])
+    return Legal(actor, engine.legal_actions())

@@ -24,14 +24,13 @@ from rulespec.conformance.options import Options, merge_runs, schedule, supporte
 from rulespec.conformance.perft_check import perft_check
 from rulespec.conformance.probes import ActionPool, ProbeMaker, after_end
 from rulespec.conformance.progress import KitListener
-from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal
+from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal, legal_of
 from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.steering import Watch, continuation
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import (
     Finding,
     Verdicts,
-    legal_of,
     state_diff,
     unique,
 )

@@ -15,7 +15,7 @@ from typing import Any
 
 from rulespec.conformance.protocol import Legal, same_fractions
 from rulespec.conformance.validation import StateValidator
-from rulespec.reference.core import CHANCE, Action, Actor, Engine, Rejection
+from rulespec.reference.core import CHANCE, Action, Actor, Rejection
 from rulespec.spec.invariants import Invariants
 from rulespec.spec.model import Spec
 from rulespec.spec.statediff import Change, StateSchema, describe, diff_states, governing_clauses
@@ -179,16 +179,6 @@ class Verdicts:
                            f"the engine refused {bad!r} but its state changed: "
                            + state_diff(after or {}, before or {}))
         return None
-
-
-def legal_of(ref: Engine) -> Legal:
-    """Return who moves in the reference and its legal actions (outcomes at chance nodes)."""
-    actor = ref.current_player()
-    if actor == CHANCE:
-        return Legal(actor, *ref.chance_split())
-    if actor is None:
-        return Legal(None, [])
-    return Legal(actor, ref.legal_actions())
 
 
 def key(action: Any) -> str:

@@ -18,8 +18,7 @@ import jsonschema
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulespec.conformance.protocol import SCHEMA_DIR
-from rulespec.conformance.verdicts import legal_of
+from rulespec.conformance.protocol import SCHEMA_DIR, legal_of
 from rulespec.reference.registry import new_game
 from rulespec.spec.fastschema import compile_schema
 from rulespec.spec.registry import game_ids, get_spec

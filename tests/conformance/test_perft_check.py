@@ -8,7 +8,8 @@ import pytest
 
 from rulespec.conformance.adapters import InProcessAdapter
 from rulespec.conformance.perft_check import perft_check
-from rulespec.conformance.verdicts import Verdicts, key, legal_of
+from rulespec.conformance.protocol import legal_of
+from rulespec.conformance.verdicts import Verdicts, key
 from rulespec.reference.core import Action, Engine, make_config
 from rulespec.reference.perft import perft
 from rulespec.reference.registry import engine_class

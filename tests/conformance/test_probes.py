@@ -97,7 +97,8 @@ def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
     import random
 
     from rulespec.conformance.probes import ActionPool, strict_key
-    from rulespec.conformance.verdicts import fast_key, legal_of
+    from rulespec.conformance.protocol import legal_of
+    from rulespec.conformance.verdicts import fast_key
 
     for game, players in (("fool", 5), ("ruby-rhino", 3)):
         maker = ProbeMaker(get_spec(game))

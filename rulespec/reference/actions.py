@@ -350,9 +350,10 @@ class ActionSchema:
     #: What the sentences about a malformed action depend on (``wording_key``), or None: then
     #: they are remembered by the action's ``repr``.
     wording: Callable[[Mapping[str, Any]], Any] | None = None
-    #: The sentences said about malformed actions, by ``repr`` (exact: ``True``, ``1`` and
-    #: ``1.0`` differ): the conformance kit sends the same malformed probes again and again, and
-    #: wording a refusal through jsonschema costs far more than checking.
+    #: The sentences said about malformed actions, by ``wording`` key or else ``repr`` (both
+    #: exact: ``True``, ``1`` and ``1.0`` differ): the conformance kit sends the same malformed
+    #: probes again and again, and wording a refusal through jsonschema costs far more than
+    #: checking.
     _said: dict[Any, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def problems(self, action: Mapping[str, Any]) -> list[str]:

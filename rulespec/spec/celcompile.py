@@ -138,15 +138,14 @@ class _Gen:
         if right == ("lit", None):  # anything but null differs from null, without error
             return f"({self.gen(left, scope)} is {neg}None)"
         a = self.gen(left, scope)
+        op = "!=" if neg else "=="
         if right[0] == "lit" and type(right[1]) in (str, int, bool):
             t, lit = self.tmp(), repr(right[1])
             typ = type(right[1]).__name__
-            op = "!=" if neg else "=="
             return f"(({t} {op} {lit}) if type({t} := {a}) is {typ} else {neg}_eq({t}, {lit}))"
         # Two scalars of one type (the usual case: a field against a field) compare inline, as
         # ``_eq`` would; anything else goes through ``_eq``.
         t, u, b = self.tmp(), self.tmp(), self.gen(right, scope)
-        op = "!=" if neg else "=="
         return (f"(({t} {op} {u}) if type({t} := {a}) is type({u} := {b}) and type({t}) in "
                 f"_SCALARS else {neg}_eq({t}, {u}))")
 

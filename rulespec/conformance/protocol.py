@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any, Literal
 
 from rulespec.data import kit_dir
+from rulespec.exitcodes import EXIT_ENGINE
 from rulespec.reference.core import CHANCE, Action, Actor, Engine
 from rulespec.spec.errors import RulespecError
 
@@ -44,6 +45,7 @@ class EngineFailure(RulespecError):
     """The engine under test broke the protocol: crashed, hung, garbled or mis-answered."""
 
     kind: str = "protocol"
+    exit_code = EXIT_ENGINE
 
 
 class EngineCrashed(EngineFailure):

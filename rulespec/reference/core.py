@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal, Self, TypeVar
 
 import jsonschema
 
+from rulespec.exitcodes import EXIT_USAGE
 from rulespec.reference.actions import action_schemas, is_among
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
@@ -31,6 +32,8 @@ CHANCE: Literal["chance"] = "chance"
 
 class ConfigError(RulespecError):
     """A game configuration that cannot be played (unknown ruling, bad player count, ...)."""
+
+    exit_code = EXIT_USAGE
 
 
 class IllegalAction(RulespecError):

@@ -21,6 +21,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
+from rulespec.exitcodes import EXIT_USAGE
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import load_spec
@@ -32,9 +33,13 @@ ENTRY_POINT_GROUP = "rulespec.games"
 class UnknownGame(RulespecError):
     """A game id that no installed distribution registers."""
 
+    exit_code = EXIT_USAGE
+
 
 class BrokenGame(RulespecError):
     """A registered game whose entry point cannot be loaded or is inconsistent."""
+
+    exit_code = EXIT_USAGE
 
 
 @dataclass(frozen=True)

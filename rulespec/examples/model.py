@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from rulespec.examples.errors import ExampleError as ExampleError  # re-exported: the format raises it
+from rulespec.examples.errors import ExampleError
 from rulespec.spec.errors import Problem, SpecError
 from rulespec.spec.expressions import ExpressionError, compile_expression
 from rulespec.spec.loader import JsonPath, Marks, load_yaml, read_text

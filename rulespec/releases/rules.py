@@ -37,7 +37,7 @@ RULES: tuple[Rule, ...] = (
     _r("GAME_ID_CHANGED", "major", "game", "the spec describes another game id: nothing an engine declared carries over"),
     _r("PLAYERS_NARROWED", "major", "game", "a player count an engine supports is no longer allowed"),
     _r("PLAYERS_WIDENED", "minor", "game", "new player counts are allowed; the old ones play as before"),
-    _r("GAME_TEXT_CHANGED", "patch", "game", "names, summary, objective or credits changed: words only"),
+    _r("GAME_TEXT_CHANGED", "patch", "game", "names, summary, objective, credits or the reference module's import name changed: nothing an engine does"),
     # sources
     _r("SOURCE_ADDED", "patch", "sources", "a rulebook document is cited: provenance only"),
     _r("SOURCE_REMOVED", "patch", "sources", "a rulebook document is no longer cited: provenance only"),

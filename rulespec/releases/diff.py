@@ -10,14 +10,13 @@ whether it has it. Nothing is printed here: ``report`` formats a ``SpecDiff``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rulespec.releases import textdiff
 from rulespec.releases.behaviour import Evidence, Progress, behaviour_changes, evidence_of
 from rulespec.releases.change import Change
-from rulespec.releases.rules import LEVELS, RULE, Level, level_rank
+from rulespec.releases.rules import RULE, Level, level_rank
 from rulespec.releases.store import (
     declared_changes,
     format_version,
@@ -177,9 +176,3 @@ def diff_specs(old: Spec, new: Spec, *, behaviour: bool = True,
     ordered = sorted(changes, key=lambda c: -level_rank(c.level))
     return SpecDiff(old.game_id, old.version, new.version, tuple(ordered), replayed,
                     old_label or str(old.path), new_label or str(new.path), tuple(notes))
-
-
-def largest(levels: Sequence[str]) -> DiffLevel:
-    """Return the largest of some levels ("none" for none)."""
-    found = [lv for lv in levels if lv in LEVELS]
-    return max(found, key=level_rank) if found else "none"  # type: ignore[return-value]

@@ -76,7 +76,7 @@ def snapshot_git(game: str, rev: str, *, spec_path: str | None = None) -> Snapsh
     ``spec_path`` (relative to the work tree's top) names the spec when it is not where the
     registered spec is today; its examples and traces are then looked for beside it.
     """
-    spec, examples, traces = _sources(game)
+    spec, _, traces = _sources(game)
     root = gitsource.repo_root(spec)
     commit = gitsource.resolve(rev, root)
     rel_spec = spec_path or spec.relative_to(root).as_posix()

@@ -144,4 +144,4 @@ RULE: dict[str, Rule] = {r.name: r for r in RULES}
 
 def level_rank(level: str) -> int:
     """Return 0, 1, 2 for patch, minor, major (-1 for no change)."""
-    return LEVELS.index(level) if level in LEVELS else -1  # type: ignore[arg-type]
+    return LEVELS.index(level) if level in LEVELS else -1

@@ -163,7 +163,12 @@ def previous_release(game: str) -> Release | None:
     """
     from rulespec.spec.registry import get_spec
 
-    current = parse_version(get_spec(game).version)
+    return release_before(game, get_spec(game).version)
+
+
+def release_before(game: str, version: str) -> Release | None:
+    """Return the newest frozen release of ``game`` not after ``version``, or None."""
+    current = parse_version(version)
     older = [r for r in frozen_releases(game) if r.key <= current]
     return older[-1] if older else None
 

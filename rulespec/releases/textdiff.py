@@ -88,7 +88,8 @@ def game(old: Data, new: Data) -> Iterator[Change]:
     if og.get("id") != ng.get("id"):
         yield Change.of("GAME_ID_CHANGED", "game.id", f"game {og.get('id')!r} -> {ng.get('id')!r}")
     op, np = og.get("players") or {}, ng.get("players") or {}
-    lo_old, hi_old, lo_new, hi_new = op.get("min"), op.get("max"), np.get("min"), np.get("max")
+    lo_old, hi_old = int(op.get("min", 0)), int(op.get("max", 0))
+    lo_new, hi_new = int(np.get("min", 0)), int(np.get("max", 0))
     if (lo_old, hi_old) != (lo_new, hi_new):
         narrowed = lo_new > lo_old or hi_new < hi_old
         yield Change.of("PLAYERS_NARROWED" if narrowed else "PLAYERS_WIDENED", "game.players",
@@ -287,19 +288,19 @@ def structure(old: Data, new: Data) -> Iterator[Change]:
     a, b = old.get("structure") or {}, new.get("structure") or {}
     for part in sorted(set(a) | set(b)):
         steps_a, steps_b = dict(_steps(a.get(part), part)), dict(_steps(b.get(part), part))
-        for where in steps_b:
-            if where not in steps_a:
+        for where, step in steps_b.items():
+            was = steps_a.get(where)
+            if was is None:
                 yield Change.of("STRUCTURE_CHANGED", f"structure.{where}", f"step {where} added",
-                                _clauses(steps_b[where]))
-            elif steps_a[where] != steps_b[where]:
-                keys = _text_keys(steps_a[where], steps_b[where], ("id", "steps"))
+                                _clauses(step))
+            elif was != step:
+                keys = _text_keys(was, step, ("id", "steps"))
                 yield Change.of("STRUCTURE_CHANGED", f"structure.{where}",
-                                f"step {where}: {', '.join(keys)} changed",
-                                _clauses(steps_a[where], steps_b[where]))
-        for where in steps_a:
+                                f"step {where}: {', '.join(keys)} changed", _clauses(was, step))
+        for where, was in steps_a.items():
             if where not in steps_b:
                 yield Change.of("STRUCTURE_CHANGED", f"structure.{where}",
-                                f"step {where} removed", _clauses(steps_a[where]))
+                                f"step {where} removed", _clauses(was))
 
 
 def _steps(value: Any, prefix: str) -> Iterator[tuple[str, Data]]:
@@ -522,7 +523,7 @@ def examples(old: Sequence[Data], new: Sequence[Data]) -> Iterator[Change]:
 
     yield from diff_by_id("examples", list(old), list(new), added="EXAMPLE_ADDED",
                           removed="EXAMPLE_REMOVED", both=both,
-                          records=lambda item: _witnessed(item))
+                          records=_witnessed)
 
 
 def _witnessed(*items: Data) -> tuple[str, ...]:

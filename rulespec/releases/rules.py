@@ -34,7 +34,6 @@ def _r(name: str, level: Level, category: str, reason: str) -> Rule:
 RULES: tuple[Rule, ...] = (
     # game
     _r("FORMAT_CHANGED", "major", "game", "the spec format changed: tools of the old format cannot read it"),
-    _r("GAME_ID_CHANGED", "major", "game", "the spec describes another game id: nothing an engine declared carries over"),
     _r("PLAYERS_NARROWED", "major", "game", "a player count an engine supports is no longer allowed"),
     _r("PLAYERS_WIDENED", "minor", "game", "new player counts are allowed; the old ones play as before"),
     _r("GAME_TEXT_CHANGED", "patch", "game", "names, summary, objective, credits or the reference module's import name changed: nothing an engine does"),
@@ -110,7 +109,7 @@ RULES: tuple[Rule, ...] = (
     # variants
     _r("VARIANT_ADDED", "minor", "variants", "a new optional rule; games without it play as before"),
     _r("VARIANT_REMOVED", "major", "variants", "a variant configurations name is gone: they are refused"),
-    _r("VARIANT_BEHAVIOUR_CHANGED", "major", "variants", "whether a variant is a named behaviour changed"),
+    _r("VARIANT_BEHAVIOUR_CHANGED", "major", "variants", "what a variant does changed: its parameter overrides, or whether it is a named behaviour"),
     _r("VARIANT_SETTABLE_CHANGED", "major", "variants", "a variant no longer lets a parameter be set: some configurations are refused"),
     _r("VARIANT_SETTABLE_WIDENED", "minor", "variants", "a variant lets more parameters be set"),
     _r("VARIANT_TEXT_CHANGED", "patch", "variants", "a variant's name, description or clauses changed: words only"),

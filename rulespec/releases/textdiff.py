@@ -85,8 +85,6 @@ def game(old: Data, new: Data) -> Iterator[Change]:
     if old.get("format") != new.get("format"):
         yield Change.of("FORMAT_CHANGED", "format",
                         f"format {_short(old.get('format'))} -> {_short(new.get('format'))}")
-    if og.get("id") != ng.get("id"):
-        yield Change.of("GAME_ID_CHANGED", "game.id", f"game {og.get('id')!r} -> {ng.get('id')!r}")
     op, np = og.get("players") or {}, ng.get("players") or {}
     lo_old, hi_old = int(op.get("min", 0)), int(op.get("max", 0))
     lo_new, hi_new = int(np.get("min", 0)), int(np.get("max", 0))

@@ -51,7 +51,8 @@ def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False)
 #: Commands defined in other modules, imported only when one of them is asked for (or the
 #: whole list is, for --help): "module:attribute", the attribute a command or a tuple of them.
 LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.perft_cli:perft",
-                 "rulespec.examples.cli:examples", "rulespec.impact.cli:impact")
+                 "rulespec.examples.cli:examples", "rulespec.impact.cli:impact",
+                 "rulespec.releases.cli:COMMANDS")
 
 
 class _LazyGroup(click.Group):

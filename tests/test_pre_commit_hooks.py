@@ -22,6 +22,8 @@ from rulespec.spec.registry import registered
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 HOOK_IDS = ["rulespec-validate", "rulespec-validate-system"]
+#: The hook that checks each staged spec's version bump against its previous release.
+DIFF_HOOK = "rulespec-diff-check"
 GAME = "ruby-rhino"
 
 
@@ -67,11 +69,14 @@ def _run_hook(hook: Hook, repo: Path, only: list[str] | None = None) -> (
 def test_the_manifest_loads_with_pre_commits_loader() -> None:
     """pre-commit accepts the manifest; every hook runs `rulespec validate` on file names."""
     hooks = _hooks()
-    assert list(hooks) == HOOK_IDS
-    for hook in hooks.values():
+    assert list(hooks) == [*HOOK_IDS, DIFF_HOOK]
+    assert hooks[DIFF_HOOK].entry.startswith("rulespec diff --check --previous")
+    assert hooks[DIFF_HOOK].pass_filenames and hooks[DIFF_HOOK].language == "python"
+    for hook in (hooks[h] for h in HOOK_IDS):
         assert hook.entry == "rulespec validate" and hook.pass_filenames
         assert hook.types == ["yaml"]
     assert hooks["rulespec-validate"].language == "python"
+    assert hooks[DIFF_HOOK].types == ["yaml"]
     # pre-commit 4.4 renamed the "system" language "unsupported" (and still reads "system").
     assert hooks["rulespec-validate-system"].language in {"system", "unsupported"}
 
@@ -108,6 +113,28 @@ def test_the_hook_checks_quotes_with_sources_in_args(tmp_path: Path, rulebooks: 
 @pytest.mark.skipif(not os.environ.get("RULESPEC_TRY_REPO"),
                     reason="installs rulespec into a pre-commit environment (minutes, needs the "
                            "package index); set RULESPEC_TRY_REPO=1 to run")
+def test_the_diff_hook_passes_a_released_spec_and_fails_an_unbumped_change(
+        tmp_path: Path) -> None:
+    """rulespec-diff-check passes the staged spec as released, and fails it (exit 1) once a
+    change that needs a MINOR bump (a new variant) is staged without one."""
+    repo = _spec_repository(tmp_path)
+    hook = _hooks()[DIFF_HOOK]
+    chosen, proc = _run_hook(hook, repo, only=[f"specs/{GAME}.yaml"])
+    assert f"specs/{GAME}.yaml" in chosen
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no change (ok)" in proc.stdout
+    spec = repo / "specs" / f"{GAME}.yaml"
+    text = spec.read_text(encoding="utf-8")
+    marker = "variants:\n"
+    assert text.count(marker) == 1
+    spec.write_text(text.replace(marker, marker + (
+        "  - id: house-rule\n    name: A house rule\n    description: Nothing yet.\n"
+        "    settable: [target_score]\n    clauses: [RR-OBJ-01]\n"), 1), encoding="utf-8")
+    _, proc = _run_hook(hook, repo, only=[f"specs/{GAME}.yaml"])
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "VARIANT_ADDED" in proc.stdout and "too small" in proc.stdout
+
+
 def test_pre_commit_try_repo(tmp_path: Path) -> None:
     """`pre-commit try-repo` installs this checkout as a hook repository and runs the hook."""
     repo = _spec_repository(tmp_path)

@@ -136,7 +136,8 @@ class _Checker:
                   self.check_parameters, self.check_schemas, self.check_invariants,
                   self.check_events,
                   self.check_variants, self.check_ambiguities, self.check_visibility,
-                  self.check_register, self.check_null_keys, self.check_impact)
+                  self.check_register, self.check_null_keys, self.check_impact,
+                  self.check_releases)
         for check in checks:
             try:
                 check()
@@ -182,6 +183,32 @@ class _Checker:
         players = self.data["game"]["players"]
         if players["min"] > players["max"]:
             self.add(("game", "players"), f"min {players['min']} is above max {players['max']}")
+
+    def check_releases(self) -> None:
+        """Releases are oldest first, strictly increasing, dated, and end at spec_version."""
+        game = self.data["game"]
+        releases = game.get("releases")
+        if not isinstance(releases, list):
+            return
+        previous: tuple[tuple[int, int, int], str] | None = None
+        for i, release in enumerate(releases):
+            version, date = release.get("version"), release.get("date")
+            if isinstance(date, str) and not _iso_date(date):
+                self.add(("game", "releases", i, "date"), f"release date {date!r} is not a day "
+                         "of the calendar; write it as YYYY-MM-DD (ISO 8601)")
+            key = _semver(version)
+            if key is None:
+                continue
+            if previous is not None and key <= previous[0]:
+                self.add(("game", "releases", i, "version"), f"release {version!r} comes after "
+                         f"{previous[1]!r}; list releases oldest first with strictly increasing "
+                         "versions")
+            previous = (key, str(version))
+        last = releases[-1].get("version") if releases else None
+        if last is not None and last != game["spec_version"]:
+            self.add(("game", "spec_version"), f"spec_version {game['spec_version']!r} is not the "
+                     f"last release ({last!r}); a new version needs its entry at the end of "
+                     "game.releases (version, date, summary)")
 
     # -- references ---------------------------------------------------------------------------
 
@@ -515,6 +542,24 @@ def check_sources(data: Mapping[str, Any], marks: Marks, sources_dir: Path) -> l
                                               f"{_short(str(value['quote']))!r}; copy it exactly "
                                               "from the rulebook"))
     return problems
+
+
+def _semver(text: Any) -> tuple[int, int, int] | None:
+    """Return MAJOR.MINOR.PATCH as numbers, or None when ``text`` is not such a version."""
+    parts = text.split(".") if isinstance(text, str) else []
+    if len(parts) != 3 or not all(p.isdigit() and p.isascii() for p in parts):
+        return None
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def _iso_date(text: str) -> bool:
+    """Return True when ``text`` is a real calendar day written YYYY-MM-DD."""
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
 
 
 def _short(text: str) -> str:

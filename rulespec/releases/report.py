@@ -1,0 +1,107 @@
+"""Format a ``SpecDiff``: text for people, a markdown bulletin, JSON for tools."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+
+from rulespec.releases.change import Change
+from rulespec.releases.diff import SpecDiff
+from rulespec.releases.rules import LEVELS, RULE, Level
+from rulespec.spec.model import Spec
+
+#: Formats ``render`` knows.
+FORMATS = ("text", "markdown", "json")
+
+_HEADINGS: dict[Level, str] = {
+    "major": "Breaking changes (MAJOR)",
+    "minor": "Additions (MINOR)",
+    "patch": "Corrections and documentation (PATCH)",
+}
+
+
+def _cites(change: Change) -> str:
+    parts = []
+    if change.clauses:
+        parts.append(f"clauses: {', '.join(change.clauses)}")
+    if change.records:
+        parts.append(f"records: {', '.join(change.records)}")
+    return f" [{'; '.join(parts)}]" if parts else ""
+
+
+def text(diff: SpecDiff, *, verbose: bool = False) -> str:
+    """Return the diff for a terminal: the verdict, then every MAJOR and MINOR change.
+
+    PATCH changes are counted by rule unless ``verbose``.
+    """
+    lines = [diff.verdict()]
+    if diff.replayed:
+        lines.append(f"replayed from {diff.old_label}: {diff.replayed}")
+    lines += [f"note: {n}" for n in diff.notes]
+    for level in reversed(LEVELS):
+        found = diff.by_level(level)
+        if not found:
+            continue
+        lines.append(f"{level.upper()} ({len(found)}):")
+        if level == "patch" and not verbose:
+            counts: dict[str, int] = {}
+            for c in found:
+                counts[c.rule] = counts.get(c.rule, 0) + 1
+            lines += [f"  {rule} x{n}: {RULE[rule].reason}" for rule, n in sorted(counts.items())]
+            lines.append("  (--verbose lists each)")
+            continue
+        lines += [f"  {c.rule} {c.path}: {c.reason}{_cites(c)}" for c in found]
+    return "\n".join(lines)
+
+
+def _md_escape(value: str) -> str:
+    return value.replace("|", "\\|").replace("<", "&lt;")
+
+
+def _md_items(changes: Sequence[Change]) -> Iterator[str]:
+    for c in changes:
+        yield f"- **{c.rule}** `{c.path}`: {_md_escape(c.reason)}{_md_escape(_cites(c))}"
+
+
+def markdown(diff: SpecDiff, new: Spec | None = None) -> str:
+    """Return the diff as an update bulletin (as MTG's Comprehensive Rules bulletins)."""
+    from rulespec.releases.store import releases_of
+
+    name = new.name if new is not None else diff.game
+    entry = None
+    if new is not None:
+        entry = next((r for r in releases_of(new) if r.version == diff.new_version), None)
+    head = f"# {name} {diff.new_version}"
+    if entry is not None:
+        head += f" ({entry.date})"
+    lines = [head, ""]
+    if entry is not None:
+        lines += [entry.summary, ""]
+    need = diff.required_bump()
+    verdict = (f"{diff.new_version} is at least {need}, as they need" if diff.ok else
+               f"{diff.new_version} is too small: they need at least {need}")
+    lines += [f"Changes since {diff.old_version} ({diff.old_label}): {len(diff.changes)}, the "
+              f"largest {diff.level.upper()}; {verdict}.", ""]
+    if diff.replayed:
+        lines += [f"Behaviour checked by replaying {diff.old_version}'s evidence on the new "
+                  f"reference: {diff.replayed}.", ""]
+    lines += [f"> {n}" for n in diff.notes]
+    for level in reversed(LEVELS):
+        found = diff.by_level(level)
+        if found:
+            lines += [f"## {_HEADINGS[level]}", "", *_md_items(found), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def as_json(diff: SpecDiff) -> str:
+    """Return the diff as JSON (``rulespec-diff/1``)."""
+    return json.dumps(diff.to_json(), indent=2, ensure_ascii=False)
+
+
+def render(diff: SpecDiff, fmt: str, *, new: Spec | None = None, verbose: bool = False) -> str:
+    """Return the diff in format ``fmt`` (one of FORMATS)."""
+    if fmt == "json":
+        return as_json(diff)
+    if fmt == "markdown":
+        return markdown(diff, new)
+    return text(diff, verbose=verbose)

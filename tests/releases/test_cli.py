@@ -1,0 +1,149 @@
+"""``rulespec diff``: sides, --check, formats, and the exit codes (0 ok, 1 check, 2 input)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulespec.cli import main
+from rulespec.releases.diff import bump
+from tests.releases.support import by_id, today_data, write_copy
+
+DDO = "dado-de-ouro"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the command line and return its exit code, stdout and stderr."""
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return int(done.value.code or 0), out, err
+
+
+def _with_variant(version: str, entry: bool) -> dict[str, Any]:
+    """Today's Dado de Ouro with one more variant (a MINOR change) at ``version``."""
+    data = today_data(DDO)
+    data["variants"].append({**by_id(data, "variants", "single-game"), "id": "two-games",
+                             "name": "Two games", "parameters": {"games_to_win": 2}})
+    data["game"]["spec_version"] = version
+    if entry:
+        data["game"]["releases"].append({"version": version, "date": "2026-12-02",
+                                         "summary": "A two-game variant."})
+    return data
+
+
+def test_check_fails_when_the_bump_is_too_small(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """A new variant (VARIANT_ADDED, MINOR) without a bump: --check exits 1 and says the bump."""
+    new = write_copy(tmp_path, DDO, _with_variant("1.1.0", entry=False))
+    code, out, _ = run(capsys, "diff", "--check", "-q", f"{DDO}@1.1.0", str(new))
+    assert code == 1
+    assert "VARIANT_ADDED" in out and "needs at least 1.2.0" in out and "too small" in out
+    code, out, _ = run(capsys, "diff", "-q", f"{DDO}@1.1.0", str(new))
+    assert code == 0, "without --check the diff only reports"
+
+
+def test_check_passes_with_the_right_bump(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    """The same change released as 1.2.0 passes; --against names OLD the buf way."""
+    new = write_copy(tmp_path, DDO, _with_variant("1.2.0", entry=True))
+    code, out, _ = run(capsys, "diff", "--check", "-q", str(new), "--against", f"{DDO}@1.1.0")
+    assert code == 0 and "needs at least 1.2.0 (ok)" in out
+
+
+def test_one_file_is_compared_with_its_previous_release(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    """A spec file alone is checked against its game's previous release (as pre-commit does)."""
+    new = write_copy(tmp_path, DDO, _with_variant("1.1.0", entry=False))
+    code, out, _ = run(capsys, "diff", "--check", "-q", str(new))
+    assert code == 1 and f"replayed from {DDO}@1.1.0" in out
+
+
+def test_json_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """JSON carries the level, the version needed, and each change with its rule."""
+    new = write_copy(tmp_path, DDO, _with_variant("1.2.0", entry=True))
+    code, out, _ = run(capsys, "diff", "--format", "json", "-q", f"{DDO}@1.1.0", str(new))
+    report = json.loads(out)
+    assert code == 0 and report["format"] == "rulespec-diff/1"
+    assert (report["level"], report["required_version"], report["ok"]) == ("minor", "1.2.0", True)
+    assert report["counts"] == {"VARIANT_ADDED": 1}
+    (change,) = report["changes"]
+    assert change["rule"] == "VARIANT_ADDED" and change["category"] == "variants"
+    assert change["clauses"] == ["DDO-MATCH-02"]
+
+
+def test_markdown_bulletin(capsys: pytest.CaptureFixture[str]) -> None:
+    """The bulletin is headed by the release and its summary, then the changes by level."""
+    code, out, _ = run(capsys, "diff", "--format", "markdown", "-q", "ouro-de-tolo@1.0.0",
+                       "ouro-de-tolo@2.0.0")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "# Ouro de Tolo 2.0.0 (2026-12-01)"
+    assert lines[2].startswith("An accident takes every stone")
+    assert out.index("## Breaking changes (MAJOR)") < out.index("## Additions (MINOR)") < \
+        out.index("## Corrections and documentation (PATCH)")
+    assert "- **BEHAVIOUR_DECLARED** `game.releases[2.0.0]`" in out
+
+
+def test_text_lists_patch_changes_only_when_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    """PATCH changes are counted by rule; --verbose lists each."""
+    _, short, _ = run(capsys, "diff", "-q", "dado-de-ouro@1.0.0", "dado-de-ouro@1.1.0")
+    _, full, _ = run(capsys, "diff", "-q", "-v", "dado-de-ouro@1.0.0", "dado-de-ouro@1.1.0")
+    assert short.splitlines()[0].startswith("dado-de-ouro 1.0.0 -> 1.1.0:")
+    assert "STATE_ANNOTATION_CHANGED x" in short and "(--verbose lists each)" in short
+    assert "STATE_ANNOTATION_CHANGED state.schema" in full and len(full) > len(short)
+
+
+def test_all_games_pass_against_their_previous_release(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The CI gate: every game's spec today needs no bump beyond the version it carries."""
+    code, out, _ = run(capsys, "diff", "--check", "--all", "-q")
+    assert code == 0, out
+    assert out.count("(ok)") == 4
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["fool@9.9.9", "fool@1.1.0"], "the releases of 'fool' are 1.0.0, 1.1.0"),
+    (["nosuch.yaml", "fool@1.1.0"], "no such spec file: 'nosuch.yaml'"),
+    (["fool@1.0.0", "dado-de-ouro@1.0.0"], "cannot compare specs of two games"),
+    (["git:HEAD", "git:HEAD"], "does not say which game"),
+    (["fool@1.x", "fool@1.1.0"], "version '1.x' is not MAJOR.MINOR.PATCH"),
+    ([], "give OLD NEW"),
+])
+def test_input_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
+                             message: str) -> None:
+    """Bad sides exit 2 with a sentence naming the value and what to do."""
+    code, _, err = run(capsys, "diff", *args)
+    assert code == 2 and message in err, err
+
+
+def test_git_sides(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """git:REV:PATH and git:REV (with the game from the other side) read a committed spec with
+    its committed evidence; the first release is the spec at 3e44d90."""
+    monkeypatch.chdir(ROOT)
+    if subprocess.run(["git", "cat-file", "-e", "3e44d90"], cwd=ROOT, check=False,
+                      capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout with the first release's commit")
+    code, out, _ = run(capsys, "diff", "--format", "json", "-q", "--no-behaviour",
+                       "git:3e44d90:specs/fool.yaml", "fool@1.0.0")
+    assert code == 0 and json.loads(out)["level"] == "none"
+    # The new side's reference must run to replay the old evidence; 1.0.0 named a module
+    # that rulespec 0.2 moved.
+    code, _, err = run(capsys, "diff", "-q", "git:3e44d90:specs/fool.yaml", "fool@1.0.0")
+    assert code == 2 and "compare with --no-behaviour, or swap the sides" in err
+    code, out, _ = run(capsys, "diff", "--format", "json", "-q", "git:3e44d90", "fool@1.1.0")
+    report = json.loads(out)
+    assert report["level"] == "minor" and report["replayed"].startswith("6 golden trace(s)")
+
+
+@pytest.mark.parametrize(("version", "level", "needed"), [
+    ("1.1.0", "none", "1.1.0"), ("1.1.0", "patch", "1.1.1"), ("1.1.3", "minor", "1.2.0"),
+    ("1.1.3", "major", "2.0.0"), ("0.1.0", "major", "0.2.0"), ("0.1.0", "minor", "0.1.1"),
+])
+def test_bump(version: str, level: str, needed: str) -> None:
+    """Semver read for rules; under 1.0.0 a breaking change bumps the minor number."""
+    assert bump(version, level) == needed  # type: ignore[arg-type]

@@ -13,13 +13,13 @@ from __future__ import annotations
 from rulespec.conformance.adapters import Adapter, InProcessAdapter, SubprocessAdapter
 from rulespec.conformance.checks import CHECKS, Failure, Report, RunResult
 from rulespec.conformance.golden import differences as golden_differences
-from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.golden import write as write_golden
 from rulespec.conformance.options import supported_configs
 from rulespec.conformance.protocol import EngineFailure, Hello, Legal
 from rulespec.conformance.report import render
 from rulespec.conformance.runner import Conformance, Options, check_engine
 from rulespec.conformance.server import serve
+from rulespec.spec.registry import golden_paths
 
 __all__ = [
     "CHECKS",

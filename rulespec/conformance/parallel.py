@@ -71,14 +71,19 @@ def default_jobs() -> int:
 
 
 def fresh_adapter(adapter: Any) -> Any | None:
-    """Return a new adapter to the same engine as ``adapter`` (None when it cannot be copied)."""
+    """Return a new adapter to the same engine as ``adapter`` (None when it cannot be copied),
+    holding back the same rulings."""
+    fresh: SubprocessAdapter | InProcessAdapter
     if isinstance(adapter, SubprocessAdapter):
-        return SubprocessAdapter(adapter.argv, timeout=adapter.timeout,
-                                 startup_timeout=adapter.startup_timeout,
-                                 max_line=adapter.max_line, cwd=adapter.cwd, env=adapter.env)
-    if type(adapter) is InProcessAdapter:
-        return InProcessAdapter(adapter._engines, name=adapter.name, factory=adapter._factory)
-    return None
+        fresh = SubprocessAdapter(adapter.argv, timeout=adapter.timeout,
+                                  startup_timeout=adapter.startup_timeout,
+                                  max_line=adapter.max_line, cwd=adapter.cwd, env=adapter.env)
+    elif type(adapter) is InProcessAdapter:
+        fresh = InProcessAdapter(adapter._engines, name=adapter.name, factory=adapter._factory)
+    else:
+        return None
+    fresh.hold(adapter.held)
+    return fresh
 
 
 def can_run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]]) -> bool:

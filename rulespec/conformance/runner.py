@@ -18,7 +18,6 @@ from typing import Any
 from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.checks import Failure, Report, RunResult
 from rulespec.conformance.examples_check import run_rule_examples
-from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.levels import projection
 from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.parallel import can_run_parallel, run_parallel
@@ -31,11 +30,12 @@ from rulespec.conformance.replay import load_golden, replay_golden
 from rulespec.conformance.steering import Watch, continuation
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import Verdicts
+from rulespec.conformance.versions import VersionView, today, view_for
 from rulespec.reference.core import Config, ConfigError, Engine, config_from_json
 from rulespec.reference.registry import engine_class
 from rulespec.reference.trace import Trace, read_trace
 from rulespec.spec.model import Spec
-from rulespec.spec.registry import get_spec
+from rulespec.spec.registry import get_spec, golden_paths
 
 __all__ = ["Conformance", "Options", "check_engine", "load_golden", "supported_configs"]
 
@@ -80,6 +80,10 @@ class Conformance(GamePlay):
         self.listener: KitListener | None = None
         #: What each configuration's games exercised, and the chooser steered by it.
         self.watch = Watch(self.spec, self.reference, steer=self.options.steer)
+        #: The release the engine is checked as (``run`` asks the engine; today's until then).
+        self.version: VersionView = today(self.spec)
+        #: Golden traces left out as newer than that release.
+        self.golden_newer: list[str] = []
 
     # -- public ------------------------------------------------------------------------------
 
@@ -87,11 +91,16 @@ class Conformance(GamePlay):
         """Check every configuration, then the golden traces; return the report."""
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
         configs = list(configs)
+        report.checked_as = self.version = self._checked_as()
+        hold = getattr(self.adapter, "hold", None)
+        if callable(hold):
+            hold(frozenset(self.version.held))
         if self.options.rule_examples:
             self._tell("rule examples")
             asked = dict(configs[0].get("rulings", {})) if configs else {}
             report.examples = run_rule_examples(self.adapter, self.spec, rulings=asked,
-                                                trace_dir=self.options.trace_dir)
+                                                trace_dir=self.options.trace_dir,
+                                                newer=self.version.newer)
         # Golden traces follow the player counts asked for (and those the engine declares).
         self._players = {int(c["players"]) for c in configs if "players" in c}
         report.runs = self._run_configs(configs)
@@ -100,7 +109,19 @@ class Conformance(GamePlay):
                 self._tell("golden traces")
                 report.golden = self.run_golden()
             report.golden_not_run = self.dead
+            report.golden_newer = list(self.golden_newer)
+        if not self.version.today:
+            _explain_changes(report, self.version)
         return report
+
+    def _checked_as(self) -> VersionView:
+        """Return the release the engine is checked as (today's when it cannot be asked: the
+        failure to answer is reported by the checks that need the engine)."""
+        try:
+            hello = self.adapter.hello()
+        except EngineFailure:
+            hello = None
+        return view_for(self.spec, hello, override=self.options.spec_version)
 
     def _tell(self, activity: str) -> None:
         if self.listener is not None:
@@ -167,8 +188,9 @@ class Conformance(GamePlay):
             return result
         unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
                                      players=config.players, parameters=config.overrides)
-        if unsupported:
-            result.skipped = "; ".join(unsupported)
+        newer = self.version.newer(cfg)
+        if unsupported or newer:
+            result.skipped = "; ".join([newer] if newer else unsupported)
             return result
         self.level = hello.level(self.spec.game_id)
         self._project = projection(self.spec, self.level)
@@ -279,10 +301,14 @@ class Conformance(GamePlay):
             return [("hello", self._protocol_failure({}, exc))]
         self.level = hello.level(self.spec.game_id)
         self._project = projection(self.spec, self.level)
+        self.golden_newer = []
         for path in golden_paths(self.spec.game_id):
             trace = read_trace(path)
             config = config_from_json(self.spec, trace.config)
             if self._players and config.players not in self._players:
+                continue
+            if self.version.newer(config.to_json()):
+                self.golden_newer.append(path.name)
                 continue
             if hello.supports(self.spec.game_id, config.rulings, config.variants,
                               players=config.players, parameters=config.overrides):
@@ -306,8 +332,9 @@ class Conformance(GamePlay):
         config = config_from_json(self.spec, trace.config)
         unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
                                      players=config.players, parameters=config.overrides)
-        if unsupported:
-            return None, "; ".join(unsupported)
+        newer = self.version.newer(config.to_json())
+        if unsupported or newer:
+            return None, "; ".join([newer] if newer else unsupported)
         return self.replay(name, trace, path=paths[name]), None
 
     def replay(self, name: str, trace: Trace, *, path: Path | None = None) -> Failure | None:
@@ -371,6 +398,16 @@ class Conformance(GamePlay):
         if opts.seed is not None or salt:
             test = seed((opts.seed or 0) + salt)(test)
         return test
+
+
+def _explain_changes(report: Report, version: VersionView) -> None:
+    """Name, in each failure, the MAJOR spec changes since ``version`` that touch it."""
+    if report.examples is not None:
+        report.examples.failures = [version.explain(f) for f in report.examples.failures]
+    for run in report.runs:
+        run.failures = [version.explain(f) for f in run.failures]
+    report.golden = [(name, None if f is None else version.explain(f))
+                     for name, f in report.golden]
 
 
 def _describe(config: Mapping[str, Any], salt: int) -> str:

@@ -133,6 +133,27 @@ def registered(game_id: str) -> RegisteredGame:
     return reg.games[game_id]
 
 
+def golden_paths(game_id: str, directory: Path | None = None) -> list[Path]:
+    """Return the golden trace files of ``game_id`` (``<game>.<label>.jsonl``), sorted.
+
+    They are in ``directory``, or in the folder the game's package registers (a game that
+    registers none has none).
+    """
+    if directory is None:
+        folder = registered(game_id).package.traces
+        if folder is None:
+            return []
+        directory = folder
+    return sorted(directory.glob(f"{game_id}.*.jsonl"))
+
+
+def perft_path(game_id: str) -> Path | None:
+    """Return where the perft tables of ``game_id`` are kept (None: its package registers no
+    trace folder); the file may not exist."""
+    folder = registered(game_id).package.traces
+    return None if folder is None else folder / f"{game_id}.perft.json"
+
+
 def spec_paths() -> list[Path]:
     """Return the spec file of every registered game, sorted by game id."""
     return [registered(g).spec_path for g in game_ids()]

@@ -104,15 +104,23 @@ def test_ouro_de_tolo_from_its_first_release_lists_the_major_changes() -> None:
     assert "MAJOR changes since 1.0.0" in text and "OURO-CARD-11" not in text.split("\n")[0]
 
 
-def test_the_node_engine_of_the_first_release_is_conformant_today() -> None:
-    """The Node.js Dado de Ouro engine declares 1.0.0 and has not changed since."""
-    engine = SubprocessAdapter(["node", str(kit_dir() / "engines" / "dado_de_ouro.js")])
+FROZEN = Path(__file__).parent / "engines" / "frozen"
+
+
+@pytest.mark.parametrize(("engine", "declared"), [
+    (FROZEN / "dado_de_ouro-1.0.0.js", "1.0.0"),
+    (kit_dir() / "engines" / "dado_de_ouro.js", get_spec("dado-de-ouro").version),
+], ids=["frozen-at-1.0.0", "maintained"])
+def test_the_node_engines_are_conformant_today(engine: Path, declared: str) -> None:
+    """The Node.js Dado de Ouro engine as frozen at the first release, and as maintained."""
+    adapter = SubprocessAdapter(["node", str(engine)])
     try:
-        report = check_engine(engine, "dado-de-ouro", options=QUICK)
+        report = check_engine(adapter, "dado-de-ouro", options=QUICK)
     finally:
-        engine.close()
+        adapter.close()
     assert report.ok, render(report, "text")
-    assert report.checked_as.declared == "1.0.0"
+    assert report.checked_as.declared == declared
+    assert report.checked_as.today == (declared == get_spec("dado-de-ouro").version)
 
 
 def test_an_unknown_declared_version_names_the_releases() -> None:

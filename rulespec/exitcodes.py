@@ -26,15 +26,11 @@ CONTRACT: Final = ("Exit codes: 0 ok; 1 a check failed; 2 a usage or input error
 
 
 def exit_code_for(exc: BaseException) -> int:
-    """Return the exit code for an error that ended a command."""
-    from rulespec.conformance.protocol import EngineFailure
-    from rulespec.reference.core import ConfigError
-    from rulespec.reference.trace import TraceError
-    from rulespec.spec.errors import SpecError
-    from rulespec.spec.registry import BrokenGame, UnknownGame
+    """Return the exit code for an error that ended a command.
 
-    if isinstance(exc, EngineFailure):
-        return EXIT_ENGINE
-    if isinstance(exc, SpecError | TraceError | ConfigError | UnknownGame | BrokenGame):
-        return EXIT_USAGE
-    return EXIT_FAILED
+    Each error class says its own code (``exit_code``, set on ``RulespecError`` and overridden
+    where an error is a usage error or the engine's failure), so this module imports nothing
+    and any package may use it.
+    """
+    code = getattr(type(exc), "exit_code", EXIT_FAILED)
+    return code if isinstance(code, int) and not isinstance(code, bool) else EXIT_FAILED

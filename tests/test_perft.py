@@ -111,8 +111,8 @@ def test_perft_from_a_trace_counts_below_its_last_position(tmp_path: Path) -> No
     from click.testing import CliRunner
 
     from rulespec.cli import cli
-    from rulespec.conformance.golden import golden_paths
     from rulespec.reference.trace import read_trace
+    from rulespec.spec.registry import golden_paths
 
     golden = read_trace(golden_paths("fool")[0])
     steps = golden.steps[:60]  # the deal is over by then: players choose cards

@@ -339,7 +339,7 @@ const methods = {
   hello(params) {
     if (params.protocol !== PROTOCOL) throw new Refusal(-32602, `this engine speaks ${PROTOCOL}`);
     return {protocol: PROTOCOL, name: "dado-de-ouro.js", version: "1.0.0",
-            games: {[GAME]: {spec_version: "1.0.0", rulings: RULINGS,
+            games: {[GAME]: {spec_version: "1.1.0", rulings: RULINGS,
                              variants: Object.keys(VARIANTS)}},
             capabilities: ["batch"]};
   },

@@ -1,6 +1,7 @@
 """The conformance kit: check any engine, in any language, against a game's spec.
 
-Python API::
+This package's names are the public API of the kit (listed in ``docs/reference/api.md``); the
+modules underneath are internal and may change. Python API::
 
     from rulespec.conformance import SubprocessAdapter, check_engine, Options
     report = check_engine(SubprocessAdapter("node my-engine.js"), "dado-de-ouro")
@@ -11,8 +12,14 @@ from __future__ import annotations
 
 from rulespec.conformance.adapters import Adapter, InProcessAdapter, SubprocessAdapter
 from rulespec.conformance.checks import CHECKS, Failure, Report, RunResult
+from rulespec.conformance.golden import differences as golden_differences
+from rulespec.conformance.golden import write as write_golden
+from rulespec.conformance.options import supported_configs
 from rulespec.conformance.protocol import EngineFailure, Hello, Legal
+from rulespec.conformance.report import render
 from rulespec.conformance.runner import Conformance, Options, check_engine
+from rulespec.conformance.server import serve
+from rulespec.spec.registry import golden_paths
 
 __all__ = [
     "CHECKS",
@@ -28,4 +35,10 @@ __all__ = [
     "RunResult",
     "SubprocessAdapter",
     "check_engine",
+    "golden_differences",
+    "golden_paths",
+    "render",
+    "serve",
+    "supported_configs",
+    "write_golden",
 ]

@@ -22,7 +22,6 @@ from typing import IO, Any, Protocol, runtime_checkable
 from rulespec.conformance import processes
 from rulespec.conformance.protocol import (
     BAD_CONFIG,
-    ILLEGAL_ACTION,
     PROTOCOL,
     EngineCrashed,
     EngineError,
@@ -38,6 +37,9 @@ from rulespec.conformance.protocol import (
     legal_of,
     loads,
     loads_known,
+    rejection_of,
+    state_of,
+    without_rulings,
 )
 from rulespec.reference.core import (
     ConfigError,
@@ -134,6 +136,8 @@ class InProcessAdapter:
         self._engines = dict(engines) if engines is not None else None
         self._factory = factory or engine_class
         self.engine: Engine | None = None
+        #: Ruling keys left out of every ``start`` (``hold``).
+        self.held: frozenset[str] = frozenset()
 
     def _class(self, spec: Spec) -> type[Engine]:
         if self._engines is not None:
@@ -161,11 +165,16 @@ class InProcessAdapter:
 
     def start(self, config: Mapping[str, Any]) -> None:
         """Build a fresh engine for ``config``."""
+        config = without_rulings(config, self.held)
         game = config.get("game")
         if not isinstance(game, str):
             raise ConfigError(f"configuration needs a game id, not {game!r}")
         spec = get_spec(game)
         self.engine = self._class(spec)(spec, config_from_json(spec, dict(config)))
+
+    def hold(self, records: frozenset[str]) -> None:
+        """Leave ``records`` out of every ``start``'s rulings (``rulespec.conformance.versions``)."""
+        self.held = frozenset(records)
 
     def _engine(self) -> Engine:
         if self.engine is None:
@@ -256,6 +265,8 @@ class SubprocessAdapter:
         #: How many steps the kit may send ahead of the one it checks (``Conformance``): the
         #: engine gets them in one write and the kit reads the answers as it checks.
         self.pipeline = PIPELINE
+        #: Ruling keys left out of every ``start`` (``hold``).
+        self.held: frozenset[str] = frozenset()
 
     # -- process -----------------------------------------------------------------------------
 
@@ -521,13 +532,17 @@ class SubprocessAdapter:
             self._hello = Hello.from_json(self.call("hello", {"protocol": PROTOCOL}))
         return self._hello
 
+    def hold(self, records: frozenset[str]) -> None:
+        """Leave ``records`` out of every ``start``'s rulings (``rulespec.conformance.versions``)."""
+        self.held = frozenset(records)
+
     def start(self, config: Mapping[str, Any]) -> None:
         """Start a game, restarting the process first if it failed before."""
         if self.proc is None:
             self._hello = None
         self.hello()
         try:
-            result = self.call("start", {"config": dict(config)})
+            result = self.call("start", {"config": without_rulings(config, self.held)})
         except EngineError as exc:
             if exc.code == BAD_CONFIG:
                 raise ConfigError(f"the engine refuses the configuration: {exc.message}") from None
@@ -541,14 +556,14 @@ class SubprocessAdapter:
 
     def state(self) -> dict[str, Any]:
         """Ask for the canonical state."""
-        return _state_of(self.call("state"))
+        return state_of(self.call("state"))
 
     def apply(self, action: Any) -> Rejection | None:
         """Apply an action; an ILLEGAL_ACTION error becomes a Rejection."""
         try:
             self.call("apply", {"action": action})
         except EngineError as exc:
-            return _rejection(exc)
+            return rejection_of(exc)
         return None
 
     def step(self, action: Any) -> tuple[Rejection | None, dict[str, Any], Legal]:
@@ -556,11 +571,11 @@ class SubprocessAdapter:
         if "batch" in self.hello().capabilities:
             applied, state, legal = self.batch([("apply", {"action": action}), ("state", {}),
                                                 ("legal_actions", {})])
-            rejection = _rejection(applied) if isinstance(applied, EngineError) else None
+            rejection = rejection_of(applied) if isinstance(applied, EngineError) else None
             for part in (state, legal):
                 if isinstance(part, EngineError):
                     raise part
-            return rejection, _state_of(state), Legal.from_json(legal)
+            return rejection, state_of(state), Legal.from_json(legal)
         rejection = self.apply(action)
         return rejection, self.state(), self.legal()
 
@@ -574,12 +589,12 @@ class SubprocessAdapter:
 
         def result() -> StepResult:
             applied, state, legal = collect()
-            rejection = _rejection(applied) if isinstance(applied, EngineError) else None
+            rejection = rejection_of(applied) if isinstance(applied, EngineError) else None
             for part in (state, legal):
                 if isinstance(part, EngineError):
                     raise part
             # The reference's own Legal when the answer was its encoding, byte for byte.
-            return (rejection, _state_of(state),
+            return (rejection, state_of(state),
                     legal if isinstance(legal, Legal) else Legal.from_json(legal))
 
         return result
@@ -597,7 +612,7 @@ class SubprocessAdapter:
                 raise state
             if not isinstance(applied, EngineError):
                 return None, None
-            return _rejection(applied), _state_of(state)
+            return rejection_of(applied), state_of(state)
 
         return result
 
@@ -613,8 +628,8 @@ class SubprocessAdapter:
             applied, state = collect()
             if isinstance(state, EngineError):
                 raise state
-            return (_rejection(applied) if isinstance(applied, EngineError) else None,
-                    _state_of(state))
+            return (rejection_of(applied) if isinstance(applied, EngineError) else None,
+                    state_of(state))
 
         return result
 
@@ -652,7 +667,7 @@ class SubprocessAdapter:
                 raise state
             if not isinstance(applied, EngineError):
                 return None, None
-            return _rejection(applied), _state_of(state)
+            return rejection_of(applied), state_of(state)
         rejection = self.apply(action)
         return rejection, self.state() if rejection is not None else None
 
@@ -678,19 +693,3 @@ def _version() -> str:
         return version("rulespec")
     except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
         return "0"
-
-
-def _state_of(result: Any) -> dict[str, Any]:
-    if not isinstance(result, dict) or not isinstance(result.get("state"), dict):
-        raise ProtocolViolation(f"state: result must be {{\"state\": {{...}}}}, not {result!r:.200}")
-    state: dict[str, Any] = result["state"]
-    return state
-
-
-def _rejection(exc: EngineError) -> Rejection:
-    if exc.code != ILLEGAL_ACTION:
-        raise exc
-    data = exc.data if isinstance(exc.data, dict) else {}
-    clauses = data.get("clauses", [])
-    return Rejection(str(data.get("reason", exc.message)),
-                     tuple(str(c) for c in clauses) if isinstance(clauses, list) else ())

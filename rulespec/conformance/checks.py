@@ -86,6 +86,9 @@ class Failure:
     matches: tuple[Mapping[str, str], ...] = ()
     #: What the ruling inference tried, in words (None when it did not run).
     inference: str | None = None
+    #: The MAJOR spec changes since the release the engine declares that touch this failure,
+    #: each a sentence ("this behaviour changed in 2.0.0 (...): ...").
+    changed: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Return the failure as JSON."""
@@ -95,7 +98,8 @@ class Failure:
                 "actions": [{"actor": a, "action": dict(x)} for a, x in self.actions],
                 "trace": self.trace, "also": list(self.also), "diff": list(self.diff),
                 "shrunk_from": self.shrunk_from,
-                "matches": [dict(m) for m in self.matches], "inference": self.inference}
+                "matches": [dict(m) for m in self.matches], "inference": self.inference,
+                "changed": list(self.changed)}
 
 
 @dataclass
@@ -116,6 +120,9 @@ class RunResult:
     #: What the games exercised (a ``rulespec.conformance.coverage.CoverageSummary``), set by
     #: the kit once the configuration is done; None for rule examples and skipped runs.
     coverage: Any = None
+    #: Rule examples left out because they need something added after the release the engine
+    #: is checked as (their ids; only in the rule examples' run).
+    newer: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -130,6 +137,8 @@ class RunResult:
                "failures": [f.to_json() for f in self.failures]}
         if self.coverage is not None:
             out["coverage"] = self.coverage.to_json()
+        if self.newer:
+            out["newer"] = list(self.newer)
         return out
 
 
@@ -146,6 +155,11 @@ class Report:
     golden_not_run: str | None = None
     #: The run of the spec's rule examples (check EXAMPLE), when they were run.
     examples: RunResult | None = None
+    #: The release the engine was checked as (``rulespec.conformance.versions.VersionView``);
+    #: None when the engine could not be asked.
+    checked_as: Any = None
+    #: Golden traces left out because they need something added after that release.
+    golden_newer: list[str] = field(default_factory=list)
 
     @property
     def failures(self) -> list[Failure]:

@@ -85,13 +85,19 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
 @click.option("--jobs", "-j", type=AT_LEAST_ONE, default=None,
               help="Engine processes checking configurations at once (at least 1; default: the "
                    "cores). The report is the same whatever the number.")
+@click.option("--spec-version", metavar="VERSION", default=None,
+              help="Check the engine as this release of the spec (`rulespec releases GAME`), "
+                   "whatever its hello declares: records added later are held at their "
+                   "default and not sent, what needs them is skipped and counted, and the "
+                   "MAJOR changes since are named (default: the spec_version the engine "
+                   "declares; none declared: today's).")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress display (there is none off a terminal either).")
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
             variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
             seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
             no_golden: bool, full: bool, infer: bool, param: tuple[str, ...],
-            declared: bool, jobs: int | None, quiet: bool) -> None:
+            declared: bool, jobs: int | None, spec_version: str | None, quiet: bool) -> None:
     """Check an engine against a game's spec, rule by rule.
 
     Exits 0 when conformant, 1 when a check failed, 2 on a usage error, 3 when the engine
@@ -140,7 +146,7 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
                 adapter.close()
         return
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
-                      golden=not no_golden, full=full,
+                      golden=not no_golden, full=full, spec_version=spec_version,
                       jobs=default_jobs() if jobs is None else jobs)
     with ending_engines_on_signals():
         try:

@@ -10,7 +10,7 @@ actions and result. A failure names the example, its clauses and the sentence of
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,12 +30,17 @@ CHECK = "EXAMPLE"
 
 def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = None, *,
                       rulings: Mapping[str, str] | None = None,
-                      trace_dir: Path | None = None) -> RunResult:
+                      trace_dir: Path | None = None,
+                      newer: Callable[[Mapping[str, Any]], str | None] | None = None
+                      ) -> RunResult:
     """Run every rule example the engine supports; one failure per failing example.
 
     Examples whose configuration contradicts the ``rulings`` the kit was asked to check under
     are left out, and so are those under rulings or variants the engine does not declare. An
     engine that breaks the protocol stops the examples (the configuration runs report it).
+
+    ``newer(config)`` says why a configuration needs more than the release the engine is
+    checked as; those examples are left out and their ids listed in the result's ``newer``.
 
     With ``trace_dir``, each failing example is written there as a trace with its expectations
     as expect lines (``rulespec replay`` runs it on the reference; an engine can replay it too).
@@ -52,6 +57,9 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
     for example in file.examples:
         config = config_from_json(spec, example.config_json(spec.game_id)).to_json()
         if any(config["rulings"].get(a) != o for a, o in asked.items()):
+            continue
+        if newer is not None and newer(config):
+            result.newer.append(example.id)
             continue
         if hello.supports(spec.game_id, config["rulings"], config["variants"],
                           players=config["players"], parameters=config["parameters"]):

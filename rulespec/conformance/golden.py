@@ -19,7 +19,7 @@ from rulespec.reference.play import playout
 from rulespec.reference.registry import engine_class, new_game
 from rulespec.reference.trace import Trace, TraceStep
 from rulespec.spec.model import Spec
-from rulespec.spec.registry import game_ids, get_spec, registered
+from rulespec.spec.registry import game_ids, get_spec, golden_paths, registered
 
 #: At most this many non-default ruling traces per game (keeps the folder reviewable).
 MAX_RULING_TRACES = 4
@@ -182,19 +182,6 @@ def trace_dir(game: str) -> Path:
         raise ConfigError(f"game {game!r} registers no golden-trace folder; set traces= in its "
                           "GamePackage")
     return folder
-
-
-def golden_paths(game: str, directory: Path | None = None) -> list[Path]:
-    """Return the golden trace files of ``game`` (``<game>.<label>.jsonl``), sorted.
-
-    A game whose package registers no trace folder has none.
-    """
-    if directory is None:
-        folder = registered(game).package.traces
-        if folder is None:
-            return []
-        directory = folder
-    return sorted(directory.glob(f"{game}.*.jsonl"))
 
 
 def write(directory: Path | None = None, games: list[str] | None = None) -> list[Path]:

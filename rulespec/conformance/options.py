@@ -25,6 +25,9 @@ class Options:
     determinism_every: int = 4
     #: Fixed Hypothesis seed for reproducible runs (None: derandomized per configuration).
     seed: int | None = None
+    #: Check the engine as this release of the spec, whatever it declares (None: what it
+    #: declares in hello; ``rulespec.conformance.versions``).
+    spec_version: str | None = None
     #: Where minimal failing traces are written (None: not written).
     trace_dir: Path | None = None
     #: Replay the committed golden traces too.

@@ -26,15 +26,33 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rulespec.conformance import processes
 from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
 from rulespec.conformance.checks import Failure, RunResult
+from rulespec.conformance.options import Options
+from rulespec.conformance.progress import KitListener
 from rulespec.spec.errors import RulespecError
 
-if TYPE_CHECKING:
-    from rulespec.conformance.runner import Conformance
+
+class ParallelKit(Protocol):
+    """What the workers use of the kit (``rulespec.conformance.runner.Conformance``).
+
+    Named here rather than imported, so that the kit's driver may import this module and not
+    the other way round.
+    """
+
+    adapter: Any
+    options: Options
+    listener: KitListener | None
+    steps_checked: int
+    full_checks: int
+    dead: str | None
+    level: str
+
+    def run_here(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
+        """Check the configurations in this process."""
 
 class WorkerFailed(RulespecError):
     """A worker process of the kit ended or failed before finishing its configurations."""
@@ -53,23 +71,28 @@ def default_jobs() -> int:
 
 
 def fresh_adapter(adapter: Any) -> Any | None:
-    """Return a new adapter to the same engine as ``adapter`` (None when it cannot be copied)."""
+    """Return a new adapter to the same engine as ``adapter`` (None when it cannot be copied),
+    holding back the same rulings."""
+    fresh: SubprocessAdapter | InProcessAdapter
     if isinstance(adapter, SubprocessAdapter):
-        return SubprocessAdapter(adapter.argv, timeout=adapter.timeout,
-                                 startup_timeout=adapter.startup_timeout,
-                                 max_line=adapter.max_line, cwd=adapter.cwd, env=adapter.env)
-    if type(adapter) is InProcessAdapter:
-        return InProcessAdapter(adapter._engines, name=adapter.name, factory=adapter._factory)
-    return None
+        fresh = SubprocessAdapter(adapter.argv, timeout=adapter.timeout,
+                                  startup_timeout=adapter.startup_timeout,
+                                  max_line=adapter.max_line, cwd=adapter.cwd, env=adapter.env)
+    elif type(adapter) is InProcessAdapter:
+        fresh = InProcessAdapter(adapter._engines, name=adapter.name, factory=adapter._factory)
+    else:
+        return None
+    fresh.hold(adapter.held)
+    return fresh
 
 
-def can_run_parallel(kit: Conformance, configs: Sequence[Mapping[str, Any]]) -> bool:
+def can_run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]]) -> bool:
     """Return True when ``kit`` can check ``configs`` in more than one process."""
     return (kit.options.jobs > 1 and len(configs) > 1 and fresh_adapter(kit.adapter) is not None
             and "fork" in multiprocessing.get_all_start_methods())
 
 
-def run_parallel(kit: Conformance, configs: Sequence[Mapping[str, Any]],
+def run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]],
                  on_steps: Callable[[int], None] | None = None,
                  on_done: Callable[[int, RunResult], None] | None = None) -> list[RunResult]:
     """Check ``configs`` in ``kit.options.jobs`` forked workers; return results in order.
@@ -169,7 +192,7 @@ def _move_traces(result: RunResult, trace_dir: Path | None) -> RunResult:
     return result
 
 
-def _worker(kit: Conformance, tasks: Any, results: Any, scratch: Path, parent: int) -> None:
+def _worker(kit: ParallelKit, tasks: Any, results: Any, scratch: Path, parent: int) -> None:
     """Check the configurations of ``tasks`` with a fresh engine; put each result."""
     # The kit's engines were copied into this process's registry by the fork: not ours.
     processes._LIVE.clear()
@@ -230,7 +253,7 @@ def _end_worker(signum: int, frame: object) -> None:
 class _Ticker:
     """Send the worker's checked steps to the kit every ``_TICK`` seconds."""
 
-    def __init__(self, kit: Conformance, results: Any) -> None:
+    def __init__(self, kit: ParallelKit, results: Any) -> None:
         self.kit = kit
         self.results = results
         self.sent = kit.steps_checked

@@ -17,7 +17,8 @@ from functools import cache
 from typing import Any, Literal
 
 from rulespec.data import kit_dir
-from rulespec.reference.core import CHANCE, Action, Actor, Engine
+from rulespec.exitcodes import EXIT_ENGINE
+from rulespec.reference.core import CHANCE, Action, Actor, Engine, Rejection
 from rulespec.spec.errors import RulespecError
 
 PROTOCOL = "rulespec-engine/1"
@@ -44,6 +45,7 @@ class EngineFailure(RulespecError):
     """The engine under test broke the protocol: crashed, hung, garbled or mis-answered."""
 
     kind: str = "protocol"
+    exit_code = EXIT_ENGINE
 
 
 class EngineCrashed(EngineFailure):
@@ -430,3 +432,30 @@ def legal_of(engine: Engine) -> Legal:
     if actor is None:
         return Legal(None, [])
     return Legal(actor, engine.legal_actions())
+
+
+def state_of(result: Any) -> dict[str, Any]:
+    """Return the state of a ``state`` result (or of a batch's), checked for its shape."""
+    if not isinstance(result, dict) or not isinstance(result.get("state"), dict):
+        raise ProtocolViolation(f"state: result must be {{\"state\": {{...}}}}, not {result!r:.200}")
+    state: dict[str, Any] = result["state"]
+    return state
+
+
+def rejection_of(exc: EngineError) -> Rejection:
+    """Return the Rejection an illegal-action error carries; any other error is raised."""
+    if exc.code != ILLEGAL_ACTION:
+        raise exc
+    data = exc.data if isinstance(exc.data, dict) else {}
+    clauses = data.get("clauses", [])
+    return Rejection(str(data.get("reason", exc.message)),
+                     tuple(str(c) for c in clauses) if isinstance(clauses, list) else ())
+
+
+def without_rulings(config: Mapping[str, Any], held: frozenset[str]) -> dict[str, Any]:
+    """Return ``config`` with the rulings of ``held`` left out (a copy; ``config`` unchanged)."""
+    out = dict(config)
+    rulings = out.get("rulings")
+    if held and isinstance(rulings, Mapping):
+        out["rulings"] = {k: v for k, v in rulings.items() if k not in held}
+    return out

@@ -86,9 +86,8 @@ _KEY = pytest.StashKey[dict[str, Any]]()
 
 
 def _items(session: pytest.Session, config: pytest.Config) -> Iterator[RulespecItem]:
-    from rulespec.conformance.golden import golden_paths
     from rulespec.conformance.runner import supported_configs
-    from rulespec.spec.registry import get_spec
+    from rulespec.spec.registry import get_spec, golden_paths
 
     game = config.getoption("rulespec_game")
     spec = get_spec(game)

@@ -9,11 +9,11 @@ from typing import Any
 
 from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.checks import Failure
-from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.protocol import EngineError, EngineFailure
 from rulespec.conformance.verdicts import Verdicts
 from rulespec.reference.core import ConfigError
 from rulespec.reference.trace import Trace, read_trace
+from rulespec.spec.registry import golden_paths
 from rulespec.spec.statediff import describe, diff_states, governing_clauses
 
 #: Builds the PROTOCOL failure for an engine that broke down (config, exception).

@@ -35,6 +35,7 @@ def _failure_text(f: Failure) -> list[str]:
              f"  {f.message}"]
     if f.also:
         lines.append(f"  also failing at that step: {', '.join(f.also)}")
+    lines.extend(f"  {line}" for line in f.changed)
     lines.extend(_rulings_text(f))
     if f.actions:
         shrunk = (f", shrunk from {f.shrunk_from}" if f.shrunk_from is not None
@@ -113,15 +114,26 @@ def _matrix(report: Report) -> list[str]:
     return out
 
 
+def _version_lines(report: Report) -> list[str]:
+    """Say which release the engine was checked as, when it is not today's spec."""
+    view = report.checked_as
+    if view is None or view.today:
+        return []
+    return ["", *view.header()]
+
+
 def render_text(report: Report) -> str:
     """Return the report for people."""
     out = [f"rulespec conformance: {report.engine} against {report.game} "
            f"(spec {report.spec_version})"]
+    out.extend(_version_lines(report))
     ex = report.examples
     if ex is not None:
         out.append("")
         out.append(f"rule examples: {ex.examples} run, {len(ex.failures)} failed"
-                   + (f" (skipped: {ex.skipped})" if ex.skipped else ""))
+                   + (f" (skipped: {ex.skipped})" if ex.skipped else "")
+                   + (f"; {len(ex.newer)} left out as newer than the version checked "
+                      f"({', '.join(ex.newer)})" if ex.newer else ""))
         for f in ex.failures:
             out.extend("  " + line for line in _failure_text(f))
     for run in report.runs:
@@ -144,7 +156,9 @@ def render_text(report: Report) -> str:
     if report.golden:
         out.append("")
         good = sum(1 for _, f in report.golden if f is None)
-        out.append(f"golden traces: {good}/{len(report.golden)} replay exactly")
+        out.append(f"golden traces: {good}/{len(report.golden)} replay exactly"
+                   + (f"; {len(report.golden_newer)} left out as newer than the version "
+                      "checked" if report.golden_newer else ""))
         for _, gf in report.golden:
             if gf is not None:
                 out.extend("  " + line for line in _failure_text(gf))
@@ -189,6 +203,9 @@ def render_json(report: Report) -> str:
         "golden_not_run": report.golden_not_run,
         "failures": [f.to_json() for f in report.failures],
     }
+    if report.checked_as is not None:
+        doc["spec_checked"] = report.checked_as.to_json()
+        doc["golden_newer"] = list(report.golden_newer)
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 

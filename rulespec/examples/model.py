@@ -17,7 +17,8 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from rulespec.spec.errors import Problem, RulespecError, SpecError
+from rulespec.examples.errors import ExampleError
+from rulespec.spec.errors import Problem, SpecError
 from rulespec.spec.expressions import ExpressionError, compile_expression
 from rulespec.spec.loader import JsonPath, Marks, load_yaml, read_text
 from rulespec.spec.model import Spec
@@ -29,10 +30,6 @@ EXAMPLES_SCHEMA_PATH = SCHEMA_PATH.parent / "examples.schema.json"
 VARIABLES = ("state", "prev", "result", "legal", "actor", "odds")
 #: Clause kinds that state no rule: they need no example.
 NOT_RULES = frozenset({"definition", "flavour"})
-
-
-class ExampleError(RulespecError):
-    """An example that cannot be run (a move that does not fit the position, ...)."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +158,8 @@ def _semantic_problems(spec: Spec, data: Mapping[str, Any], marks: Marks) -> lis
 
 def _known_words(module: str | None, add: Any) -> set[str] | None:
     """Return the words the examples may use (None when the vocabulary cannot be loaded)."""
-    from rulespec.examples.position import BUILTIN, vocabulary  # cycle: position uses this
+    # Imported here: the driver brings the reference engine, which loading a file does not need.
+    from rulespec.examples.position import BUILTIN, vocabulary
 
     try:
         return set(BUILTIN) | set(vocabulary(module))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rulespec.examples.model import ExampleError
+from rulespec.examples.errors import ExampleError
 from rulespec.reference.actions import strictly_equal
 from rulespec.reference.core import Action, Actor, Engine, IllegalAction
 from rulespec.spec.expressions import ExpressionError, compile_expression

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rulespec.examples.model import Example, ExampleError, ExampleFile, Expectation, load_examples
+from rulespec.examples.errors import ExampleError
+from rulespec.examples.model import Example, ExampleFile, Expectation, load_examples
 from rulespec.examples.position import Driver, Move, vocabulary
 from rulespec.reference.core import CHANCE, Action, ConfigError, Engine, config_from_json
 from rulespec.reference.registry import engine_class

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from rulespec.reference.actions import is_among
-from rulespec.reference.core import (
+from rulespec.reference import (
     CHANCE,
     Action,
     Actor,
@@ -30,10 +29,11 @@ from rulespec.reference.core import (
     config_tables,
     equal_weights,
     inlines_apply,
+    is_among,
     lead_over_others,
     ranking,
 )
-from rulespec.spec.model import Spec
+from rulespec.spec import Spec
 
 # -- constants (names, not rulebook numbers) ------------------------------------------------------
 
@@ -407,11 +407,8 @@ class DadoDeOuro(Engine):
                 return
         raise self.illegal(action)
 
-    def rejection(self, action: Any) -> Rejection:
+    def rule_rejection(self, action: Action) -> Rejection:
         """Say why ``action`` is not a legal roll now."""
-        bad = self.check_action(action)
-        if bad is not None:
-            return bad
         if self._roller is None:
             return Rejection("the match is over; nobody rolls", ("DDO-MATCH-02",))
         # The action schema holds: exactly kind, player and face, both integers.

@@ -21,8 +21,8 @@ from functools import cache
 from itertools import pairwise
 from typing import Any, ClassVar
 
-from rulespec.reference.actions import is_among
-from rulespec.reference.core import (
+#: The suit name of the wild cards in states and actions (the coloured suits come from the spec).
+from rulespec.reference import (
     CHANCE,
     Action,
     Actor,
@@ -30,13 +30,16 @@ from rulespec.reference.core import (
     Engine,
     Rejection,
     StepMemo,
+    deal_unseen,
+    is_among,
+    items_of,
     lead_over_others,
     ranking,
     shared_tables,
+    tally,
 )
-from rulespec.spec.model import Spec
+from rulespec.spec import Spec
 
-#: The suit name of the wild cards in states and actions (the coloured suits come from the spec).
 WILD = "wild"
 
 #: Phases, in the order a game passes through them.
@@ -436,11 +439,8 @@ class FoolEngine(StepMemo):
 
     # -- rejections ---------------------------------------------------------------------------
 
-    def rejection(self, action: Any) -> Rejection:
+    def rule_rejection(self, action: Action) -> Rejection:
         """Say which rule ``action`` breaks."""
-        bad = self.check_action(action)
-        if bad is not None:
-            return bad
         kind = action["kind"]
         if self.phase == OVER:
             return Rejection("the game is over; no action is legal",
@@ -1018,23 +1018,15 @@ def redeal(engine: Engine, player: int, rng: random.Random) -> None:
     kinds = len(engine.types)
     known_aside = engine.known_aside()
     others = [p for p in range(engine.players) if p != player]
-    undealt = [k - known for k, known in zip(engine.aside, known_aside, strict=True)]
-    unseen = sorted([t for p in others for t in engine.hands[p]]
-                    + [t for t in range(kinds) for _ in range(engine.deck[t])]
-                    + [t for t in range(kinds) for _ in range(max(0, undealt[t]))])
-    rng.shuffle(unseen)
-    at = 0
-    for p in others:
-        size = len(engine.hands[p])
-        engine.hands[p] = sorted(unseen[at:at + size])
-        at += size
-    deck = [0] * kinds
-    for t in unseen[at:at + engine.deck_size]:
-        deck[t] += 1
-    at += engine.deck_size
-    aside = [min(known, k) for known, k in zip(known_aside, engine.aside, strict=True)]
-    for t in unseen[at:]:
-        aside[t] += 1
+    undealt = [max(0, k - known) for k, known in zip(engine.aside, known_aside, strict=True)]
+    unseen = [t for p in others for t in engine.hands[p]] + items_of(engine.deck) + items_of(undealt)
+    *hands, dealt, rest = deal_unseen(unseen, [*(len(engine.hands[p]) for p in others),
+                                               engine.deck_size], rng)
+    for p, hand in zip(others, hands, strict=True):
+        engine.hands[p] = sorted(hand)
+    deck = tally(dealt, kinds)
+    aside = [min(known, k) + extra
+             for known, k, extra in zip(known_aside, engine.aside, tally(rest, kinds), strict=True)]
     engine.deck = _counts(deck, engine._small)
     engine._in_deck = [t for t, k in enumerate(deck) if k]
     engine.aside = _counts(aside, engine._small)

@@ -26,8 +26,9 @@ from itertools import compress
 from operator import add, mul
 from typing import Any, ClassVar
 
-from rulespec.reference.actions import is_among
-from rulespec.reference.core import (
+# -- constants (names, not rulebook numbers) ------------------------------------------------------
+# Card types, by their ids in the spec's card table.
+from rulespec.reference import (
     CHANCE,
     Action,
     Actor,
@@ -38,14 +39,15 @@ from rulespec.reference.core import (
     Rejection,
     StepMemo,
     config_tables,
+    deal_unseen,
     inlines_apply,
+    is_among,
+    items_of,
     ranking,
+    tally,
 )
-from rulespec.spec.model import Spec
+from rulespec.spec import Spec
 
-# -- constants (names, not rulebook numbers) ------------------------------------------------------
-
-# Card types, by their ids in the spec's card table.
 DYNAMITE = "dynamite"
 FAVOR = "favor"
 LIGHT_HAND = "light_hand"
@@ -521,11 +523,8 @@ class OuroDeTolo(StepMemo):
             return list(compress(self._a_stolen, self._eligible(self.victim)))
         return list(compress(self._a_stone, self.bag))
 
-    def rejection(self, action: Any) -> Rejection:
+    def rule_rejection(self, action: Action) -> Rejection:
         """Say why ``action`` is not legal now, citing the clause it breaks."""
-        bad = self.check_action(action)
-        if bad is not None:
-            return bad
         kind = action["kind"]
         phase = self.phase
         if self.to_move == CHANCE:
@@ -1398,19 +1397,10 @@ def redeal(engine: Engine, player: int, rng: random.Random) -> None:
         raise TypeError(f"redeal needs an OuroDeTolo engine, not {type(engine).__name__}")
     kinds = len(engine.deck)
     others = [p for p in range(engine.players) if p != player]
-    unseen = sorted([k for p in others for k in range(kinds) for _ in range(engine.hands[p][k])]
-                    + [k for k in range(kinds) for _ in range(engine.deck[k])])
-    rng.shuffle(unseen)
-    at = 0
-    for p in others:
-        size = sum(engine.hands[p])
-        hand = [0] * kinds
-        for k in unseen[at:at + size]:
-            hand[k] += 1
-        engine.hands[p] = hand
-        at += size
-    deck = [0] * kinds
-    for k in unseen[at:]:
-        deck[k] += 1
+    unseen = [k for p in others for k in items_of(engine.hands[p])] + items_of(engine.deck)
+    *hands, rest = deal_unseen(unseen, [sum(engine.hands[p]) for p in others], rng)
+    for p, hand in zip(others, hands, strict=True):
+        engine.hands[p] = tally(hand, kinds)
+    deck = tally(rest, kinds)
     engine.deck = deck
     engine.invalidate()

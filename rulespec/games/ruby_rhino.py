@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from rulespec.reference.actions import is_among
-from rulespec.reference.core import (
+#: The face kinds, in the canonical order used to name a pair of faces ("coin1+rhino").
+from rulespec.reference import (
     CHANCE,
     Action,
     Actor,
@@ -30,12 +30,12 @@ from rulespec.reference.core import (
     config_tables,
     equal_weights,
     inlines_apply,
+    is_among,
     lead_over_others,
     ranking,
 )
-from rulespec.spec.model import Spec
+from rulespec.spec import Spec
 
-#: The face kinds, in the canonical order used to name a pair of faces ("coin1+rhino").
 FACES: tuple[str, ...] = ("coin1", "coin2", "open_chest", "closed_chest", "rhino")
 #: The chest steps a legend row may have.
 CHEST_STEPS: frozenset[str] = frozenset({"none", "collect", "put", "collect_all", "put_all"})
@@ -422,11 +422,8 @@ class RubyRhino(Engine):
                 return
         raise self.illegal(action)
 
-    def rejection(self, action: Any) -> Rejection:
+    def rule_rejection(self, action: Action) -> Rejection:
         """Say why ``action`` is illegal now, citing the clause it breaks."""
-        bad = self.check_action(action)
-        if bad is not None:
-            return bad
         kind = action["kind"]
         phase = self._phase
         if kind == "first_player":

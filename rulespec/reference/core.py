@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal, Self, TypeVar
 
 import jsonschema
 
+from rulespec.exitcodes import EXIT_USAGE
 from rulespec.reference.actions import action_schemas, is_among
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
@@ -31,6 +32,8 @@ CHANCE: Literal["chance"] = "chance"
 
 class ConfigError(RulespecError):
     """A game configuration that cannot be played (unknown ruling, bad player count, ...)."""
+
+    exit_code = EXIT_USAGE
 
 
 class IllegalAction(RulespecError):
@@ -281,12 +284,18 @@ class Engine(ABC):
     def result(self) -> dict[str, Any] | None:
         """Return the result (scores, ranking, winners) once terminal, else None."""
 
-    @abstractmethod
-    def rejection(self, action: Any) -> Rejection:
-        """Say why ``action`` is not legal now, citing the clause it breaks.
+    def rule_rejection(self, action: Action) -> Rejection:
+        """Say why the well-formed ``action`` is not legal now, citing the clause it breaks.
 
-        Start with ``check_action``: a malformed action is rejected for its shape first.
+        Called by ``rejection`` once the action fits the action schema of its kind, so a game
+        says only what its rules forbid (whose turn it is, what the phase allows), never what
+        the schema already says. Every game implements it (or, as games written before it did,
+        overrides ``rejection`` whole); ``check_implementation`` reports a game that does
+        neither.
         """
+        raise NotImplementedError(
+            f"{type(self).__name__} says nothing about illegal actions: define "
+            "rule_rejection(action), which returns the Rejection for a well-formed action")
 
     def describe(self, action: Action, actor: Actor) -> str:
         """Return one line of narration for ``action`` taken by ``actor``."""
@@ -379,11 +388,23 @@ class Engine(ABC):
         why = self.rejection(action)
         return IllegalAction(action, why.reason, why.clauses)
 
+    def rejection(self, action: Any) -> Rejection:
+        """Say why ``action`` is not legal now, citing the clause it breaks.
+
+        A malformed action is refused for its shape first (``check_action``: which key is
+        wrong, what the schema wants); a well-formed one for the game's rules
+        (``rule_rejection``). Call it only for an action that is not legal.
+        """
+        bad = self.check_action(action)
+        if bad is not None:
+            return bad
+        return self.rule_rejection(action)
+
     def check_action(self, action: Any) -> Rejection | None:
         """Return a rejection if ``action`` does not fit the action schema of its kind, else None.
 
-        A game's ``rejection`` starts with this, so that ``apply`` and ``rejection`` say the
-        same thing about a malformed action: which key is wrong, and what the schema wants.
+        ``rejection`` starts with this, so that ``apply`` and ``rejection`` say the same thing
+        about a malformed action in every game: which key is wrong, and what the schema wants.
         """
         problem = action_schemas(self.spec).problem(action)
         return None if problem is None else Rejection(*problem)

@@ -82,4 +82,9 @@ def check_implementation(spec: Spec) -> list[Problem]:
         problems.append(spec.marks.problem(
             ("variants",), f"{spec.reference_module} implements variant {extra!r}, which the spec "
             "does not mark as behaviour"))
+    if engine.rule_rejection is Engine.rule_rejection and engine.rejection is Engine.rejection:
+        problems.append(spec.marks.problem(
+            ("game", "reference"), f"{spec.reference_module}.ENGINE says nothing about illegal "
+            "actions; define rule_rejection(action), which returns the Rejection (reason and "
+            "clauses) for a well-formed action that is not legal now"))
     return problems

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from rulespec.exitcodes import EXIT_USAGE
 from rulespec.limits import (
     MAX_INT_DIGITS,
     MAX_TRACE_BYTES,
@@ -51,6 +52,8 @@ MAX_LINE = MAX_TRACE_LINE
 
 class TraceError(RulespecError):
     """A trace file that cannot be read: says which line and what is wrong."""
+
+    exit_code = EXIT_USAGE
 
 
 @dataclass(frozen=True)

@@ -54,13 +54,11 @@ def evidence_of(spec: Spec) -> Evidence:
     if (folder / "traces").is_dir():
         return Evidence(tuple(release_traces(folder, game)), found, perft_file(folder, game))
     try:
-        from rulespec.conformance import perft_tables
-        from rulespec.conformance.golden import golden_paths
-        from rulespec.spec.registry import registered
+        from rulespec.spec.registry import golden_paths, perft_path, registered
 
         if registered(game).spec_path.resolve() != spec.path.resolve():
             return Evidence((), found, None)
-        perft = perft_tables.path(game) if registered(game).package.traces else None
+        perft = perft_path(game)
         return Evidence(tuple(golden_paths(game)), found,
                         perft if perft is not None and perft.is_file() else None)
     except RulespecError:  # not a registered game: only what lies beside the file

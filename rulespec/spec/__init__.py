@@ -1,8 +1,13 @@
-"""Game specifications: the YAML specs, their JSON Schema, the loader and the validator."""
+"""Game specifications: the YAML specs, their JSON Schema, the loader and the validator.
+
+This package's names are the public API for specs (listed in ``docs/reference/api.md``); the
+modules underneath are internal and may change.
+"""
 
 from __future__ import annotations
 
 from rulespec.spec.errors import Problem, RulespecError, SpecError
+from rulespec.spec.invariants import Invariants
 from rulespec.spec.model import Spec
 from rulespec.spec.registry import (
     BrokenGame,
@@ -11,6 +16,7 @@ from rulespec.spec.registry import (
     all_specs,
     game_ids,
     get_spec,
+    registered,
     spec_paths,
 )
 from rulespec.spec.validate import load_spec
@@ -18,6 +24,7 @@ from rulespec.spec.validate import load_spec
 __all__ = [
     "BrokenGame",
     "GamePackage",
+    "Invariants",
     "Problem",
     "RulespecError",
     "Spec",
@@ -27,5 +34,6 @@ __all__ = [
     "game_ids",
     "get_spec",
     "load_spec",
+    "registered",
     "spec_paths",
 ]

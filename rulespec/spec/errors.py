@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
+
+from rulespec.exitcodes import EXIT_FAILED, EXIT_USAGE
 
 
 class RulespecError(Exception):
     """Base of every error rulespec raises on purpose."""
+
+    #: The exit code of a command this error ends (``rulespec.exitcodes``): a check failed.
+    exit_code: ClassVar[int] = EXIT_FAILED
 
 
 @dataclass(frozen=True, order=True)
@@ -37,6 +43,8 @@ class Problem:
 
 class SpecError(RulespecError):
     """A spec file that cannot be used; carries every problem found, not just the first."""
+
+    exit_code = EXIT_USAGE
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: Sequence[Problem] = sorted(problems)

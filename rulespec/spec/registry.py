@@ -21,6 +21,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
+from rulespec.exitcodes import EXIT_USAGE
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import load_spec
@@ -32,9 +33,13 @@ ENTRY_POINT_GROUP = "rulespec.games"
 class UnknownGame(RulespecError):
     """A game id that no installed distribution registers."""
 
+    exit_code = EXIT_USAGE
+
 
 class BrokenGame(RulespecError):
     """A registered game whose entry point cannot be loaded or is inconsistent."""
+
+    exit_code = EXIT_USAGE
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,27 @@ def registered(game_id: str) -> RegisteredGame:
         known = ", ".join(game_ids()) or "none (is rulespec installed?)"
         raise UnknownGame(f"unknown game {game_id!r}; known games: {known}")
     return reg.games[game_id]
+
+
+def golden_paths(game_id: str, directory: Path | None = None) -> list[Path]:
+    """Return the golden trace files of ``game_id`` (``<game>.<label>.jsonl``), sorted.
+
+    They are in ``directory``, or in the folder the game's package registers (a game that
+    registers none has none).
+    """
+    if directory is None:
+        folder = registered(game_id).package.traces
+        if folder is None:
+            return []
+        directory = folder
+    return sorted(directory.glob(f"{game_id}.*.jsonl"))
+
+
+def perft_path(game_id: str) -> Path | None:
+    """Return where the perft tables of ``game_id`` are kept (None: its package registers no
+    trace folder); the file may not exist."""
+    folder = registered(game_id).package.traces
+    return None if folder is None else folder / f"{game_id}.perft.json"
 
 
 def spec_paths() -> list[Path]:

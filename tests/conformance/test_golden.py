@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from rulespec.conformance import InProcessAdapter, golden
-from rulespec.conformance.golden import golden_paths
 from rulespec.conformance.runner import Conformance
 from rulespec.reference.trace import read_trace
+from rulespec.spec.registry import golden_paths
 
 from .corpus import playable_games
 

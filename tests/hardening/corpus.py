@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulespec.conformance.golden import golden_paths
+from rulespec.spec.registry import golden_paths
 
 HERE = Path(__file__).resolve().parent
 ENGINE = f"{sys.executable} {HERE / 'hostile_engine.py'}"

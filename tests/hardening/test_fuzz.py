@@ -21,11 +21,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulespec.conformance.golden import golden_paths
 from rulespec.reference.trace import read_trace
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.loader import load_yaml
-from rulespec.spec.registry import spec_paths
+from rulespec.spec.registry import golden_paths, spec_paths
 from rulespec.spec.validate import load_spec
 
 #: Examples per fuzz test in the default run (the slow run plays SLOW_EXAMPLES).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulespec.spec.registry import GamePackage
+from rulespec.spec import GamePackage
 
 HERE = Path(__file__).resolve().parent
 

@@ -11,23 +11,13 @@ A turn is a chance ``die`` action, then, after a face that adds, the player's ``
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from rulespec.reference.core import (
-    CHANCE,
-    Action,
-    Actor,
-    Config,
-    ConfigError,
-    Engine,
-    IllegalAction,
-    Rejection,
-)
-from rulespec.spec.model import Spec
-
 # Phases of the canonical state.
+from rulespec.reference import CHANCE, Action, Actor, Config, ConfigError, Engine, Rejection
+from rulespec.spec import Spec
+
 FIRST_PLAYER = "first_player"
 ROLL = "roll"
 DECIDE = "decide"
@@ -44,11 +34,6 @@ ROLL_ACTION: Action = {"kind": "roll"}
 HOLD_ACTION: Action = {"kind": "hold"}
 
 
-def _exactly(a: Any, b: Any) -> bool:
-    """Return True when ``a`` and ``b`` are the same JSON (``true`` is not ``1``)."""
-    return bool(a == b) and json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
 class Pig(Engine):
     """Pig for 2 to 6 players, every ruling selectable."""
 
@@ -58,6 +43,7 @@ class Pig(Engine):
         AMB_FIRST: frozenset({"seat-zero", "chance-draw"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
+    END_CLAUSES: ClassVar[tuple[str, ...]] = ("PIG-END-01",)
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -114,21 +100,8 @@ class Pig(Engine):
             return [(dict(a), p) for a, p in self._first_outcomes]
         return super().chance_outcomes()
 
-    def apply(self, action: Any) -> None:
-        """Apply ``action`` if it is exactly a legal action (``true`` is not ``1``)."""
-        if isinstance(action, dict) and any(_exactly(action, a) for a in self.legal_actions()):
-            self._apply(action)
-            return
-        if self.is_terminal():
-            raise IllegalAction(action, "the game is over; no action is legal", ("PIG-END-01",))
-        why = self.rejection(action)
-        raise IllegalAction(action, why.reason, why.clauses)
-
-    def rejection(self, action: Any) -> Rejection:
+    def rule_rejection(self, action: Action) -> Rejection:
         """Say why ``action`` is illegal now, citing the clause it breaks."""
-        bad = self.check_kind(action)
-        if bad is not None:
-            return bad
         kind = action["kind"]
         phase = self._phase
         if kind == "first_player":

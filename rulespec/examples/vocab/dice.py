@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulespec.examples.model import ExampleError
+from rulespec.examples.errors import ExampleError
 from rulespec.examples.position import Driver
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.examples.model import ExampleError
+from rulespec.examples.errors import ExampleError
 from rulespec.examples.position import Driver, Word
 from rulespec.examples.vocab.dice import rolls
 

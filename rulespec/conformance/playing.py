@@ -1,0 +1,411 @@
+"""Play one checked game: the engine under test and the reference side by side, step by step.
+
+The mixin ``GamePlay`` holds the kit's game loop (actions sent, states, legal actions and probes
+checked, determinism replayed) and the recording of the failure a game ends with; the kit's driver
+(``rulespec.conformance.runner.Conformance``) decides which games are played and when.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, NoReturn
+
+from rulespec.conformance.adapters import Adapter, StepResult
+from rulespec.conformance.checks import Failure
+from rulespec.conformance.inference import explain_failure
+from rulespec.conformance.options import Options
+from rulespec.conformance.probes import ActionPool, ProbeMaker, after_end
+from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal, legal_of
+from rulespec.conformance.steering import Watch
+from rulespec.conformance.tracefile import write_failure_trace
+from rulespec.conformance.verdicts import Finding, Verdicts, state_diff, unique
+from rulespec.reference.core import (
+    Action,
+    Actor,
+    Config,
+    ConfigError,
+    Engine,
+    Rejection,
+    config_from_json,
+)
+from rulespec.spec.model import Spec
+
+#: Steps of a determinism replay sent before their answers are read (bounded so the requests
+#: never fill the pipe while the engine waits for its answers to be read).
+_REPLAY_CHUNK = 16
+
+
+class FoundFailure(Exception):
+    """A check failed inside a Hypothesis example (Hypothesis shrinks these)."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(f"{failure.check}: {failure.message}")
+        self.failure = failure
+
+
+class AbortConfig(BaseException):
+    """The engine broke the protocol: stop this configuration at once, without shrinking."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+class OutOfTime(BaseException):
+    """The shrinking budget is spent: stop Hypothesis at once and keep the smallest failure.
+
+    Returning early from each example instead leaves Hypothesis's shrinker running its own
+    bookkeeping over the long choice sequence for many more seconds.
+    """
+
+class GamePlay:
+    """The kit's game loop and failure recording, mixed into the kit's driver.
+
+    The attributes below are the driver's (set in its ``__init__``); the loop reads and updates
+    them so that the driver sees, after each game, how many steps were checked and the smallest
+    failure found.
+    """
+
+    adapter: Adapter
+    spec: Spec
+    options: Options
+    reference: Callable[[Spec, Config], Engine]
+    verdicts: Verdicts
+    probes: ProbeMaker
+    watch: Watch
+    steps_checked: int
+    full_checks: int
+    level: str
+    dead: str | None
+    _examples: int
+    _last: Failure | None
+    _last_states: list[Any]
+    _last_legal: Legal | None
+    _found_at: float | None
+    _first_length: int | None
+    _cap: int | None
+    _deadline: float
+    _project: Callable[[Any], Any]
+    _expect: Callable[..., None] | None
+
+    def _play(self, config: Config, choose: Callable[[int], int],
+              prefix: Sequence[Action] = ()) -> None:
+        """Play one game, choosing each action with ``choose(n) -> index``.
+
+        The cyclic garbage collector is paused for the game (and resumed however it ends): the
+        game keeps every state it saw, acyclic JSON the collector would otherwise traverse again
+        and again as the game grows (a third of the kit's time on long games). Reference counting
+        still frees everything else at once; a game is bounded by ``max_steps``.
+        """
+        self.watch.steering.begin(prefix)
+        if not gc.isenabled():
+            self._play_game(config, choose)
+            return
+        gc.disable()
+        try:
+            self._play_game(config, choose)
+        finally:
+            gc.enable()
+
+    def _play_game(self, config: Config, choose: Callable[[int], int]) -> None:
+        now = time.perf_counter()
+        if ((self._found_at is not None and now - self._found_at > self.options.shrink_seconds)
+                or now > self._deadline):
+            raise OutOfTime  # keep the smallest failing game found so far
+        self._examples += 1
+        spec, opts = self.spec, self.options
+        cfg = config.to_json()
+        game = _Game(config, cfg)
+        ref = self.reference(spec, config)
+        try:
+            self.adapter.start(cfg)
+            state = self._project(self.adapter.state())
+            legal = self.adapter.legal()
+        except (EngineFailure, EngineError, ConfigError) as exc:
+            raise AbortConfig(self._protocol_failure(cfg, exc)) from None
+        game.states.append(state)
+        game.legal = legal
+        expected = self._project(ref.state())
+        self._check_state(game, state, expected, None, None)
+        ref_legal = legal_of(ref)
+        self._check(game, self.verdicts.legal(legal, ref_legal, None))
+        pool = ActionPool()
+        # The action objects already offered to the pool (held, so that their ids stay theirs):
+        # an engine hands out the same objects again and again, keyed once each.
+        offered: dict[int, Action] = {}
+        # Checks of steps (and probes) sent but not yet checked, oldest first. The next action is
+        # chosen from the reference alone, so the engine can work on step n + 1 while the kit
+        # checks step n; one step is kept in flight, or the adapter's ``pipeline`` (a process
+        # gets that many steps in one write, which saves a round trip per step).
+        inflight: list[Callable[[], None]] = []
+        depth = max(1, int(getattr(self.adapter, "pipeline", 1)))
+        # What every step calls, looked up once per game (none of it changes during a game).
+        probe_every, pick, watch = opts.probe_every, self.watch.steering.pick, self.watch.step
+        send, project, step_check = self.adapter.send_step, self._project, self._step_check
+        current, apply, ref_state = ref.current_player, ref.apply, ref.state
+        applied = game.ref_actions.append
+        for n in range(1, (self._cap or opts.max_steps) + 1):
+            actor = current()
+            if actor is None:
+                break
+            if probe_every and n % probe_every == 0:
+                inflight.append(self._send_probe(game, ref, ref_legal, pool, actor, choose))
+            # Offsetting each choice by a fixed pseudo-random sequence makes the simplest choice
+            # sequence (all zeros, where Hypothesis starts and shrinks to) a varied game rather
+            # than a degenerate one (endless dice ties, or a cycle that never ends the game).
+            action = pick(ref_legal.actions, choose, n, _offset(n))
+            if len(pool) < 256 and id(action) not in offered:
+                if len(offered) < 4096:
+                    offered[id(action)] = action
+                pool.add(action)
+            try:
+                collect = send(action)
+            except (EngineFailure, EngineError) as exc:
+                while inflight:
+                    inflight.pop(0)()
+                game.steps.append((actor, action))
+                raise AbortConfig(self._protocol_failure(cfg, exc, game)) from None
+            apply(action)
+            applied(action)
+            before, expected = expected, project(ref_state())
+            watch(before, action, expected)
+            ref_legal = legal_of(ref)
+            inflight.append(step_check(game, collect, actor, action, expected, ref_legal))
+            while len(inflight) > depth:
+                inflight.pop(0)()
+        while inflight:
+            inflight.pop(0)()
+        self.watch.game_over(ref)
+        if opts.probe_every and game.steps and ref.current_player() is None:
+            probe, why = after_end(game.steps[-1][1], self.verdicts.end_clauses)
+            self._probe(game, probe.action, why, game.steps[-1][0])()
+        if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
+            self._check_determinism(game)
+
+    def _step_check(self, game: _Game, collect: Callable[[], StepResult], actor: Actor,
+                    action: Action, expected: dict[str, Any],
+                    expected_legal: Legal) -> Callable[[], None]:
+        """Return the function that collects a sent step and checks it."""
+
+        def check() -> None:
+            try:
+                self._announce(expected, expected_legal)
+                rejection, new_state, legal = collect()
+                new_state = self._project(new_state)
+            except (EngineFailure, EngineError) as exc:
+                game.steps.append((actor, action))
+                raise AbortConfig(self._protocol_failure(game.cfg, exc, game)) from None
+            prev = game.states[-1]
+            game.steps.append((actor, action))
+            game.states.append(new_state)
+            game.legal = legal
+            if rejection is not None:
+                self._check(game, self.verdicts.refused(action, rejection))
+            self.steps_checked += 1
+            self._check_state(game, new_state, expected, prev, action)
+            self._check(game, self.verdicts.legal(legal, expected_legal, action))
+
+        return check
+
+    def _check_state(self, game: _Game, state: dict[str, Any], expected: dict[str, Any],
+                     prev: dict[str, Any] | None, action: Action | None) -> None:
+        """Check a state: schema and invariants when sampled or different, then the diff."""
+        # Compared once (the states can be long); the very object when the adapter found the
+        # engine's answer byte for byte the reference's (``expect``).
+        differs = state is not expected and state != expected
+        full = self.level == "full" and (
+            differs or self.options.full or state.get("result") is not None
+            or game.since_full >= self.options.sample_every)
+        if full:
+            game.since_full = 0
+            self.full_checks += 1
+            self._check(game, self.verdicts.schema_and_invariants(state, prev, action,
+                                                                  game.params, game.cfg))
+        else:
+            game.since_full += 1
+        if differs:
+            self._check(game, self.verdicts.state(state, expected, action))
+
+    def _send_probe(self, game: _Game, ref: Engine, ref_legal: Legal,
+                    pool: ActionPool, actor: Actor,
+                    choose: Callable[[int], int]) -> Callable[[], None]:
+        """Send an illegal action; return the function that checks how the engine took it.
+
+        A family of probes is chosen first, then a probe of it, so small families (an extra key,
+        an unknown kind) are tried as often as large ones (the actions legal earlier).
+        """
+        legal = ref_legal.actions
+        # One Hypothesis choice per probe (the family): more would lengthen the choice sequence
+        # the shrinker works on. The template and the probe within the family follow the step.
+        n = len(game.steps)
+        template = legal[_offset(n) % len(legal)] if legal else None
+        probe = self.probes.pick_from_pool(legal, pool, template, choose, _offset(n + 1))
+        if probe is None:  # the chosen family held only legal actions: nothing to probe
+            return lambda: None
+        applied = len(game.ref_actions)
+
+        def why() -> Rejection:
+            # Asked only when the engine mishandles the probe: the reference is taken back to
+            # the position the probe was sent in (it has moved on since), and says why.
+            then = self.reference(self.spec, config_from_json(self.spec, dict(game.cfg)))
+            for done in game.ref_actions[:applied]:
+                then.apply(done)
+            return self.probes.explain(probe, then.rejection(probe.action))
+
+        return self._probe(game, probe.action, why, actor)
+
+    def _probe(self, game: _Game, bad: Any, why: Rejection | Callable[[], Rejection],
+               actor: Actor) -> Callable[[], None]:
+        """Send the illegal action ``bad``; return the function that checks how it was taken."""
+        cfg = game.cfg
+        try:
+            collect = self.adapter.send_probe(bad)
+        except (EngineFailure, EngineError) as exc:
+            game.steps.append((actor, bad))
+            raise AbortConfig(self._protocol_failure(cfg, exc, game)) from None
+
+        def check() -> None:
+            state = game.states[-1]  # the engine's state before the probe, checked by now
+            try:
+                self._announce(state)
+                rejection, after = collect()
+                after = self._project(after) if after is not None else None
+            except (EngineFailure, EngineError) as exc:
+                game.steps.append((actor, bad))
+                raise AbortConfig(self._protocol_failure(cfg, exc, game)) from None
+            found = self.verdicts.probe(bad, why, rejection, state, after)
+            if rejection is None:
+                game.steps.append((actor, bad))
+                game.states.append(None)
+                game.legal = None
+            self._check(game, found)
+
+        return check
+
+    def _check_determinism(self, game: _Game) -> None:
+        try:
+            self.adapter.start(game.cfg)
+            first = self._project(self.adapter.state())
+            if first != game.states[0]:
+                self._fail(game, "DETERMINISM", (), "a fresh game starts in a different state: "
+                           + state_diff(first, game.states[0] or {}))
+            steps = list(enumerate(game.steps, 1))
+            # Only the states are compared: an adapter that can leave out the legal actions
+            # (``send_replay``, optional) is asked for the states alone.
+            send = getattr(self.adapter, "send_replay", None) or self._replay_by_steps
+            for start in range(0, len(steps), _REPLAY_CHUNK):
+                chunk = steps[start:start + _REPLAY_CHUNK]
+                pending = [send(action) for _, (_, action) in chunk]
+                for (i, (_, action)), collect in zip(chunk, pending, strict=True):
+                    self._announce(game.states[i])
+                    rejection, state = collect()
+                    state = self._project(state)
+                    if rejection is not None or state != game.states[i]:
+                        what = (f"refused it ({rejection.reason})" if rejection is not None
+                                else state_diff(state, game.states[i] or {}))
+                        self._fail(game, "DETERMINISM", self.verdicts.clauses(action),
+                                   f"replaying the same actions, step {i} ({action!r}) differs: "
+                                   f"{what}", step=i)
+        except (EngineFailure, EngineError) as exc:
+            raise AbortConfig(self._protocol_failure(game.cfg, exc, game)) from None
+
+    def _announce(self, state: dict[str, Any] | None, legal: Legal | None = None) -> None:
+        """Tell the adapter what a conformant engine answers next (its optional ``expect``),
+        so that it may skip parsing that answer; only at level full, where whole states are
+        compared."""
+        if self._expect is None or state is None or self.level != "full":
+            return
+        if legal is None:
+            self._expect(state)
+        else:
+            self._expect(state, legal)
+
+    def _replay_by_steps(self, action: Any) -> Callable[[], tuple[Rejection | None, Any]]:
+        """``send_replay`` for an adapter without it: a whole step, its legal actions dropped."""
+        collect = self.adapter.send_step(action)
+
+        def result() -> tuple[Rejection | None, Any]:
+            rejection, state, _ = collect()
+            return rejection, state
+
+        return result
+
+    # -- failures ----------------------------------------------------------------------------
+
+    def _check(self, game: _Game, found: Finding | None) -> None:
+        """Turn a check's finding into the failure of this game (nothing when it passed)."""
+        if found is not None:
+            self._fail(game, found.check, found.clauses, found.message, subject=found.subject,
+                       also=found.also, diff=tuple(c.to_json() for c in found.diff))
+
+    def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
+              subject: str | None = None, also: tuple[str, ...] = (),
+              step: int | None = None, diff: tuple[Mapping[str, Any], ...] = ()) -> NoReturn:
+        at = len(game.steps) if step is None else step
+        failure = Failure(check, tuple(unique(clauses)), message, game.cfg, step=at,
+                          actions=tuple(game.steps[:at]), also=also, subject=subject, diff=diff)
+        game.failure_states = list(game.states[:at + 1])
+        if self._found_at is None:
+            self._found_at = time.perf_counter()
+            self.watch.steering.freeze()
+        if self._first_length is None:
+            self._first_length = at
+        # Hypothesis tries smaller and smaller games: keep the smallest (the first among equals).
+        same = self._cap is None or self._last is None or failure.check == self._last.check
+        if self._last is None or (len(failure.actions) < len(self._last.actions) and same):
+            self._last = replace(failure)
+            self._last_states = game.failure_states
+            self._last_legal = game.legal if at == len(game.steps) else None
+        raise FoundFailure(failure)
+
+    def _protocol_failure(self, cfg: Mapping[str, Any], exc: Exception,
+                          game: _Game | None = None) -> Failure:
+        kind = getattr(exc, "kind", "error")
+        if isinstance(exc, EngineTimeout):
+            where = f"a {cfg['players']}-player game" if "players" in cfg else "its handshake"
+            self.dead = f"the engine stopped answering in {where} ({str(exc).split(';')[0]})"
+        steps = tuple(game.steps) if game else ()
+        self._last_states = list(game.states) if game else []
+        return Failure("PROTOCOL", (), f"{kind}: {exc}", dict(cfg), step=len(steps),
+                       actions=steps, subject=kind)
+
+    def _write_trace(self, failure: Failure) -> Failure:
+        """Write the failing game as a trace ``rulespec replay`` runs; return it with the path.
+
+        The failure also gets the length of the first failing game found (before shrinking) and
+        the ruling options under which the reference does what the engine did.
+        """
+        if failure.check != "PROTOCOL" and self._first_length is not None:
+            failure = replace(failure, shrunk_from=self._first_length)
+        if self.options.infer_rulings and self.level == "full":
+            failure = explain_failure(self.spec, self.reference, failure, self._last_states,
+                                      self._last_legal, budget=self.options.infer_seconds)
+        # Below the full level the states are partial: the trace records the actions only.
+        states = self._last_states if self.level == "full" else []
+        return write_failure_trace(self.spec, failure, states, self.options.trace_dir)
+
+
+
+class _Game:
+    """The game being played in one example: its configuration, actions and engine states."""
+
+    def __init__(self, config: Config, cfg: dict[str, Any]) -> None:
+        self.cfg = cfg
+        self.params = dict(config.parameters)
+        self.steps: list[tuple[Actor, Action]] = []
+        #: Actions applied to the reference so far (ahead of ``steps`` by the step in flight).
+        self.ref_actions: list[Action] = []
+        self.states: list[dict[str, Any] | None] = []
+        self.failure_states: list[dict[str, Any] | None] = []
+        #: The engine's answer to legal_actions after the last step checked.
+        self.legal: Legal | None = None
+        self.since_full = 0
+
+
+def _offset(n: int) -> int:
+    """Return the n-th term of a fixed pseudo-random sequence (Knuth's multiplicative hash)."""
+    return ((n * 2654435761) & 0xFFFFFFFF) >> 8
+

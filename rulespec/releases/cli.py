@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
+from pathlib import Path
 from typing import NoReturn
 
 import click
@@ -171,7 +172,10 @@ def diff(sides: tuple[str, ...], against: str | None, game: str | None, every: b
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 def releases_command(game: str, fmt: str) -> None:
-    """List the releases of GAME (oldest first) and whether each is frozen."""
+    """List the releases of GAME (oldest first) and whether each is frozen.
+
+    Exit codes: 0 listed (a game that records none says so); 2 an unknown game.
+    """
     import json
 
     from rulespec.releases.store import frozen_releases, releases
@@ -197,15 +201,19 @@ def releases_command(game: str, fmt: str) -> None:
 @click.argument("game")
 @click.option("--git", "rev", metavar="REV", help="Freeze the spec as it was at this git "
               "revision (default: the work tree).")
-def freeze_command(game: str, rev: str | None) -> None:
+@click.option("--output", type=click.Path(path_type=Path, file_okay=False),
+              help="Write the release under this folder (OUTPUT/GAME/VERSION) instead of beside "
+                   "the game's spec.")
+def freeze_command(game: str, rev: str | None, output: Path | None) -> None:
     """Freeze GAME's current spec_version as a release: spec, examples, traces, perft tables.
 
-    A release never changes: freezing a version that is already frozen is refused.
+    A release never changes: freezing a version that is already frozen is refused. Exit codes:
+    0 frozen; 2 a usage or input error (unknown game, already frozen, bad git revision).
     """
     from rulespec.releases.freeze import freeze
 
     try:
-        folder = freeze(game, rev=rev)
+        folder = freeze(game, rev=rev, root=output)
     except RulespecError as exc:
         _usage(str(exc))
     click.echo(f"froze {game} in {folder}")

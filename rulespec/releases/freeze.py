@@ -131,10 +131,15 @@ def write_snapshot(snapshot: Snapshot, folder: Path) -> Path:
     return folder
 
 
-def freeze(game: str, *, rev: str | None = None, force: bool = False) -> Path:
-    """Freeze the version of ``game`` in the work tree (or at git ``rev``) as a release."""
+def freeze(game: str, *, rev: str | None = None, force: bool = False,
+           root: Path | None = None) -> Path:
+    """Freeze the version of ``game`` in the work tree (or at git ``rev``) as a release.
+
+    The release goes beside the game's spec (``releases/<game>/<version>``), or under ``root``
+    (``<root>/<game>/<version>``) when it is given.
+    """
     snapshot = snapshot_worktree(game) if rev is None else snapshot_git(game, rev)
-    folder = releases_root(game) / snapshot.version
+    folder = (releases_root(game) if root is None else root / game) / snapshot.version
     if folder.exists() and not force:
         raise FreezeError(f"release {snapshot.version} of {game} is already frozen in {folder}; "
                           "a release never changes: bump spec_version instead")

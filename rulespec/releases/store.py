@@ -22,11 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rulespec.spec.errors import RulespecError, SpecError
 from rulespec.spec.loader import load_yaml, read_text
 from rulespec.spec.model import Spec
+
+if TYPE_CHECKING:
+    from rulespec.reference.trace import Trace
 
 #: The folder, beside a game's spec file, that holds its frozen releases.
 RELEASES_FOLDER = "releases"
@@ -212,7 +215,7 @@ def release_traces(folder: Path, game: str) -> list[Path]:
     return sorted([*traces.glob(f"{game}.*{TRACE_SUFFIX}"), *traces.glob(f"{game}.*.jsonl")])
 
 
-def read_trace_file(path: Path) -> Any:
+def read_trace_file(path: Path) -> Trace:
     """Read a golden trace, gzipped (``.jsonl.gz``) or plain, as a ``Trace``."""
     from rulespec.reference.trace import TraceError, read_trace
 

@@ -58,6 +58,13 @@ RUNS: list[tuple[str, list[str], int]] = [
     ("impact", ["impact", "dado-de-ouro", "DDO-AMB-01", "--agents", "random", "--games", "2",
                 "--batch-size", "1", "-q"], EXIT_OK),
     ("impact", ["impact", "chess"], EXIT_USAGE),
+    ("diff", ["diff", "--check", "-q", "fool"], EXIT_OK),
+    ("diff", ["diff", "fool@9.9.9", "fool@1.1.0"], EXIT_USAGE),
+    ("diff", ["diff", "--check", "-q", "bad.yaml"], EXIT_USAGE),
+    ("releases", ["releases", "fool"], EXIT_OK),
+    ("releases", ["releases", "chess"], EXIT_USAGE),
+    ("freeze", ["freeze", "dado-de-ouro", "--output", "frozen"], EXIT_OK),
+    ("freeze", ["freeze", "chess"], EXIT_USAGE),
 ]
 
 

@@ -70,7 +70,7 @@ def diff_edit(folder: Path, game: str, edit: Edit, *, behaviour: bool = False,
 
 
 def by_id(data: dict[str, Any], section: str, ident: str) -> dict[str, Any]:
-    """Return the element ``ident`` of a list section of spec data."""
+    """Return the element ``ident`` of a list section of spec data (the dict itself)."""
     for item in data[section]:
         if item.get("id") == ident:
             return item  # type: ignore[no-any-return]

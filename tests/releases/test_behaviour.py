@@ -36,7 +36,7 @@ def _ten_round_record(data: dict[str, Any], rounds: int) -> None:
 
 
 def test_a_new_record_whose_default_changes_play_is_major_only_by_replay(tmp_path: Path) -> None:
-    """DDO-MATCH-01 / DDO-ROUND-01: a game has rounds_per_game rounds. A new record (MINOR as
+    """DDO-GAME-02 / DDO-MATCH-01: a game has rounds_per_game rounds. A new record (MINOR as
     text) whose default plays 9 rounds instead of 10 changes every default game: the 1.1.0
     golden traces replayed on the new reference reveal it (MAJOR)."""
     def edit(data: dict[str, Any]) -> None:
@@ -56,15 +56,16 @@ def test_a_new_record_whose_default_changes_play_is_major_only_by_replay(tmp_pat
 
 
 def test_the_same_record_with_the_printed_default_stays_minor(tmp_path: Path) -> None:
-    """DDO-MATCH-01: the same record with a default of 10 rounds keeps play: every old trace,
+    """DDO-GAME-02: the same record with a default of 10 rounds keeps play: every old trace,
     example and perft table replays, so the diff stays MINOR."""
     diff = diff_edit(tmp_path, DDO, lambda data: _ten_round_record(data, 10), behaviour=True)
     assert [c.rule for c in diff.changes] == ["RECORD_ADDED"], diff.changes
     assert diff.level == "minor" and diff.replayed.startswith("8 golden trace(s)")
 
 
-def test_a_table_value_that_changes_play_is_caught_by_traces_and_perft(tmp_path: Path) -> None:
-    """DDO-TIE-01 / DDO-TIE-04: tiebreak_rolls comes from the printed table. Lowering it changes
+def test_a_table_value_that_changes_play_is_caught_by_traces_and_examples(
+        tmp_path: Path) -> None:
+    """DDO-GAME-02: rounds_per_game is read from the printed table. Lowering it to 3 changes
     play; the replays name the traces and the rule examples that no longer hold."""
     def edit(data: dict[str, Any]) -> None:
         by_id(data, "tables", "printed_numbers")["rows"][0]["rounds_per_game"] = 3
@@ -144,3 +145,20 @@ def test_two_games_are_not_compared() -> None:
     """A diff is between two versions of one game."""
     with pytest.raises(DiffError, match="two games"):
         diff_specs(current_release("fool"), get_spec(DDO), behaviour=False)
+
+
+def test_a_changed_option_is_caught_by_its_perft_table(tmp_path: Path) -> None:
+    """DDO-TURN-01, DDO-AMB-01: the d8 option rolled a die of 8 faces. Made a die of 7, the
+    published perft table for d8 counts other chance outcomes from the first ply, and the d8
+    golden trace meets a face the die no longer has."""
+    def edit(data: dict[str, Any]) -> None:
+        record = by_id(data, "ambiguities", "DDO-AMB-01")
+        by_id(record, "options", "d8")["parameters"]["die_faces"] = list(range(1, 8))
+        record.pop("impact")  # it measured the old d8
+
+    diff = diff_edit(tmp_path, DDO, edit, behaviour=True)
+    changed = {c.path: c for c in diff.changes if c.rule == "BEHAVIOUR_CHANGED"}
+    table = changed["perft.p4-DDO-AMB-01-d8"]
+    assert "at depth 1" in table.reason and "DDO-TURN-01" in table.clauses
+    assert f"traces.{DDO}.p4-DDO-AMB-01-d8.jsonl" in changed
+    assert "perft.p4-default" not in changed and "perft.p4-DDO-AMB-01-d10" not in changed

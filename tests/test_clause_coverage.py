@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
@@ -64,12 +65,12 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def unquoted_lines(game: str) -> list[str]:
+def unquoted_lines(game: str, rulebooks: Path = RULEBOOKS) -> list[str]:
     """Return the lines of the game's rulebooks with words no quote and no exception covers."""
     spec = get_spec(game)
     out: list[str] = []
     for source in spec.section("sources"):
-        raw = (RULEBOOKS / str(source["file"])).read_text(encoding="utf-8")
+        raw = (rulebooks / str(source["file"])).read_text(encoding="utf-8")
         text = _norm(raw)
         covered = bytearray(len(text))
         quotes = {_norm(str(node["quote"])) for _, node in iter_nodes(spec.data)
@@ -93,7 +94,8 @@ def unquoted_lines(game: str) -> list[str]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_normative_line_is_quoted(game: str) -> None:
-    """Clause coverage: every normative line of the rulebook is quoted, table rows included."""
-    missing = unquoted_lines(game)
+def test_every_normative_line_is_quoted(game: str, rulebooks: Path) -> None:
+    """Clause coverage: every normative line of the rulebook is quoted, table rows included
+    (skipped, saying why, without the rulebook texts)."""
+    missing = unquoted_lines(game, rulebooks)
     assert not missing, "lines no clause quotes:\n" + "\n".join(missing)

@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from html import unescape
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -128,7 +129,8 @@ def test_example_site_has_every_generated_page(site: Path) -> None:
         assert (site / page / "index.html").is_file(), f"{page} was not built"
     html = (site / "games/toy-dice/rules/index.html").read_text(encoding="utf-8")
     assert 'id="TOY-TURN-02"' in html, "clause anchors must survive the build"
-    started = re.sub(r"<[^>]+>", "", (site / "getting-started/index.html").read_text("utf-8"))
+    started = unescape(re.sub(r"<[^>]+>", "", (site / "getting-started/index.html")
+                                   .read_text("utf-8")))
     assert "rulespec validate &&" in started, "README command missing from the page"
 
 

@@ -65,7 +65,9 @@ def changes_page(spec: Spec, history: History) -> Page:
            "Every release of the spec, newest first: its date, its summary and its bulletin, "
            "what `rulespec diff` finds between it and the release before it. MAJOR changes can "
            "break an engine conformant to the release before, MINOR ones add, PATCH ones change "
-           "words only ([the version policy](../../editors/versioning.md)).\n\n"]
+           "words only ([the version policy](../../editors/versioning.md)). Subscribe to "
+           f"[the releases feed](../../{FEED_PATH}) (Atom) to hear of each new release of "
+           "every game.\n\n"]
     entries = history.newest_first
     if not entries:
         out.append("The spec records no releases yet (no `game.releases`): see "

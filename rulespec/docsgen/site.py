@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
-from rulespec.docsgen.changes import CHANGES_PAGE, CHANGES_TITLE, changes_page
+from rulespec.docsgen.changes import CHANGES_PAGE, CHANGES_TITLE, FEED_PATH, changes_page
 from rulespec.docsgen.cli_reference import cli_page
+from rulespec.docsgen.feed import feed_page
 from rulespec.docsgen.history import DiffCache, History
 from rulespec.docsgen.links import game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, table, text
@@ -41,8 +42,10 @@ def games_table(specs: Sequence[Spec], *, prefix: str = "") -> str:
                      str(len(spec.section("clauses"))),
                      f"[{len(spec.section('ambiguities'))}]({prefix}{game_dir(spec)}/ambiguities.md)",
                      release])
-    return table(["Game", "Original name", "Id", "Players", "Clauses", "Ambiguities",
-                  "Release"], rows)
+    return (table(["Game", "Original name", "Id", "Players", "Clauses", "Ambiguities",
+                   "Release"], rows)
+            + f"\nEach game's releases and what changed in each are on its Changes page; "
+            f"subscribe to [the releases feed]({prefix}{FEED_PATH}) (Atom) to hear of new ones.\n")
 
 
 def games_index(specs: Sequence[Spec]) -> Page:
@@ -92,13 +95,20 @@ def fill_markers(markdown: str, *, specs: Sequence[Spec], readme: str | None,
 
 
 def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
-               cli: click.Command | None) -> list[Page]:
-    """Return every generated page of the site."""
+               cli: click.Command | None, site_url: str | None = None,
+               directory_urls: bool = True) -> list[Page]:
+    """Return every generated page of the site, and the feed of releases (``releases.xml``).
+
+    ``site_url`` and ``directory_urls`` are mkdocs's settings: the feed's links are absolute
+    under ``site_url`` (relative to the feed without one) and point at the built pages.
+    """
     histories = release_histories(specs)
     pages = [games_index(specs), register_page(specs, histories=histories),
              spec_format_page(schema)]
     if cli is not None:
         pages.append(cli_page(cli))
+    pages.append(feed_page(list(histories.values()), site_url=site_url,
+                           directory_urls=directory_urls))
     for spec in specs:
         history = histories[spec.game_id]
         pages.extend(game_pages(spec, history=history))

@@ -1,13 +1,15 @@
 """The docs announce releases: a Changes page per game, the release in which each clause and
-record appeared and last changed, and the register's last change linked to its release (no
-site build)."""
+record appeared and last changed, the register's last change linked to its release, and the
+Atom feed of every release (no site build; ``test_site`` checks the built site)."""
 
 from __future__ import annotations
 
 import copy
 import re
+import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
+from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -17,13 +19,18 @@ import yaml
 
 from rulespec.docsgen import history as history_module
 from rulespec.docsgen.changes import changes_page
+from rulespec.docsgen.feed import ATOM, feed_xml
 from rulespec.docsgen.history import DiffCache, History
+from rulespec.docsgen.links import game_title
 from rulespec.docsgen.pages import ambiguities_page, rules_page
 from rulespec.docsgen.register import register_page
-from rulespec.docsgen.site import site_pages
+from rulespec.docsgen.site import release_histories, site_pages
 from rulespec.releases.diff import diff_specs
 from rulespec.releases.store import frozen_releases, release_spec, releases_of
 from rulespec.spec import Spec, load_spec, spec_paths
+
+A = f"{{{ATOM}}}"
+SITE_URL = "https://example.org/rulespec/"
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +51,7 @@ def built(specs: list[Spec]) -> Iterator[tuple[dict[str, str], Counter[tuple[str
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(history_module, "diff_specs", counting)
-        pages = site_pages(specs, schema={}, cli=None)
+        pages = site_pages(specs, schema={}, cli=None, site_url=SITE_URL)
     yield {p.path: p.markdown for p in pages}, made
 
 
@@ -238,6 +245,10 @@ def test_release_not_frozen_yet_is_compared_with_todays_spec(tmp_path: Path) -> 
     assert appeared is not None and appeared.version == "1.2.0"
     page = changes_page(spec, history).markdown
     assert "not frozen yet: compared with today's spec" in section(page, "release-1.2.0")
+    feed = parse_feed(feed_xml([history], site_url=None))
+    first = feed.find(f"{A}entry")
+    assert first is not None and first.findtext(f"{A}title") == f"{game_title(spec)} 1.2.0"
+    assert first.findtext(f"{A}summary") == "A clause more."
 
 
 def test_declared_change_of_play_counts_as_a_change(tmp_path: Path) -> None:
@@ -278,3 +289,70 @@ def test_changes_page_is_linked_from_the_overview_nav_and_games_table(
     for spec in specs:
         newest = releases_of(spec)[-1].version
         assert f"(games/{spec.game_id}/changes.md#release-{newest})" in listing
+    assert "(releases.xml)" in listing, "the home page and the games index link the feed"
+
+
+# -- the feed ---------------------------------------------------------------------------------------
+
+
+def parse_feed(xml: str) -> ET.Element:
+    """Parse the feed and check RFC 4287's required elements of the feed and every entry."""
+    root = ET.fromstring(xml)
+    assert root.tag == f"{A}feed", "the root is atom:feed in the Atom namespace"
+    for tag in ("id", "title", "updated"):
+        assert root.find(f"{A}{tag}") is not None, f"the feed has no atom:{tag}"
+    entries = root.findall(f"{A}entry")
+    assert root.find(f"{A}author/{A}name") is not None or all(
+        e.find(f"{A}author") is not None for e in entries), "atom:author is required"
+    for entry in entries:
+        for tag in ("id", "title", "updated"):
+            assert (entry.findtext(f"{A}{tag}") or "").strip(), f"an entry has no atom:{tag}"
+        link = entry.find(f"{A}link[@rel='alternate']")
+        assert link is not None and link.get("href"), "each entry links to its Changes entry"
+        datetime.fromisoformat(str(entry.findtext(f"{A}updated")).replace("Z", "+00:00"))
+    return root
+
+
+def test_feed_has_one_entry_per_release_newest_first(specs: list[Spec]) -> None:
+    """The feed is Atom 1.0: one entry per release of every game, newest first, each with its
+    summary and an absolute link to its entry on the game's Changes page."""
+    histories = release_histories(specs)
+    root = parse_feed(feed_xml(list(histories.values()), site_url=SITE_URL))
+    entries = root.findall(f"{A}entry")
+    expected = {(s.game_id, r.version): r for s in specs for r in releases_of(s)}
+    assert len(entries) == len(expected)
+    updated = [str(e.findtext(f"{A}updated")) for e in entries]
+    assert updated == sorted(updated, reverse=True), "entries are newest first"
+    assert root.findtext(f"{A}updated") == updated[0]
+    assert len({e.findtext(f"{A}id") for e in entries}) == len(entries), "ids are unique"
+    seen = set()
+    for entry in entries:
+        link = entry.find(f"{A}link[@rel='alternate']")
+        assert link is not None
+        found = re.fullmatch(re.escape(SITE_URL) + r"games/([a-z0-9-]+)/changes/#release-(.+)",
+                             str(link.get("href")))
+        assert found, f"not a link to a Changes entry: {link.get('href')}"
+        release = expected[(found.group(1), found.group(2))]
+        assert entry.findtext(f"{A}summary") == release.summary
+        assert str(entry.findtext(f"{A}updated")).startswith(release.date)
+        seen.add((found.group(1), found.group(2)))
+    assert seen == set(expected), "every release is announced once"
+    self_link = root.find(f"{A}link[@rel='self']")
+    assert self_link is not None and self_link.get("href") == SITE_URL + "releases.xml"
+
+
+def test_feed_links_are_relative_without_a_site_url(specs: list[Spec]) -> None:
+    """Without site_url the links are relative to the feed, which lives at the site root."""
+    histories = release_histories(specs[:1])
+    root = parse_feed(feed_xml(list(histories.values()), site_url=None, directory_urls=False))
+    hrefs = [str(e.get("href")) for e in root.iter(f"{A}link")]
+    assert hrefs and all("://" not in h and not h.startswith("/") for h in hrefs), hrefs
+    game = specs[0].game_id
+    assert f"games/{game}/changes.html#release-{releases_of(specs[0])[-1].version}" in hrefs
+    assert root.find(f"{A}link[@rel='self']") is None
+
+
+def test_feed_without_releases_is_still_valid() -> None:
+    """A site whose games record no releases still publishes a valid, empty feed."""
+    root = parse_feed(feed_xml([], site_url=SITE_URL))
+    assert root.findall(f"{A}entry") == []

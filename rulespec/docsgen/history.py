@@ -76,15 +76,12 @@ class DiffCache:
     def __init__(self, *, behaviour: bool = True) -> None:
         self.behaviour = behaviour
         self._found: dict[tuple[str, str, str], SpecDiff] = {}
-        #: How many diffs were computed (each key once).
-        self.computed = 0
 
     def diff(self, old: Spec, new: Spec, *, new_side: str) -> SpecDiff:
         """Return the diff from ``old`` (a frozen release) to ``new``, named by ``new_side``."""
         key = (old.game_id, old.version, new_side)
         found = self._found.get(key)
         if found is None:
-            self.computed += 1
             found = diff_specs(old, new, behaviour=self.behaviour, old_label=f"{old.game_id}@"
                                f"{old.version}", new_label=_side_label(new, new_side))
             self._found[key] = found

@@ -58,7 +58,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     root = Path(config.config_file_path).parent
     reports = Path(os.environ.get(REPORTS_ENV) or root / "docs" / "conformance-reports")
     try:
-        _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli)
+        _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli,
+                                             site_url=config.site_url or None,
+                                             directory_urls=config.use_directory_urls)
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {exc}") from exc
     _built["pages"].append(matrix_page(load_reports(reports), specs))

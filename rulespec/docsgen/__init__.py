@@ -9,7 +9,9 @@ One module per concern: ``markdown`` (escaping, tables, fences, the Page), ``lin
 element is documented), ``schema`` (JSON Schema in prose, the spec format reference), ``pages``
 (one game's pages), ``register`` (the ambiguity register), ``cli_reference`` (the command line
 reference), ``site`` (the games index, page markers, every page), ``search`` (ids first and
-accents folded in the search index), ``traces`` (the trace viewer's data) and ``matrix`` (the
+accents folded in the search index), ``traces`` (the trace viewer's data), ``history`` (each
+game's releases and their diffs, and when each clause and record appeared and changed),
+``changes`` (a game's Changes page), ``feed`` (the Atom feed of releases) and ``matrix`` (the
 conformance matrix from JSON reports). This package re-exports
 what the mkdocs hook and the tests use, except ``matrix`` (the conformance matrix), which is
 also a script (``python -m rulespec.docsgen.matrix``) and so is imported on its own.

@@ -15,7 +15,10 @@ class DocsError(Exception):
 
 @dataclass(frozen=True)
 class Page:
-    """One generated Markdown page: where it goes in the docs folder and its content."""
+    """One generated page: where it goes in the docs folder and its content.
+
+    Markdown, except a file that is not a page (``releases.xml``), which the site copies as is.
+    """
 
     path: str
     markdown: str

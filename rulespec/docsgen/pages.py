@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from rulespec.docsgen.changes import CHANGES_PAGE, CHANGES_TITLE, entry_link, lineage_note
 from rulespec.docsgen.examples import clause_examples, witness_table
+from rulespec.docsgen.history import History
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
 from rulespec.docsgen.markdown import (
     Page,
@@ -56,8 +58,11 @@ def _clause_line(links: Links, clauses: Sequence[Any]) -> str:
     return f"Clauses: {links.many(clauses)}\n" if clauses else ""
 
 
-def overview_page(spec: Spec) -> str:
-    """Return the overview page: names, players, objective, sources, components and zones."""
+def overview_page(spec: Spec, history: History | None = None) -> str:
+    """Return the overview page: names, players, objective, sources, components and zones.
+
+    With the game's ``history`` the spec version links to its entry on the Changes page.
+    """
     game = spec.data["game"]
     links = Links(spec)
     names = game["names"]
@@ -75,7 +80,10 @@ def overview_page(spec: Spec) -> str:
         facts.append(["Designers", ", ".join(text(d) for d in game["designers"])])
     if game.get("publisher"):
         facts.append(["Publisher", text(game["publisher"])])
-    facts.append(["Spec version", code(spec.version)])
+    current = next((e for e in history.releases if e.version == spec.version), None) \
+        if history is not None else None
+    facts.append(["Spec version", entry_link(current) if current is not None else
+                  code(spec.version)])
     facts.append(["Reference interpreter", code(spec.reference_module)])
     facts.append(["Clause prefix", code(game["clause_prefix"])])
     out.append(kv_table(facts) + "\n")
@@ -94,6 +102,8 @@ def overview_page(spec: Spec) -> str:
         ("Ambiguity register", "ambiguities.md",
          plural(len(spec.section("ambiguities")), "record")),
     ]
+    if history is not None:
+        counts.append((CHANGES_TITLE, CHANGES_PAGE, _releases_line(history)))
     out.append(table(["Page", "What"], [[f"[{t}]({p})", c] for t, p, c in counts]) + "\n")
     out.append("## Sources\n\n")
     for src in spec.section("sources"):
@@ -139,6 +149,14 @@ def overview_page(spec: Spec) -> str:
     else:
         out.append("The spec lists no zones.\n\n")
     return "".join(out)
+
+
+def _releases_line(history: History) -> str:
+    released = history.releases
+    if not released:
+        return "no releases yet"
+    line = plural(len(released), "release") + f", the newest {code(released[-1].label)}"
+    return line + ("; unreleased edits" if len(history.entries) > len(released) else "")
 
 
 def tables_page(spec: Spec) -> str:
@@ -218,8 +236,11 @@ def _outline(steps: Sequence[Mapping[str, Any]], links: Links, depth: int = 0) -
     return "".join(out)
 
 
-def rules_page(spec: Spec) -> str:
-    """Return the structure as an outline, then every clause under its permanent anchor."""
+def rules_page(spec: Spec, history: History | None = None) -> str:
+    """Return the structure as an outline, then every clause under its permanent anchor.
+
+    With the game's ``history`` each clause says in which release it appeared and last changed.
+    """
     links = Links(spec)
     out = [_header(spec, "Structure and clauses")]
     structure = spec.data["structure"]
@@ -249,12 +270,15 @@ def rules_page(spec: Spec) -> str:
         suffix = "" if single_source else f" ({src_id})"
         out.append(f"### {text(title)}{text(suffix)} {anchor(f'section-{src_id}-{sec_id}')}\n\n")
         for clause in clauses:
-            out.append(_clause_block(clause, links, users.get(str(clause["id"]), [])))
+            lineage = "" if history is None else \
+                lineage_note(history.lineage("clauses", str(clause["id"])))
+            out.append(_clause_block(clause, links, users.get(str(clause["id"]), []), lineage))
             out.append(clause_examples(spec, str(clause["id"])))
     return "".join(out)
 
 
-def _clause_block(clause: Mapping[str, Any], links: Links, users: Sequence[str]) -> str:
+def _clause_block(clause: Mapping[str, Any], links: Links, users: Sequence[str],
+                  lineage: str = "") -> str:
     cid = str(clause["id"])
     cit = clause["citation"]
     out = [f"#### {cid} {anchor(cid)}\n\n"]
@@ -273,6 +297,8 @@ def _clause_block(clause: Mapping[str, Any], links: Links, users: Sequence[str])
         meta.append("used by: " + links.many(others))
     if steps:
         meta.append("structure: " + links.many(steps))
+    if lineage:
+        meta.append(lineage)
     if meta:
         out.append('<div class="rs-meta" markdown>' + " · ".join(meta) + "</div>\n\n")
     return "".join(out)
@@ -430,8 +456,12 @@ def variants_page(spec: Spec) -> str:
     return "".join(out)
 
 
-def ambiguities_page(spec: Spec) -> str:
-    """Return the game's ambiguity register: a filterable summary, then every record."""
+def ambiguities_page(spec: Spec, history: History | None = None) -> str:
+    """Return the game's ambiguity register: a filterable summary, then every record.
+
+    With the game's ``history`` each record says in which release it appeared and last changed,
+    and a last change that came with a release links to it.
+    """
     links = Links(spec)
     out = [_header(spec, "Ambiguity register")]
     records = list(spec.section("ambiguities"))
@@ -441,23 +471,29 @@ def ambiguities_page(spec: Spec) -> str:
     out.append("Every open question met while encoding the rules. Each option is implemented in "
                "the reference interpreter and selectable with `--ruling ID=OPTION`; the default "
                "is what the reference does when no ruling is given.\n\n")
-    out.append(register_table([(spec, a) for a in records], prefix="", with_game=False))
+    histories = {} if history is None else {spec.game_id: history}
+    out.append(register_table([(spec, a) for a in records], prefix="", with_game=False,
+                              histories=histories))
     for amb in records:
-        out.append(ambiguity_block(amb, links))
+        out.append(ambiguity_block(amb, links, history))
         out.append(witness_table(spec, amb))
     return "".join(out)
 
 
 
-def game_pages(spec: Spec) -> list[Page]:
-    """Return every page of one game."""
-    render = {
-        "index.md": overview_page,
-        "tables.md": tables_page,
-        "rules.md": rules_page,
-        "actions.md": actions_page,
-        "invariants.md": invariants_page,
-        "variants.md": variants_page,
-        "ambiguities.md": ambiguities_page,
+def game_pages(spec: Spec, *, history: History | None = None) -> list[Page]:
+    """Return every page of one game (of GAME_PAGES).
+
+    With the game's ``history`` (the site has its Changes page) the overview links to it, and
+    the clause and register pages say when each clause and record appeared and last changed.
+    """
+    render: dict[str, Callable[[], str]] = {
+        "index.md": lambda: overview_page(spec, history),
+        "tables.md": lambda: tables_page(spec),
+        "rules.md": lambda: rules_page(spec, history),
+        "actions.md": lambda: actions_page(spec),
+        "invariants.md": lambda: invariants_page(spec),
+        "variants.md": lambda: variants_page(spec),
+        "ambiguities.md": lambda: ambiguities_page(spec, history),
     }
-    return [Page(f"{game_dir(spec)}/{name}", render[name](spec)) for name, _ in GAME_PAGES]
+    return [Page(f"{game_dir(spec)}/{name}", render[name]()) for name, _ in GAME_PAGES]

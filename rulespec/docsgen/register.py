@@ -6,6 +6,8 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rulespec.docsgen.changes import entry_link, lineage_note
+from rulespec.docsgen.history import History
 from rulespec.docsgen.impact import impact_block, outcome_cell, what_matters_most
 from rulespec.docsgen.links import Links, game_dir, game_title
 from rulespec.docsgen.markdown import (
@@ -25,11 +27,13 @@ REGISTER_PAGE = "ambiguities.md"
 
 
 def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: str,
-                   with_game: bool) -> str:
+                   with_game: bool, histories: Mapping[str, History] | None = None) -> str:
     """Return the sortable, filterable summary table of ambiguity records.
 
     Cells whose shown text is not the value a URL should carry (the game's display name) wrap
-    it in ``data-key``; the register script filters and sorts on that key.
+    it in ``data-key``; the register script filters and sorts on that key. With the games'
+    ``histories``, a last change that came with a release links to its entry on the game's
+    Changes page (the date stays the cell's text, so sorting and exports are unchanged).
     """
     filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind", "Authority"]
     headers = ["Id", *(["Game"] if with_game else []), "Title", "Status", "Severity", "Kind",
@@ -42,7 +46,6 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
         row = [links.to(str(amb["id"]), prefix=link_prefix)]
         if with_game:
             row.append(f'<span data-key="{html.escape(spec.game_id)}">{text(game_title(spec))}</span>')
-        history = amb.get("history") or []
         impact = amb.get("impact") or {}
         row += [text(amb["title"]), badge("status", str(amb["status"])),
                 badge("severity", str(amb["severity"])), badge("kind", str(amb["kind"])),
@@ -52,10 +55,23 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
                 links.prose(_short(str(impact.get("text", ""))), prefix=link_prefix)
                 + (" (measured)" if impact.get("measured") else ""),
                 outcome_cell(amb),
-                code(history[-1]["date"]) if history else ""]
+                _last_change(amb, (histories or {}).get(spec.game_id), link_prefix)]
         rows.append(row)
     return (f'<div class="rs-register" data-filters="{",".join(filters)}" markdown>\n\n'
             + table(headers, rows) + "\n</div>\n\n")
+
+
+def _last_change(amb: Mapping[str, Any], history: History | None, prefix: str) -> str:
+    """Return the date of a record's last history entry, linked to the release that has it."""
+    events = amb.get("history") or []
+    if not events:
+        return ""
+    last = events[-1]
+    released = None if history is None else history.released_with(str(amb["id"]), last)
+    if released is None or released.version is None:
+        return code(last["date"])
+    return entry_link(released, prefix=prefix, label=str(last["date"]),
+                      hint=f"came with release {released.version}")
 
 
 def _short(value: str, limit: int = 90) -> str:
@@ -63,11 +79,17 @@ def _short(value: str, limit: int = 90) -> str:
     return value if len(value) <= limit else value[:limit].rsplit(" ", 1)[0] + " …"
 
 
-def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
+def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | None = None) -> str:
+    """Return one record: its question, sources, options, default, evidence, impact, history.
+
+    With the game's ``history`` it says in which release it appeared and last changed.
+    """
     aid = str(amb["id"])
     out = [f"## {aid}: {text(amb['title'])} {anchor(aid)}\n\n"]
+    lineage = "" if history is None else lineage_note(history.lineage("ambiguities", aid))
     out.append(" ".join([badge("status", str(amb["status"])), badge("severity", str(amb["severity"])),
-                         badge("kind", str(amb["kind"]))]) + "\n\n")
+                         badge("kind", str(amb["kind"])), *([lineage] if lineage else [])])
+               + "\n\n")
     out.append(f"**Question.** {links.prose(amb['question'])}\n\n")
     if amb.get("duplicate_of"):
         out.append(f"Duplicate of {links.to(str(amb['duplicate_of']))}.\n\n")
@@ -118,8 +140,13 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links) -> str:
     return "".join(out)
 
 
-def register_page(specs: Sequence[Spec]) -> Page:
-    """Return the cross-game ambiguity register for rule editors."""
+def register_page(specs: Sequence[Spec], *, histories: Mapping[str, History] | None = None
+                  ) -> Page:
+    """Return the cross-game ambiguity register for rule editors.
+
+    With the games' ``histories`` (by game id), a last change that came with a release links
+    to it.
+    """
     items = [(spec, amb) for spec in specs for amb in spec.section("ambiguities")]
     out = ['---\ntitle: "Ambiguity register: all games"\nhide:\n  - toc\n---\n\n# Ambiguity register\n\n',
            "Every ambiguity of every game: contradictions, gaps, unclear wording, translation "
@@ -138,14 +165,18 @@ def register_page(specs: Sequence[Spec]) -> Page:
         counts[str(amb["status"])] = counts.get(str(amb["status"]), 0) + 1
     out.append(plural(len(items), "record") + ": "
                + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".\n\n")
-    out.append(register_table(items, prefix="", with_game=True))
+    out.append(register_table(items, prefix="", with_game=True, histories=histories))
     out.append(what_matters_most(specs))
-    out.append(changelog(items))
+    out.append(changelog(items, histories=histories))
     return Page(REGISTER_PAGE, "".join(out))
 
 
-def changelog(items: Sequence[tuple[Spec, Mapping[str, Any]]]) -> str:
-    """Return the register's changelog: every dated ``history`` entry, newest first."""
+def changelog(items: Sequence[tuple[Spec, Mapping[str, Any]]], *,
+              histories: Mapping[str, History] | None = None) -> str:
+    """Return the register's changelog: every dated ``history`` entry, newest first.
+
+    With the games' ``histories``, an entry that came with a release links to it.
+    """
     entries = [(str(h["date"]), spec, amb, h) for spec, amb in items
                for h in amb.get("history") or []]
     out = [f"## Changelog {anchor('changelog')}\n\n"]
@@ -155,7 +186,12 @@ def changelog(items: Sequence[tuple[Spec, Mapping[str, Any]]]) -> str:
     rows = []
     for date, spec, amb, entry in entries:
         links = Links(spec)
-        rows.append([code(date), links.to(str(amb["id"]), prefix=f"{game_dir(spec)}/"),
+        history = (histories or {}).get(spec.game_id)
+        released = None if history is None else history.released_with(str(amb["id"]), entry)
+        when = code(date) if released is None or released.version is None else entry_link(
+            released, prefix=f"{game_dir(spec)}/", label=date,
+            hint=f"came with release {released.version}")
+        rows.append([when, links.to(str(amb["id"]), prefix=f"{game_dir(spec)}/"),
                      text(amb["title"]), badge("status", str(entry["status"])),
                      links.prose(entry.get("note", ""), prefix=f"{game_dir(spec)}/")])
     return "".join(out) + table(["Date", "Record", "Title", "Status", "Note"], rows)

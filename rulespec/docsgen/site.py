@@ -8,7 +8,10 @@ from typing import Any
 
 import click
 
+from rulespec.docsgen.changes import CHANGES_PAGE, CHANGES_TITLE, FEED_PATH, changes_page
 from rulespec.docsgen.cli_reference import cli_page
+from rulespec.docsgen.feed import feed_page
+from rulespec.docsgen.history import DiffCache, History
 from rulespec.docsgen.links import game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, table, text
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
@@ -17,6 +20,7 @@ from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import spec_format_page
 from rulespec.docsgen.states import STATES_PAGE, STATES_TITLE, pending_keys, phases, states_page
 from rulespec.docsgen.traces import TraceFile, golden_traces
+from rulespec.releases.store import releases_of
 from rulespec.spec.model import Spec
 
 #: Markers a hand-written page may contain; the hook replaces them with generated Markdown.
@@ -30,11 +34,18 @@ def games_table(specs: Sequence[Spec], *, prefix: str = "") -> str:
         return "No game specs are registered yet.\n"
     rows = []
     for spec in specs:
+        recorded = releases_of(spec)
+        release = (f"[{code(recorded[-1].version)}]({prefix}{game_dir(spec)}/{CHANGES_PAGE}"
+                   f"#release-{recorded[-1].version})") if recorded else "none yet"
         rows.append([f"[{text(game_title(spec))}]({prefix}{game_dir(spec)}/index.md)",
                      text(spec.name), code(spec.game_id), player_range(spec),
                      str(len(spec.section("clauses"))),
-                     f"[{len(spec.section('ambiguities'))}]({prefix}{game_dir(spec)}/ambiguities.md)"])
-    return table(["Game", "Original name", "Id", "Players", "Clauses", "Ambiguities"], rows)
+                     f"[{len(spec.section('ambiguities'))}]({prefix}{game_dir(spec)}/ambiguities.md)",
+                     release])
+    return (table(["Game", "Original name", "Id", "Players", "Clauses", "Ambiguities",
+                   "Release"], rows)
+            + f"\nEach game's releases and what changed in each are on its Changes page; "
+            f"subscribe to [the releases feed]({prefix}{FEED_PATH}) (Atom) to hear of new ones.\n")
 
 
 def games_index(specs: Sequence[Spec]) -> Page:
@@ -84,13 +95,24 @@ def fill_markers(markdown: str, *, specs: Sequence[Spec], readme: str | None,
 
 
 def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
-               cli: click.Command | None) -> list[Page]:
-    """Return every generated page of the site."""
-    pages = [games_index(specs), register_page(specs), spec_format_page(schema)]
+               cli: click.Command | None, site_url: str | None = None,
+               directory_urls: bool = True) -> list[Page]:
+    """Return every generated page of the site, and the feed of releases (``releases.xml``).
+
+    ``site_url`` and ``directory_urls`` are mkdocs's settings: the feed's links are absolute
+    under ``site_url`` (relative to the feed without one) and point at the built pages.
+    """
+    histories = release_histories(specs)
+    pages = [games_index(specs), register_page(specs, histories=histories),
+             spec_format_page(schema)]
     if cli is not None:
         pages.append(cli_page(cli))
+    pages.append(feed_page(list(histories.values()), site_url=site_url,
+                           directory_urls=directory_urls))
     for spec in specs:
-        pages.extend(game_pages(spec))
+        history = histories[spec.game_id]
+        pages.extend(game_pages(spec, history=history))
+        pages.append(changes_page(spec, history))
         document = published_perft(spec)
         if document is not None:
             pages.append(perft_page(spec, document))
@@ -98,6 +120,12 @@ def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
         if traces:
             pages.append(states_page(spec, traces))
     return pages
+
+
+def release_histories(specs: Sequence[Spec]) -> dict[str, History]:
+    """Return each game's release history, by game id; one diff cache serves them all."""
+    cache = DiffCache()
+    return {spec.game_id: History(spec, cache) for spec in specs}
 
 
 def phase_traces(spec: Spec) -> list[TraceFile]:
@@ -131,6 +159,7 @@ def games_nav(specs: Sequence[Spec]) -> list[dict[str, list[dict[str, str]]]]:
             entries.insert(after, {STATES_TITLE: f"{game_dir(spec)}/{STATES_PAGE}"})
         if published_perft(spec) is not None:
             entries.append({PERFT_TITLE: f"{game_dir(spec)}/{PERFT_PAGE}"})
+        entries.append({CHANGES_TITLE: f"{game_dir(spec)}/{CHANGES_PAGE}"})
         nav.append({game_title(spec): entries})
     return nav
 

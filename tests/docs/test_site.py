@@ -104,7 +104,7 @@ def test_registry_site_builds_strict(registry_site: Path) -> None:
     for spec in all_specs():
         game = registry_site / "games" / spec.game_id
         for page in ("", "rules/", "tables/", "actions/", "invariants/", "variants/",
-                     "ambiguities/"):
+                     "ambiguities/", "changes/"):
             assert (game / page / "index.html").is_file(), \
                 f"{spec.game_id}: page {page or 'overview'} was not built"
         rules = (game / "rules" / "index.html").read_text(encoding="utf-8")
@@ -543,3 +543,32 @@ def test_mobile_ids_are_never_cut(browser: Chromium, registry_server: str, tmp_p
             assert overflow <= 400, f"{page}: the page scrolls sideways ({overflow} px)"
     finally:
         browser.command("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+def test_feed_of_releases_is_published_and_announced(registry_site: Path) -> None:
+    """releases.xml is at the site root; every entry links to a built Changes page and to an
+    anchor that page has; the home page links the feed and every page announces it."""
+    import xml.etree.ElementTree as ET
+
+    from rulespec.docsgen.feed import ATOM
+    from rulespec.releases.store import releases_of
+
+    site_url = load_mkdocs_yml()["site_url"]
+    root = ET.fromstring((registry_site / "releases.xml").read_bytes())
+    entries = root.findall(f"{{{ATOM}}}entry")
+    assert len(entries) == sum(len(releases_of(spec)) for spec in all_specs())
+    for entry in entries:
+        link = entry.find(f"{{{ATOM}}}link[@rel='alternate']")
+        assert link is not None
+        href = str(link.get("href"))
+        assert href.startswith(site_url), f"{href}: not under site_url {site_url}"
+        page, _, fragment = href.removeprefix(site_url).partition("#")
+        built = registry_site / page / "index.html"
+        assert built.is_file(), f"{href}: no such page in the built site"
+        assert f'id="{fragment}"' in built.read_text("utf-8"), f"{href}: no such anchor"
+    home = (registry_site / "index.html").read_text("utf-8")
+    assert 'href="releases.xml"' in home, "the home page links the feed"
+    for page in ("index.html", "games/fool/changes/index.html"):
+        html = (registry_site / page).read_text("utf-8")
+        assert re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]*'
+                         r'href="[./]*releases\.xml"', html), f"{page} does not announce the feed"

@@ -1,0 +1,214 @@
+"""A game's release history for the docs: each release's bulletin, today's unreleased edits,
+and the release in which each clause and record appeared and last changed.
+
+Each recorded release (``game.releases``) is compared, as ``rulespec diff`` compares it, with
+the newest frozen release before it: its own frozen copy when it has one, today's spec for the
+newest release when it is recorded but not frozen yet. Edits made to today's spec after the
+newest frozen release are one more entry, *unreleased*. A ``DiffCache`` holds every diff of one
+build, so the Changes pages, the version notes on the clause and register pages, the register's
+"last change" and the feed compute each (game, old, new) diff once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rulespec.releases.diff import SpecDiff, diff_specs
+from rulespec.releases.store import release_spec, releases_of, releases_root
+from rulespec.spec.errors import RulespecError
+from rulespec.spec.model import Spec
+
+#: The label and anchor of today's edits that no release holds yet.
+UNRELEASED = "unreleased"
+#: The sections whose elements carry an appeared/last-changed note: clauses and records.
+Section = Literal["clauses", "ambiguities"]
+#: The rules whose change names, in its clauses and records, what it changed (not only what it
+#: touches): a release declares that the play of these clauses and records changed.
+_NAMING_RULES = frozenset({"BEHAVIOUR_DECLARED"})
+
+
+@dataclass(frozen=True, eq=False)
+class Entry:
+    """One entry of a game's history: a recorded release, or today's unreleased edits."""
+
+    #: The release's version; None for today's unreleased edits.
+    version: str | None
+    date: str
+    summary: str
+    #: Whether the release has a frozen copy (today's edits never do).
+    frozen: bool
+    #: The spec as of this entry (its frozen copy, or today's spec); None for a release recorded
+    #: but not frozen that is not the newest, which nothing holds any more.
+    content: Spec | None
+    #: The changes since ``previous`` (None for the first release, or without ``content``).
+    diff: SpecDiff | None
+    #: The version ``diff`` compares with: the newest frozen release before this one.
+    previous: str | None
+
+    @property
+    def label(self) -> str:
+        """Return the version, or ``unreleased``."""
+        return self.version or UNRELEASED
+
+    @property
+    def anchor(self) -> str:
+        """Return the entry's anchor on the Changes page (``release-1.1.0``, ``unreleased``)."""
+        return f"release-{self.version}" if self.version else UNRELEASED
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """When a clause or record appeared and when it last changed (None: not known)."""
+
+    appeared: Entry | None
+    changed: Entry | None
+
+
+class DiffCache:
+    """Every diff of one build, computed once per (game, old version, new side).
+
+    ``behaviour`` replays the old release's golden traces, rule examples and perft tables on
+    the new reference, as ``rulespec diff`` does by default.
+    """
+
+    def __init__(self, *, behaviour: bool = True) -> None:
+        self.behaviour = behaviour
+        self._found: dict[tuple[str, str, str], SpecDiff] = {}
+
+    def diff(self, old: Spec, new: Spec, *, new_side: str) -> SpecDiff:
+        """Return the diff from ``old`` (a frozen release) to ``new``, named by ``new_side``."""
+        key = (old.game_id, old.version, new_side)
+        found = self._found.get(key)
+        if found is None:
+            found = diff_specs(old, new, behaviour=self.behaviour, old_label=f"{old.game_id}@"
+                               f"{old.version}", new_label=_side_label(new, new_side))
+            self._found[key] = found
+        return found
+
+    def unreleased(self, frozen: Spec, today: Spec) -> SpecDiff | None:
+        """Return the changes of ``today`` since its newest frozen release, or None if none.
+
+        The same data and rule examples mean no change, without a diff (the usual case: any
+        edit after a release needs a new version).
+        """
+        if frozen.data == today.data and _examples_bytes(frozen) == _examples_bytes(today):
+            return None
+        found = self.diff(frozen, today, new_side="today")
+        return found if found.changes else None
+
+
+def _side_label(spec: Spec, side: str) -> str:
+    return f"specs/{spec.path.name}" if side == "today" else f"{spec.game_id}@{side}"
+
+
+def _examples_bytes(spec: Spec) -> bytes | None:
+    from rulespec.examples.model import examples_path
+
+    path = examples_path(spec)
+    return path.read_bytes() if path.is_file() else None
+
+
+def frozen_copies(spec: Spec) -> dict[str, Spec]:
+    """Return the frozen copy of each release ``spec`` records, by version (frozen ones only).
+
+    A spec given by path whose game is not registered has none: its releases are found beside
+    the registered spec file.
+    """
+    try:
+        root = releases_root(spec.game_id)
+    except RulespecError:
+        return {}
+    out = {}
+    for item in releases_of(spec):
+        if (root / item.version / f"{spec.game_id}.yaml").is_file():
+            out[item.version] = release_spec(spec.game_id, item.version)
+    return out
+
+
+class History:
+    """The releases of one game, oldest first, each with its changes; lineage of every id."""
+
+    def __init__(self, spec: Spec, cache: DiffCache) -> None:
+        self.spec = spec
+        self.entries: list[Entry] = _entries(spec, cache)
+        #: Each entry that holds a spec, with that spec and the ids of its clauses and records.
+        self._held = [(entry, entry.content, {section: {str(item.get("id")) for item in
+                                                        entry.content.section(section)}
+                                              for section in ("clauses", "ambiguities")})
+                      for entry in self.entries if entry.content is not None]
+        self._named: dict[tuple[str, str], Entry] = {}
+        for entry in self.entries:  # oldest first: the newest entry naming an id wins
+            for change in entry.diff.changes if entry.diff is not None else ():
+                for key in _named_ids(change.rule, change.path, change.clauses, change.records):
+                    self._named[key] = entry
+
+    @property
+    def newest_first(self) -> list[Entry]:
+        """Return the entries, newest first (unreleased edits at the top)."""
+        return list(reversed(self.entries))
+
+    @property
+    def releases(self) -> list[Entry]:
+        """Return the recorded releases, oldest first (without unreleased edits)."""
+        return [e for e in self.entries if e.version is not None]
+
+    def lineage(self, section: Section, ident: str) -> Lineage:
+        """Return the entry in which ``ident`` first appeared and the newest that changed it.
+
+        Appeared: the first entry whose spec holds the id. Changed: the newest entry whose diff
+        names a change at the id's path (``clauses.ID...``, ``ambiguities.ID...``), or declares
+        a change of play naming it.
+        """
+        appeared = next((entry for entry, _, ids in self._held if ident in ids[section]), None)
+        return Lineage(appeared, self._named.get((section, ident)))
+
+    def released_with(self, record: str, event: Mapping[str, Any]) -> Entry | None:
+        """Return the first entry whose spec holds the history ``event`` of ``record``.
+
+        An event is its date and status: its note may have been reworded since.
+        """
+        key = (str(event.get("date")), str(event.get("status")))
+        for entry, content, _ in self._held:
+            held = next((a for a in content.section("ambiguities")
+                         if str(a.get("id")) == record), None)
+            events = (held or {}).get("history") or []
+            if any((str(h.get("date")), str(h.get("status"))) == key for h in events):
+                return entry
+        return None
+
+
+def _named_ids(rule: str, path: str, clauses: Sequence[str], records: Sequence[str]
+               ) -> list[tuple[str, str]]:
+    parts = path.split(".")
+    found = [(parts[0], parts[1])] if parts[0] in ("clauses", "ambiguities") and \
+        len(parts) > 1 else []
+    if rule in _NAMING_RULES:
+        found += [("clauses", c) for c in clauses] + [("ambiguities", r) for r in records]
+    return found
+
+
+def _entries(spec: Spec, cache: DiffCache) -> list[Entry]:
+    recorded = releases_of(spec)
+    frozen = frozen_copies(spec)
+    entries: list[Entry] = []
+    previous: Spec | None = None
+    for index, item in enumerate(recorded):
+        content = frozen.get(item.version)
+        side = item.version
+        if content is None and index == len(recorded) - 1:
+            content, side = spec, "today"
+        diff = None if content is None or previous is None else \
+            cache.diff(previous, content, new_side=side)
+        entries.append(Entry(item.version, item.date, item.summary, item.version in frozen,
+                             content, diff, None if previous is None else previous.version))
+        previous = frozen.get(item.version, previous)
+    if recorded and recorded[-1].version in frozen:
+        base = frozen[recorded[-1].version]
+        diff = cache.unreleased(base, spec)
+        if diff is not None:
+            entries.append(Entry(None, "", f"Edits to specs/{spec.path.name} since "
+                                 f"{base.version}, in no release yet.", False, spec, diff,
+                                 base.version))
+    return entries

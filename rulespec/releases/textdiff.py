@@ -360,6 +360,10 @@ def state(old: Data, new: Data) -> Iterator[Change]:
         yield Change.of("STATE_ANNOTATION_CHANGED", "state", f"{', '.join(rest)} changed")
 
 
+#: What a state convention says in words and provenance: changing it changes no comparison.
+_CONVENTION_WORDS = ("text", "clauses", "readings")
+
+
 def _conventions(old: Any, new: Any) -> Iterator[Change]:
     def index(items: Any) -> dict[str, Data]:
         return {str(c.get("path")): c for c in items or [] if isinstance(c, Mapping)}
@@ -371,8 +375,8 @@ def _conventions(old: Any, new: Any) -> Iterator[Change]:
                             f"{path}: {_short({k: v for k, v in conv.items() if k != 'text'})}",
                             _clauses(conv))
         else:
-            rules = {k: v for k, v in conv.items() if k not in ("text", "clauses")}
-            was = {k: v for k, v in before[path].items() if k not in ("text", "clauses")}
+            rules = {k: v for k, v in conv.items() if k not in _CONVENTION_WORDS}
+            was = {k: v for k, v in before[path].items() if k not in _CONVENTION_WORDS}
             if rules != was:
                 yield Change.of("STATE_CONVENTION_CHANGED", f"state.conventions[{path}]",
                                 f"{path}: {_short(was)} -> {_short(rules)}", _clauses(conv))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulespec.data import specs_dir
 from rulespec.spec import cache as spec_cache
+from rulespec.spec import provenance
 from rulespec.spec.errors import Problem, SpecError
 from rulespec.spec.loader import JsonPath, Marks, iter_nodes, load_yaml, read_text
 from rulespec.spec.model import Spec
@@ -137,7 +138,7 @@ class _Checker:
                   self.check_events,
                   self.check_variants, self.check_ambiguities, self.check_visibility,
                   self.check_register, self.check_null_keys, self.check_impact,
-                  self.check_releases)
+                  self.check_releases, self.check_provenance)
         for check in checks:
             try:
                 check()
@@ -183,6 +184,10 @@ class _Checker:
         players = self.data["game"]["players"]
         if players["min"] > players["max"]:
             self.add(("game", "players"), f"min {players['min']} is above max {players['max']}")
+
+    def check_provenance(self) -> None:
+        """Readings name records; every live record is read; every record says its effect."""
+        provenance.check(self.data, self.add)
 
     def check_releases(self) -> None:
         """Releases are oldest first, strictly increasing, dated, and end at spec_version."""

@@ -60,6 +60,9 @@ AMB_FINAL_REPEAT = "DDO-AMB-10"
 AMB_FLOOR = "DDO-AMB-09"
 AMB_FIRST_ROLLER = "DDO-AMB-11"
 AMB_TIE_VALUE = "DDO-AMB-12"
+AMB_TIE_START = "DDO-AMB-13"
+AMB_DRAW_WHO = "DDO-AMB-14"
+AMB_RANKING = "DDO-AMB-15"
 
 #: The clause a roll out of turn breaks, by phase.
 TURN_CLAUSE = {
@@ -220,7 +223,7 @@ class Tie:
 class Final:
     """The end-of-game tie-break in progress (mutable; ``clone`` copies it)."""
 
-    __slots__ = ("draw", "leaders", "passes_done", "players", "repetition", "rounds",
+    __slots__ = ("draw", "draw_all", "leaders", "passes_done", "players", "repetition", "rounds",
                  "rounds_done", "starter", "totals")
 
     def __init__(self, leaders: list[int], players_count: int, *, rounds: bool) -> None:
@@ -228,6 +231,8 @@ class Final:
         self.rounds = rounds
         self.players = list(leaders)
         self.draw: list[Pass] = []
+        #: Whether every player rolls in the current draw, not only the tied (DDO-AMB-14).
+        self.draw_all = False
         self.starter: int | None = None
         self.repetition = 1
         self.passes_done = 0
@@ -256,7 +261,7 @@ class DadoDeOuro(Engine):
     """The Dado de Ouro match: opening rolls, rounds with both tie-breaks, games, match."""
 
     RULINGS: ClassVar[dict[str, frozenset[str]]] = {
-        AMB_ALL_EQUAL: frozenset({"both-tiebreaks", "max-only", "void-round"}),
+        AMB_ALL_EQUAL: frozenset({"both-tiebreaks", "max-only", "void-round", "both-distinct"}),
         AMB_TIE_ORDER: frozenset({"max-first", "min-first"}),
         AMB_ROUND_STARTER: frozenset({"game-starter", "rotate-clockwise", "previous-round-winner"}),
         AMB_GAME_STARTER: frozenset({"new-opening-roll", "first-starter", "rotate-clockwise",
@@ -267,6 +272,9 @@ class DadoDeOuro(Engine):
         AMB_FINAL_REPEAT: frozenset({"same-starter", "new-draw"}),
         AMB_FIRST_ROLLER: frozenset({"seat-zero", "last-starter"}),
         AMB_TIE_VALUE: frozenset({"original-value", "reroll-value"}),
+        AMB_TIE_START: frozenset({"first-tied-clockwise", "nearest-tied"}),
+        AMB_DRAW_WHO: frozenset({"tied-players", "all-players"}),
+        AMB_RANKING: frozenset({"games-won", "winner-only"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
@@ -318,6 +326,8 @@ class DadoDeOuro(Engine):
         self._round_rolls: list[int | None] = [None] * n
         self._tie: Tie | None = None
         self._pending: list[tuple[str, list[int]]] = []
+        #: Whether the round's second tie-break leaves out whom the first settled (DDO-AMB-02).
+        self._apart = False
         self._gainer: int | None = None
         self._gain: int | None = None
         self._loser: int | None = None
@@ -329,6 +339,8 @@ class DadoDeOuro(Engine):
         self._history_json: list[tuple[FinishedGame | None, dict[str, Any]]] = []
         self._last_round_json: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self._final: Final | None = None
+        #: The match's ranking, fixed when the match ends (DDO-AMB-15).
+        self._standing: list[list[int]] | None = None
         #: Narration: what the last pass resolution did, kept as (template, arguments) and put
         #: in words only by describe(): (None, round figures) is a scored round. It is about the
         #: last action when that action ended a pass: then the next pass is at its start
@@ -505,9 +517,10 @@ class DadoDeOuro(Engine):
         if self._phase != OVER:
             return None
         won = self._games_won
+        standing = self._standing if self._standing is not None else ranking(won)
         return {
             "scores": list(won),
-            "ranking": ranking(won),
+            "ranking": [list(place) for place in standing],
             "winners": [p for p in range(self.players) if won[p] == self.rules.games_to_win],
             "game_winners": [g.winner for g in self._history],
         }
@@ -583,8 +596,13 @@ class DadoDeOuro(Engine):
         if final is None:  # pragma: no cover - the draw only happens in a final
             raise ConfigError("draw without a tie-break")
         final.draw.append(tuple(self._rolls))
-        starter = self._draw_winner(self._clockwise(final.players, self._draw_origin()))
+        drawing = range(self.players) if final.draw_all else final.players
+        starter = self._draw_winner(self._clockwise(drawing, self._draw_origin()))
         if starter is not None:
+            if starter not in final.players:
+                # Everybody drew (DDO-AMB-14 all-players): the draw's winner fixes the seat the
+                # tie-break starts from, and the first tied player from there rolls first.
+                starter = self._clockwise(final.players, starter)[0]
             final.starter = starter
             self._events.append(("player {} starts the tie-break", (starter,)))
             self._begin_final_repetition()
@@ -606,6 +624,7 @@ class DadoDeOuro(Engine):
         self._round_starter = starter
         self._tie = None
         self._pending = []
+        self._apart = False
         self._gainer = self._gain = self._loser = self._loss = None
         self._max_passes = self._min_passes = ()
         final = self._final
@@ -640,8 +659,9 @@ class DadoDeOuro(Engine):
             mode = self.ruling(AMB_ALL_EQUAL)
             if mode != "void-round":
                 ties.append((MAX, list(order)))
-                if mode == "both-tiebreaks":
+                if mode != "max-only":
                     ties.append((MIN, list(order)))
+                    self._apart = mode == "both-distinct"
         else:
             if faces.count(hi) == 1:
                 self._gainer, self._gain = order[faces.index(hi)], hi
@@ -667,6 +687,14 @@ class DadoDeOuro(Engine):
         value = rolls[players[0]]
         if value is None:  # pragma: no cover - tied players have rolled
             raise ConfigError("tie-break for a player who did not roll")
+        if self._apart:
+            # Everybody tied at both ends; whom the first tie-break settled sits this one out.
+            players = [p for p in players if p not in (self._gainer, self._loser)]
+            if len(players) == 1:
+                self._settle(kind, players[0], value, ())
+                self._next_tie()
+                return
+        players = self._tie_order(players)
         self._tie = Tie(kind, value, players)
         self._events.append(("players {} tied for the {} ({}): re-roll",
                              (tuple(players), "highest" if kind == MAX else "lowest", value)))
@@ -685,18 +713,41 @@ class DadoDeOuro(Engine):
         if faces.count(best) > 1:
             still = [p for p in order if rolls[p] == best]
             again = tie.players if self.decide(AMB_REROLL_WHO, "all-tied-again") else still
+            again = self._tie_order(again)
             self._events.append(("tied again: players {} re-roll", (tuple(again),)))
             self._start_pass(self._phase, again)
             return
         who = order[faces.index(best)]
         value = best if self.decide(AMB_TIE_VALUE, "reroll-value") else tie.value
-        if tie.kind == MAX:
+        self._settle(tie.kind, who, value, tuple(tie.passes))
+        self._next_tie()
+
+    def _settle(self, kind: str, who: int, value: int, passes: tuple[Pass, ...]) -> None:
+        """Record who gains (a tie for the highest) or loses (for the lowest) ``value``."""
+        if kind == MAX:
             self._gainer, self._gain = who, value
-            self._max_passes = tuple(tie.passes)
+            self._max_passes = passes
         else:
             self._loser, self._loss = who, value
-            self._min_passes = tuple(tie.passes)
-        self._next_tie()
+            self._min_passes = passes
+
+    def _tie_order(self, players: list[int]) -> list[int]:
+        """Return the tied ``players`` in their re-roll order (DDO-TIE-01/04, DDO-AMB-13).
+
+        ``players`` come in the round's order, clockwise from the player who rolled first in
+        the round. When that player is one of them, the re-roll starts with them; otherwise the
+        text names nobody, and DDO-AMB-13 decides who starts.
+        """
+        first = self._round_starter
+        if first is None or players[0] == first:
+            return players
+        if self.decide(AMB_TIE_START, "nearest-tied"):
+            n = self.players
+            # The tied player fewest seats away either way; clockwise wins a tie of distances.
+            nearest = min(players, key=lambda p: (min((p - first) % n, (first - p) % n),
+                                                  (p - first) % n))
+            return self._clockwise(players, nearest)
+        return players
 
     def _score_round(self) -> None:
         """Apply the round's gain and loss (DDO-SCORE-02/04, DDO-TIE-02/05) and move on."""
@@ -779,7 +830,9 @@ class DadoDeOuro(Engine):
             raise ConfigError("draw without a tie-break")
         final.draw = []
         final.starter = None
-        self._start_pass(FINAL_DRAW, self._clockwise(final.players, self._draw_origin()))
+        final.draw_all = self.decide(AMB_DRAW_WHO, "all-players")
+        drawing = range(self.players) if final.draw_all else final.players
+        self._start_pass(FINAL_DRAW, self._clockwise(drawing, self._draw_origin()))
 
     # -- the end-of-game tie-break (DDO-END-01..04, DDO-AMB-07/10) --------------------------------
 
@@ -855,8 +908,16 @@ class DadoDeOuro(Engine):
             self._pos = 0
             self._rolls = [None] * self.players
             self._events.append(("player {} wins the match", (winner,)))
+            self._standing = self._final_standing(winner)
             return
         self._new_game(winner, starter)
+
+    def _final_standing(self, winner: int) -> list[list[int]]:
+        """Rank the match's players (DDO-AMB-15): the winner first, then the others."""
+        if self.decide(AMB_RANKING, "winner-only"):
+            others = [p for p in range(self.players) if p != winner]
+            return [[winner], others] if others else [[winner]]
+        return ranking(self._games_won)
 
     def _new_game(self, last_winner: int, last_starter: int) -> None:
         """Reset the scores (DDO-SCORE-01) and find the next game's starter (DDO-AMB-05)."""

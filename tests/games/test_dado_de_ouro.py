@@ -216,6 +216,38 @@ def test_tiebreak_order_starts_with_the_first_roller_of_the_round() -> None:
     assert d.state["scores"] == [0, 0, -1, 6]
 
 
+@pytest.mark.parametrize(("option", "order"), [("first-tied-clockwise", [3, 0]),
+                                               ("nearest-tied", [0, 3])])
+def test_tiebreak_start_when_the_round_first_roller_is_not_tied(option: str,
+                                                               order: list[int]) -> None:
+    """DDO-TIE-01, DDO-AMB-13: player 1 rolled first in the round and is not tied; players 3 (two
+    seats clockwise) and 0 (one seat counter-clockwise) are. The re-roll starts with the first
+    tied clockwise, or with the nearest either way; a tie-break that ties again keeps it."""
+    d = open_with(1, rulings=rulings(AMB_13=option)).roll(2, 3, 5, 5)  # players 1, 2, 3, 0
+    assert d.state["phase"] == "max_tiebreak" and d.state["order"] == order, f"DDO-AMB-13 {option}"
+    d.roll(4, 4)
+    assert d.state["order"] == order, f"DDO-TIE-03, DDO-AMB-13 {option}: the start stays"
+    d.roll(6, 1).clean()
+    assert d.state["scores"][order[0]] == 5 and d.state["scores"][1] == -2
+
+
+def test_nearest_tied_breaks_an_equal_distance_clockwise() -> None:
+    """DDO-AMB-13 nearest-tied: players 2 and 0 sit one seat either side of player 1, who rolled
+    first; the clockwise one, player 2, re-rolls first, as under first-tied-clockwise."""
+    d = open_with(1, rulings=rulings(AMB_13="nearest-tied")).roll(1, 5, 3, 5)
+    assert d.state["order"] == [2, 0], "DDO-AMB-13 nearest-tied"
+    d.roll(6, 2).clean()
+
+
+def test_the_tiebreak_start_is_asked_only_when_the_first_roller_is_not_tied() -> None:
+    """DDO-TIE-01, DDO-AMB-13: when the round's first roller is tied, the text says who re-rolls
+    first and the ruling's decision point is not reached."""
+    d = open_with(0).roll(6, 6, 2, 3)
+    assert d.state["order"] == [0, 1] and d.engine.decisions["DDO-AMB-13"] == 0
+    d = open_with(1).roll(2, 3, 5, 5)
+    assert d.engine.decisions["DDO-AMB-13"] == 1
+
+
 def test_max_tie_again_continues_among_the_still_tied() -> None:
     """DDO-TIE-03, DDO-AMB-08 still-tied-only: re-rolls go on until one player is highest."""
     d = open_with(0).roll(6, 6, 6, 1).roll(5, 5, 2)
@@ -278,6 +310,41 @@ def test_all_equal_both_tiebreaks() -> None:
     assert d.state["scores"] == [0, 0, 0, 0], "player 1 gains 3 and loses 3"
     last = d.state["last_round"]
     assert (last["gainer"], last["gain"], last["loser"], last["loss"]) == (1, 3, 1, 3)
+
+
+def test_all_equal_both_distinct() -> None:
+    """DDO-AMB-02 both-distinct: whoever wins the re-roll for the highest sits out the re-roll
+    for the lowest, so nobody both gains and loses in one round."""
+    d = open_with(0, rulings=rulings(AMB_02="both-distinct")).roll(3, 3, 3, 3)
+    d.roll(1, 5, 2, 2)
+    assert d.state["tie"]["kind"] == "min" and d.state["order"] == [0, 2, 3], "DDO-AMB-02"
+    d.roll(1, 4, 4).clean()
+    assert d.state["scores"] == [-3, 3, 0, 0]
+    last = d.state["last_round"]
+    assert (last["gainer"], last["gain"], last["loser"], last["loss"]) == (1, 3, 0, 3)
+
+
+def test_all_equal_both_distinct_min_first() -> None:
+    """DDO-AMB-02 both-distinct, DDO-AMB-03 min-first: the loser of the first re-roll sits out
+    the re-roll for the highest."""
+    d = open_with(0, rulings=rulings(AMB_02="both-distinct", AMB_03="min-first"))
+    d.roll(3, 3, 3, 3).roll(1, 5, 2, 2)
+    assert d.state["tie"]["kind"] == "max" and d.state["order"] == [1, 2, 3], "DDO-AMB-03"
+    d.roll(6, 1, 2).clean()
+    assert d.state["scores"] == [-3, 3, 0, 0]
+
+
+def test_all_equal_both_distinct_between_two_players() -> None:
+    """DDO-AMB-02 both-distinct, DDO-AMB-07 round-scoring: two tied leaders roll the same in a
+    tie-break round; the re-roll for the highest decides both ends, the other loses unrolled."""
+    d = tied_game(rulings=rulings(AMB_02="both-distinct", AMB_07="round-scoring")).roll(2, 5)
+    assert d.state["order"] == [1, 0]
+    d.roll(3, 3)
+    assert d.state["phase"] == "max_tiebreak" and d.state["order"] == [1, 0]
+    d.roll(6, 1).clean()
+    last = d.state["last_round"]
+    assert (last["gainer"], last["loser"], last["loss"]) == (1, 0, 3), "DDO-AMB-02 both-distinct"
+    assert last["min_passes"] == [] and d.state["final"]["totals"] == [-3, 3, None, None]
 
 
 def test_all_equal_max_only() -> None:
@@ -445,6 +512,27 @@ def test_end_of_game_draw_order(option: str, order: list[int]) -> None:
     assert d.state["phase"] == "final_draw" and d.state["order"] == order, f"DDO-AMB-11 {option}"
 
 
+@pytest.mark.parametrize(("faces", "starter"), [((1, 2, 3, 6), 0), ((1, 5, 3, 2), 1),
+                                               ((4, 1, 6, 2), 0)])
+def test_end_of_game_draw_by_every_player(faces: tuple[int, ...], starter: int) -> None:
+    """DDO-END-03, DDO-AMB-14 all-players: every player draws; the highest draw fixes the seat the
+    tie-break starts from, with the first tied player clockwise from it."""
+    d = tied_game(rulings=rulings(AMB_14="all-players"))
+    assert d.state["phase"] == "final_draw" and d.state["order"] == [0, 1, 2, 3], "DDO-AMB-14"
+    d.roll(*faces).clean()
+    assert d.state["final"]["draw"] == [list(faces)]
+    assert d.state["final"]["starter"] == starter and d.state["order"][0] == starter
+
+
+def test_end_of_game_draw_by_every_player_tied_on_top() -> None:
+    """DDO-AMB-14 all-players, DDO-AMB-06 reroll-tied: the players tied on the highest draw,
+    tied leaders or not, draw again."""
+    d = tied_game(rulings=rulings(AMB_14="all-players")).roll(1, 2, 6, 6)
+    assert d.state["phase"] == "final_draw" and d.state["order"] == [2, 3]
+    d.roll(2, 5).clean()
+    assert d.state["final"]["starter"] == 0, "player 3 drew highest: the first tied clockwise"
+
+
 def test_end_of_game_round_scoring() -> None:
     """DDO-END-01, DDO-END-02, DDO-AMB-07 round-scoring: five tie-break rounds scored like rounds."""
     d = tied_game(rulings=rulings(AMB_07="round-scoring")).roll(2, 5)
@@ -468,6 +556,47 @@ def test_end_of_game_needs_a_shared_top_score() -> None:
     """DDO-GAME-02, DDO-END-01: a tie below the top score needs no tie-break."""
     d = open_with(0, parameters={"rounds_per_game": 1}).roll(6, 3, 3, 1).clean()
     assert d.state["history"][0]["tiebreak"] is None and d.state["phase"] == "opening"
+
+
+# -- the match's ranking ---------------------------------------------------------------------------
+
+
+def two_won_match(**kw: Any) -> Driver:
+    """Return a match to two won games of one round: player 0 wins games 1 and 3, player 1 game 2."""
+    d = open_with(0, parameters={"rounds_per_game": 1, "games_to_win": 2}, **kw)
+    d.roll(6, 2, 3, 4)  # game 1: player 0 +6
+    d.roll(6, 1, 1, 1).roll(2, 6, 3, 4)  # game 2: player 1 +6
+    d.roll(6, 1, 1, 1).roll(6, 2, 3, 4)  # game 3: player 0 +6
+    return d.clean()
+
+
+@pytest.mark.parametrize(("option", "places"), [("games-won", [[0], [1], [2, 3]]),
+                                                ("winner-only", [[0], [1, 2, 3]])])
+def test_match_ranking_below_the_winner(option: str, places: list[list[int]]) -> None:
+    """DDO-MATCH-02, DDO-AMB-15: the winner is first; the others by games won, or all second."""
+    d = two_won_match(rulings=rulings(AMB_15=option))
+    result = d.state["result"]
+    assert result["winners"] == [0] and result["scores"] == [2, 1, 0, 0]
+    assert result["ranking"] == places, f"DDO-AMB-15 {option}"
+    assert d.engine.decisions["DDO-AMB-15"] == 1, "asked once, when the match ends"
+
+
+class _WinnerOnlyEngine(DadoDeOuro):
+    """A broken engine: places the others equal whatever the ruling says."""
+
+    def decide(self, ambiguity: str, option: str) -> bool:
+        if ambiguity == "DDO-AMB-15":
+            return option == "winner-only"
+        return super().decide(ambiguity, option)
+
+
+def test_invariants_catch_a_wrong_ranking() -> None:
+    """DDO-MATCH-02: DDO-INV-MATCH-RANKING fails when the others are not placed by games won."""
+    d = _broken(_WinnerOnlyEngine, rounds_per_game=1, games_to_win=2)
+    d.roll(6, 1, 1, 1).roll(6, 2, 3, 4).roll(6, 1, 1, 1).roll(2, 6, 3, 4)
+    d.roll(6, 1, 1, 1).roll(6, 2, 3, 4)
+    assert d.state["result"]["ranking"] == [[0], [1, 2, 3]]
+    assert any("DDO-INV-MATCH-RANKING" in v for v in d.violations), d.violations
 
 
 # -- actions, chance, bad input ----------------------------------------------------------------------

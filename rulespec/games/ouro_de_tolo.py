@@ -209,6 +209,8 @@ class Rules:
     max_days: int
     safe_mine: bool
     gold_fever: bool
+    #: The ambiguity records of the configured spec (a release before 2.1.0 lacks some).
+    records: frozenset[str]
 
     @classmethod
     def from_config(cls, spec: Spec, config: Config) -> Rules:
@@ -268,11 +270,14 @@ class Rules:
             very_light_hand=int(p("very_light_hand_stones")),
             not_mine=int(p("not_mine_stones")),
             card_price=int(p("card_price")),
-            fever_price=int(p("gold_fever_card_price")),
+            # A spec before the parameter (2.1.0) gives the card free, as OURO-AMB-35's default.
+            fever_price=int(p("gold_fever_card_price"))
+            if "gold_fever_card_price" in config.parameters else 0,
             hard_week_days=int(p("hard_week_days")) if V_HARD_WEEK in variants else None,
             max_days=int(p("max_days")),
             safe_mine=V_SAFE_MINE in variants,
             gold_fever=gold_fever,
+            records=frozenset(spec.ambiguities),
         )
 
 
@@ -820,11 +825,20 @@ class OuroDeTolo(StepMemo):
                 if t != p and status[t] == IN_MINE and self._may_rob(t):
                     out.append(self._a_light[t])
         if hand[ci[NOT_MINE]] and (self.stones[p][r.fools_gold] >= r.not_mine
-                                   or self.decide(AMB_NOT_MINE_EMPTY, "without-effect")):
+                                   or (self._knows(AMB_NOT_MINE_EMPTY)
+                                       and self.decide(AMB_NOT_MINE_EMPTY, "without-effect"))):
             for t in range(self.players):
                 if t != p and status[t] == IN_MINE:
                     out.append(self._a_notmine[t])
         return out
+
+    def _knows(self, ambiguity: str) -> bool:
+        """Return whether the configured spec has the record ``ambiguity``.
+
+        A frozen release from before a record (``rulespec diff`` replays old releases on this
+        module) plays as it did, which is the record's default by the versioning policy.
+        """
+        return ambiguity in self.rules.records
 
     def _may_rob(self, target: int) -> bool:
         """Return whether Light Hand may target ``target`` for the stones it holds (OURO-AMB-19)."""
@@ -836,7 +850,8 @@ class OuroDeTolo(StepMemo):
 
     def _step(self) -> int:
         """Return +1 or -1: the way play passes round the seats (OURO-AMB-24)."""
-        return -1 if self.decide(AMB_DIRECTION, "counter-clockwise") else 1
+        return -1 if (self._knows(AMB_DIRECTION)
+                      and self.decide(AMB_DIRECTION, "counter-clockwise")) else 1
 
     def _seats_from(self, first: int) -> list[int]:
         """Return every seat in the order of play, ``first`` first (OURO-AMB-24)."""
@@ -952,7 +967,8 @@ class OuroDeTolo(StepMemo):
             self.hands[p][self.bonus] += 1
             self.bonus = None
             self.bonus_taken_by = p
-        if self.rules.gold_fever and self.decide(AMB_FEVER_WHEN, "on-leaving"):
+        if (self.rules.gold_fever and self._knows(AMB_FEVER_WHEN)
+                and self.decide(AMB_FEVER_WHEN, "on-leaving")):
             self.queue = self._fever_buyers([p])  # the gold-fever card, bought at once
             self._next_fever()
             return
@@ -974,8 +990,8 @@ class OuroDeTolo(StepMemo):
         self._discard(p, FAVOR)
         self._begin(E_FAVOR, p, t, self.rules.favor_draws)
         # One's own favour (OURO-AMB-12 self-allowed) is answered only under OURO-AMB-30.
-        if self.hands[t][self._ci[TIRED]] and (t != p
-                                               or self.decide(AMB_SELF_TIRED, "may-answer")):
+        if self.hands[t][self._ci[TIRED]] and (t != p or (
+                self._knows(AMB_SELF_TIRED) and self.decide(AMB_SELF_TIRED, "may-answer"))):
             self._respond_window(t)
         else:
             self._to_chance(DRAW)
@@ -986,7 +1002,8 @@ class OuroDeTolo(StepMemo):
         self._begin(E_LIGHT_HAND, p, t, self.rules.light_hand)
         # Very Light Hand against a thief with nothing to take (OURO-AMB-26).
         if self.hands[t][self._ci[VERY_LIGHT_HAND]] and (
-                sum(self._eligible(p)) > 0 or self.decide(AMB_VLH_EMPTY, "take-what-there-is")):
+                sum(self._eligible(p)) > 0 or not (
+                    self._knows(AMB_VLH_EMPTY) and self.decide(AMB_VLH_EMPTY, "needs-a-stone"))):
             self._respond_window(t)
         else:
             self._start_steal(E_LIGHT_HAND, p, t, self.rules.light_hand)
@@ -1005,7 +1022,8 @@ class OuroDeTolo(StepMemo):
         self.target = t
         # With nobody to name (OURO-RESP-08), a window opens only under OURO-AMB-31 cancels.
         if self.hands[t][self._ci[NOT_MINE_EITHER]] and (
-                self._redirect_targets() or self.decide(AMB_NME_NOBODY, "cancels")):
+                self._redirect_targets() or (
+                    self._knows(AMB_NME_NOBODY) and self.decide(AMB_NME_NOBODY, "cancels"))):
             self._respond_window(t)
         else:
             self._resolve_not_mine()
@@ -1177,6 +1195,7 @@ class OuroDeTolo(StepMemo):
         fg = r.fools_gold
         if (self.status[t] == IN_MINE and self.drawn[fg]
                 and self.stones[t][fg] + self.drawn[fg] >= r.accident_at
+                and self._knows(AMB_FAVOR_CHECK)
                 and self.decide(AMB_FAVOR_CHECK, "at-the-draw")):
             self._accident(t, drawn=True)
         # The card player chooses (unless that accident put them out: a favour asked of oneself).
@@ -1198,7 +1217,8 @@ class OuroDeTolo(StepMemo):
         r = self.rules
         if (self.status[player] == ACCIDENT and not self.safe[player]
                 and self.decide(AMB_ACCIDENT_STONES, "immediately")
-                and self.decide(AMB_LATER_STONES, "with-the-accident")):
+                and not (self._knows(AMB_LATER_STONES)
+                         and self.decide(AMB_LATER_STONES, "at-settlement"))):
             self.bag[c] += 1  # it arrives after the accident and follows it (OURO-EOD-02)
             return
         if c != r.fools_gold:
@@ -1206,7 +1226,7 @@ class OuroDeTolo(StepMemo):
             return
         held = self.stones[player]
         if held[c] >= r.accident_at:
-            if self.decide(AMB_THIRD_FG, "back-to-bag"):
+            if not (self._knows(AMB_THIRD_FG) and self.decide(AMB_THIRD_FG, "kept")):
                 self.bag[c] += 1  # one more than an accident's goes back (OURO-AMB-32)
                 return
             held[c] += 1
@@ -1231,7 +1251,8 @@ class OuroDeTolo(StepMemo):
             if c != fg:
                 held[c] += k
         for _ in range(counts[fg]):
-            if held[fg] >= r.accident_at and self.decide(AMB_THIRD_FG, "back-to-bag"):
+            if held[fg] >= r.accident_at and not (
+                    self._knows(AMB_THIRD_FG) and self.decide(AMB_THIRD_FG, "kept")):
                 self.bag[fg] += 1
                 continue
             held[fg] += 1
@@ -1242,7 +1263,8 @@ class OuroDeTolo(StepMemo):
         """``player`` holds a second Fool's Gold: out of the mine, and the stones lost."""
         r = self.rules
         self.status[player] = ACCIDENT
-        safe = r.safe_mine and (drawn or not self.decide(AMB_SAFE_RECEIVED, "drawn-only"))
+        safe = r.safe_mine and (drawn or not (
+            self._knows(AMB_SAFE_RECEIVED) and self.decide(AMB_SAFE_RECEIVED, "drawn-only")))
         self.safe[player] = safe
         if not safe and self.decide(AMB_ACCIDENT_STONES, "immediately"):
             held = self.stones[player]
@@ -1323,7 +1345,8 @@ class OuroDeTolo(StepMemo):
         if self.rules.gold_fever:
             everyone = self.decide(AMB_FEVER_WHO, "everyone")
             buyers = [p for p in self._seats_from(first) if everyone or self.status[p] == LEFT]
-            if self.decide(AMB_FEVER_WHEN, "on-leaving"):  # who left has bought already
+            if self._knows(AMB_FEVER_WHEN) and self.decide(AMB_FEVER_WHEN, "on-leaving"):
+                # who left has bought already
                 buyers = [p for p in buyers if p == caxias or self.status[p] != LEFT]
             self.queue = self._fever_buyers(buyers)
             self._next_fever()
@@ -1334,7 +1357,8 @@ class OuroDeTolo(StepMemo):
         """Return the seats that can pay for a gold-fever card (OURO-AMB-35), in order."""
         if not seats:
             return []
-        self.reached(AMB_FEVER_PRICE)  # gold_fever_card_price, set by the ruling, decides it
+        if self._knows(AMB_FEVER_PRICE):
+            self.reached(AMB_FEVER_PRICE)  # gold_fever_card_price, set by the ruling, decides
         price, money, owed = self.rules.fever_price, self.money, self.owed
         return [p for p in seats if money[p] - owed[p] >= price]
 
@@ -1427,7 +1451,9 @@ class OuroDeTolo(StepMemo):
         """End of the workday: trades, stones back to the bag, then declarations (OURO-EOD)."""
         r = self.rules
         # Still on the table only when the mine emptied with no Caxias to discard it.
-        if self.bonus is not None and self.decide(AMB_EMPTY_MINE_BONUS, "discard"):
+        if self.bonus is not None and not (
+                self._knows(AMB_EMPTY_MINE_BONUS)
+                and self.decide(AMB_EMPTY_MINE_BONUS, "carry-over")):
             self.discard[self.bonus] += 1
             self.bonus = None
         bag, money, owed, status, safe = self.bag, self.money, self.owed, self.status, self.safe
@@ -1446,7 +1472,8 @@ class OuroDeTolo(StepMemo):
             if self.settled_days >= r.hard_week_days:
                 self._finish("hard_week")
                 return
-            if not self.decide(AMB_WEEK_DECLARE, "declarations-too"):
+            if not (self._knows(AMB_WEEK_DECLARE)
+                    and self.decide(AMB_WEEK_DECLARE, "declarations-too")):
                 self._start_day(self.next_first)
                 return
         if self.declared_by is not None:  # a tied declaration played off (OURO-AMB-09)

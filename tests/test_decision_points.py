@@ -31,6 +31,13 @@ GAMES = ["dado-de-ouro", "fool", "ouro-de-tolo", "ruby-rhino"]
 SEEDED: dict[str, tuple[str, int, dict[str, str], int, int]] = {
     # A double accident from one favor: about one game in 800 at 3 players.
     "OURO-AMB-15": ("ouro-de-tolo", 3, {}, 3, 200),
+    # The same double accident with the bonus still unclaimed (the third player had an accident
+    # too): rarer still, about one game in 20,000 at 3 players.
+    "OURO-AMB-27": ("ouro-de-tolo", 3, {}, 113, 200),
+    # A stone reaching a player after their accident matters only under OURO-AMB-06 immediately,
+    # and arrives only through a favour asked of oneself (OURO-AMB-12) or a completed steal.
+    "OURO-AMB-29": ("ouro-de-tolo", 3, {"OURO-AMB-06": "immediately",
+                                        "OURO-AMB-12": "self-allowed"}, 0, 5),
     # The winner is among the worst cards only when a led 1 declares a colour nobody follows
     # and the 1s are the worst cards (FOOL-AMB-07 leader-declares with FOOL-AMB-04 wild-worst).
     "FOOL-AMB-14": ("fool", 4, {"FOOL-AMB-07": "leader-declares",

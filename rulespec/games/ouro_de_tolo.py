@@ -128,6 +128,19 @@ AMB_FIRST = "OURO-AMB-20"
 AMB_CHAIN = "OURO-AMB-21"
 AMB_FAVOR_FG = "OURO-AMB-22"
 AMB_DEAL_ORDER = "OURO-AMB-23"
+AMB_DIRECTION = "OURO-AMB-24"
+AMB_NOT_MINE_EMPTY = "OURO-AMB-25"
+AMB_VLH_EMPTY = "OURO-AMB-26"
+AMB_EMPTY_MINE_BONUS = "OURO-AMB-27"
+AMB_SAFE_RECEIVED = "OURO-AMB-28"
+AMB_LATER_STONES = "OURO-AMB-29"
+AMB_SELF_TIRED = "OURO-AMB-30"
+AMB_NME_NOBODY = "OURO-AMB-31"
+AMB_THIRD_FG = "OURO-AMB-32"
+AMB_FAVOR_CHECK = "OURO-AMB-33"
+AMB_WEEK_DECLARE = "OURO-AMB-34"
+AMB_FEVER_PRICE = "OURO-AMB-35"
+AMB_FEVER_WHEN = "OURO-AMB-36"
 
 V_SHORTER = "shorter-game"
 V_LONGER = "longer-game"
@@ -191,10 +204,13 @@ class Rules:
     very_light_hand: int
     not_mine: int
     card_price: int
+    fever_price: int
     hard_week_days: int | None
     max_days: int
     safe_mine: bool
     gold_fever: bool
+    #: The ambiguity records of the configured spec (a release before 2.1.0 lacks some).
+    records: frozenset[str]
 
     @classmethod
     def from_config(cls, spec: Spec, config: Config) -> Rules:
@@ -254,10 +270,14 @@ class Rules:
             very_light_hand=int(p("very_light_hand_stones")),
             not_mine=int(p("not_mine_stones")),
             card_price=int(p("card_price")),
+            # A spec before the parameter (2.1.0) gives the card free, as OURO-AMB-35's default.
+            fever_price=int(p("gold_fever_card_price"))
+            if "gold_fever_card_price" in config.parameters else 0,
             hard_week_days=int(p("hard_week_days")) if V_HARD_WEEK in variants else None,
             max_days=int(p("max_days")),
             safe_mine=V_SAFE_MINE in variants,
             gold_fever=gold_fever,
+            records=frozenset(spec.ambiguities),
         )
 
 
@@ -277,6 +297,8 @@ class _Tables:
     light: list[Action]
     notmine: list[Action]
     redirect: list[Action]
+    #: Not Mine Either naming nobody (OURO-AMB-31 cancels).
+    nme_cancel: Action
     plain: dict[str, Action]
     #: The card index of each card type.
     ci: dict[str, int]
@@ -300,6 +322,7 @@ class _Tables:
             light=[{"kind": "play_light_hand", "target": i} for i in range(n)],
             notmine=[{"kind": "play_not_mine", "target": i} for i in range(n)],
             redirect=[{"kind": "respond_not_mine_either", "target": i} for i in range(n)],
+            nme_cancel={"kind": "respond_not_mine_either"},
             plain={kind: {"kind": kind} for kind in PLAIN_KINDS},
             ci={k: card_index[k] for k in (DYNAMITE, FAVOR, LIGHT_HAND, NOT_MINE,
                                            NOT_MINE_EITHER, VERY_LIGHT_HAND, TIRED)},
@@ -317,30 +340,44 @@ class OuroDeTolo(StepMemo):
         AMB_TRADE: frozenset({"trade", "no-trade"}),
         AMB_CHOOSER: frozenset({"taker", "owner", "random"}),
         AMB_STEAL_FG: frozenset({"any-stone", "valuable-only"}),
-        AMB_DECK: frozenset({"reshuffle-discard", "no-cards"}),
+        AMB_DECK: frozenset({"reshuffle-discard", "no-cards", "game-ends"}),
         AMB_ACCIDENT_STONES: frozenset({"end-of-day", "immediately"}),
         AMB_DECLARE_AT: frozenset({"exceed", "reach"}),
-        AMB_TIES: frozenset({"shared", "declarer-wins-ties"}),
-        AMB_DECLARE_ORDER: frozenset({"next-day-order", "seat-order"}),
+        AMB_TIES: frozenset({"shared", "declarer-wins-ties", "another-day"}),
+        AMB_DECLARE_ORDER: frozenset({"next-day-order", "seat-order", "day-order"}),
         AMB_NO_DECLARATION: frozenset({"day-limit", "unbounded"}),
         AMB_FAVOR_SELF: frozenset({"others-only", "self-allowed"}),
         AMB_REDIRECT_SENDER: frozenset({"sender-allowed", "not-sender"}),
         AMB_CAXIAS_STOP: frozenset({"after-a-draw", "at-once"}),
-        AMB_EMPTY_MINE: frozenset({"card-player-starts", "next-player-starts"}),
+        AMB_EMPTY_MINE: frozenset({"card-player-starts", "next-player-starts",
+                                   "next-after-first-player"}),
         AMB_FEVER_WHO: frozenset({"by-choice", "everyone"}),
         AMB_STEAL_AFTER_ACCIDENT: frozenset({"stop", "complete"}),
-        AMB_LIGHT_HAND_SHORT: frozenset({"take-what-there-is", "needs-enough"}),
+        AMB_LIGHT_HAND_SHORT: frozenset({"take-what-there-is", "needs-enough", "needs-one"}),
         AMB_FIRST: frozenset({"seat-zero", "random"}),
         AMB_CHAIN: frozenset({"no-chain", "chain"}),
         AMB_FAVOR_FG: frozenset({"any-stone", "valuable-only"}),
         AMB_DEAL_ORDER: frozenset({"one-at-a-time", "hand-at-a-time"}),
+        AMB_DIRECTION: frozenset({"clockwise", "counter-clockwise"}),
+        AMB_NOT_MINE_EMPTY: frozenset({"needs-a-fools-gold", "without-effect"}),
+        AMB_VLH_EMPTY: frozenset({"take-what-there-is", "needs-a-stone"}),
+        AMB_EMPTY_MINE_BONUS: frozenset({"discard", "carry-over"}),
+        AMB_SAFE_RECEIVED: frozenset({"any-second", "drawn-only"}),
+        AMB_LATER_STONES: frozenset({"with-the-accident", "at-settlement"}),
+        AMB_SELF_TIRED: frozenset({"no-answer", "may-answer"}),
+        AMB_NME_NOBODY: frozenset({"no-answer", "cancels"}),
+        AMB_THIRD_FG: frozenset({"back-to-bag", "kept"}),
+        AMB_FAVOR_CHECK: frozenset({"after-the-choice", "at-the-draw"}),
+        AMB_WEEK_DECLARE: frozenset({"no-declarations", "declarations-too"}),
+        AMB_FEVER_WHEN: frozenset({"when-the-mine-empties", "on-leaving"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset(
         {V_SHORTER, V_LONGER, V_HARD_WEEK, V_SAFE_MINE, V_GOLD_FEVER})
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("OURO-END-01", "OURO-END-05")
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "rules", "_card_index", "_colour_index", "_a_stone", "_a_stolen", "_a_steal", "_a_take",
-        "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain", "_ci",
+        "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain",
+        "_a_nme_cancel", "_ci",
         "_stone_names", "_views"})
 
     # The game state lives in slots (``clone`` copies them like the rest): an instance dict of
@@ -349,8 +386,8 @@ class OuroDeTolo(StepMemo):
     __slots__ = ("_context", "_result", "bag", "bonus", "bonus_taken_by", "by", "caxias",
                  "caxias_drew", "day", "deck", "declared_by", "discard", "drawn", "effect",
                  "first_player", "hands", "left", "money", "next_first", "owed", "phase", "queue",
-                 "settled_days", "status", "stones", "target", "thief", "to_move", "turn_player",
-                 "victim")
+                 "safe", "settled_days", "status", "stones", "target", "thief", "to_move",
+                 "turn_player", "victim")
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -380,6 +417,7 @@ class OuroDeTolo(StepMemo):
         self._a_light = tables.light
         self._a_notmine = tables.notmine
         self._a_redirect = tables.redirect
+        self._a_nme_cancel = tables.nme_cancel
         self._a_plain = tables.plain
         self._ci = tables.ci
         self._stone_names = tables.stone_names
@@ -393,6 +431,8 @@ class OuroDeTolo(StepMemo):
         self.money = [0] * n
         self.owed = [0] * n
         self.status = [IN_MINE] * n
+        #: Who keeps their stones after an accident today (safe mine, OURO-AMB-28); internal.
+        self.safe = [False] * n
         self.phase = DEAL
         self.to_move: Actor | None = CHANCE
         self.day = 0
@@ -410,10 +450,11 @@ class OuroDeTolo(StepMemo):
         self.by: int | None = None
         self.target: int | None = None
         self.left = 0
+        seats = self._seats_from(0)  # round the table from seat 0 (OURO-AMB-24)
         if self.decide(AMB_DEAL_ORDER, "hand-at-a-time"):
-            self.queue: list[int] = [seat for seat in range(n) for _ in range(rules.deal)]
+            self.queue: list[int] = [seat for seat in seats for _ in range(rules.deal)]
         else:
-            self.queue = [seat for _ in range(rules.deal) for seat in range(n)]
+            self.queue = [seat for _ in range(rules.deal) for seat in seats]
         self.thief = 0
         self.victim = 0
         self._result: dict[str, Any] | None = None
@@ -781,15 +822,41 @@ class OuroDeTolo(StepMemo):
                     out.append(self._a_favor[t])
         if hand[ci[LIGHT_HAND]]:
             for t in range(self.players):
-                if t != p and status[t] == IN_MINE and (
-                        sum(self._eligible(t)) >= r.light_hand
-                        or not self.decide(AMB_LIGHT_HAND_SHORT, "needs-enough")):
+                if t != p and status[t] == IN_MINE and self._may_rob(t):
                     out.append(self._a_light[t])
-        if hand[ci[NOT_MINE]] and self.stones[p][r.fools_gold] >= r.not_mine:
+        if hand[ci[NOT_MINE]] and (self.stones[p][r.fools_gold] >= r.not_mine
+                                   or (self._knows(AMB_NOT_MINE_EMPTY)
+                                       and self.decide(AMB_NOT_MINE_EMPTY, "without-effect"))):
             for t in range(self.players):
                 if t != p and status[t] == IN_MINE:
                     out.append(self._a_notmine[t])
         return out
+
+    def _knows(self, ambiguity: str) -> bool:
+        """Return whether the configured spec has the record ``ambiguity``.
+
+        A frozen release from before a record (``rulespec diff`` replays old releases on this
+        module) plays as it did, which is the record's default by the versioning policy.
+        """
+        return ambiguity in self.rules.records
+
+    def _may_rob(self, target: int) -> bool:
+        """Return whether Light Hand may target ``target`` for the stones it holds (OURO-AMB-19)."""
+        have = sum(self._eligible(target))
+        if have >= self.rules.light_hand:
+            return True
+        mode = self.ruling(AMB_LIGHT_HAND_SHORT)
+        return mode == "take-what-there-is" or (mode == "needs-one" and have > 0)
+
+    def _step(self) -> int:
+        """Return +1 or -1: the way play passes round the seats (OURO-AMB-24)."""
+        return -1 if (self._knows(AMB_DIRECTION)
+                      and self.decide(AMB_DIRECTION, "counter-clockwise")) else 1
+
+    def _seats_from(self, first: int) -> list[int]:
+        """Return every seat in the order of play, ``first`` first (OURO-AMB-24)."""
+        n, step = self.players, self._step()
+        return [(first + step * k) % n for k in range(n)]
 
     def _redirect_targets(self) -> list[int]:
         responder = self.target
@@ -804,7 +871,10 @@ class OuroDeTolo(StepMemo):
         elif self.effect == E_LIGHT_HAND:
             out.append(self._a_plain["respond_very_light_hand"])
         else:
-            out.extend(self._a_redirect[t] for t in self._redirect_targets())
+            targets = self._redirect_targets()
+            out.extend(self._a_redirect[t] for t in targets)
+            if not targets:  # nobody to name: the answer cancels the pass (OURO-AMB-31)
+                out.append(self._a_nme_cancel)
         out.append(self._a_plain["decline"])
         return out
 
@@ -826,6 +896,10 @@ class OuroDeTolo(StepMemo):
                              f"chosen as the target of {CARD_NAMES[wanted]}; nobody is targeted "
                              "by it now", ("OURO-RESP-01", "OURO-QG-10", clause))
         target = action.get("target")
+        if target is None and card == NOT_MINE_EITHER:
+            return Rejection("Not Mine Either names the player who receives the Fool's Gold "
+                             "instead (a target); it names nobody only when nobody can be named "
+                             "under OURO-AMB-31 cancels", (clause, "OURO-RESP-08"))
         return Rejection(f"player {target!r} cannot receive the Fool's Gold: they must be another "
                          "player still in the mine", (clause,))
 
@@ -849,8 +923,8 @@ class OuroDeTolo(StepMemo):
             if target == p:
                 return Rejection(f"{CARD_NAMES[card]} must target another player", (clause,))
             if card == LIGHT_HAND:
-                return Rejection(f"player {target} holds fewer than {self.rules.light_hand} "
-                                 "stones that can be stolen (OURO-AMB-19)", (clause,))
+                return Rejection(f"player {target} holds too few stones that can be stolen "
+                                 "(OURO-AMB-19)", (clause,))
         return Rejection(f"{action!r} is not legal on this turn", ("OURO-PLAY-05",))
 
     # -- applying -----------------------------------------------------------------------------
@@ -893,6 +967,11 @@ class OuroDeTolo(StepMemo):
             self.hands[p][self.bonus] += 1
             self.bonus = None
             self.bonus_taken_by = p
+        if (self.rules.gold_fever and self._knows(AMB_FEVER_WHEN)
+                and self.decide(AMB_FEVER_WHEN, "on-leaving")):
+            self.queue = self._fever_buyers([p])  # the gold-fever card, bought at once
+            self._next_fever()
+            return
         self._end_turn()
 
     def _discard(self, player: int, card: str) -> None:
@@ -910,7 +989,9 @@ class OuroDeTolo(StepMemo):
         p, t = self.turn_player, int(action["target"])
         self._discard(p, FAVOR)
         self._begin(E_FAVOR, p, t, self.rules.favor_draws)
-        if t != p and self.hands[t][self._ci[TIRED]]:  # no answer to one's own card (OURO-RESP-07)
+        # One's own favour (OURO-AMB-12 self-allowed) is answered only under OURO-AMB-30.
+        if self.hands[t][self._ci[TIRED]] and (t != p or (
+                self._knows(AMB_SELF_TIRED) and self.decide(AMB_SELF_TIRED, "may-answer"))):
             self._respond_window(t)
         else:
             self._to_chance(DRAW)
@@ -919,7 +1000,10 @@ class OuroDeTolo(StepMemo):
         p, t = self.turn_player, int(action["target"])
         self._discard(p, LIGHT_HAND)
         self._begin(E_LIGHT_HAND, p, t, self.rules.light_hand)
-        if self.hands[t][self._ci[VERY_LIGHT_HAND]]:
+        # Very Light Hand against a thief with nothing to take (OURO-AMB-26).
+        if self.hands[t][self._ci[VERY_LIGHT_HAND]] and (
+                sum(self._eligible(p)) > 0 or not (
+                    self._knows(AMB_VLH_EMPTY) and self.decide(AMB_VLH_EMPTY, "needs-a-stone"))):
             self._respond_window(t)
         else:
             self._start_steal(E_LIGHT_HAND, p, t, self.rules.light_hand)
@@ -927,14 +1011,19 @@ class OuroDeTolo(StepMemo):
     def _do_play_not_mine(self, action: Action) -> None:
         p, t = self.turn_player, int(action["target"])
         self._discard(p, NOT_MINE)
+        if self.stones[p][self.rules.fools_gold] < self.rules.not_mine:
+            self._end_turn()  # nothing to pass: played without effect (OURO-AMB-25)
+            return
         self._begin(E_NOT_MINE, p, t, self.rules.not_mine)
         self._not_mine_target(t)
 
     def _not_mine_target(self, t: int) -> None:
         """Aim the pending Not Mine at ``t``: open a window if ``t`` can answer, else resolve."""
         self.target = t
-        # No window when there is nobody to name (OURO-RESP-08).
-        if self.hands[t][self._ci[NOT_MINE_EITHER]] and self._redirect_targets():
+        # With nobody to name (OURO-RESP-08), a window opens only under OURO-AMB-31 cancels.
+        if self.hands[t][self._ci[NOT_MINE_EITHER]] and (
+                self._redirect_targets() or (
+                    self._knows(AMB_NME_NOBODY) and self.decide(AMB_NME_NOBODY, "cancels"))):
             self._respond_window(t)
         else:
             self._resolve_not_mine()
@@ -945,7 +1034,7 @@ class OuroDeTolo(StepMemo):
         assert by is not None and t is not None  # set by _begin
         for _ in range(r.not_mine):
             self.stones[by][r.fools_gold] -= 1
-            self._receive(t, r.fools_gold)
+            self._receive(t, r.fools_gold, drawn=False)
         self._end_turn()
 
     def _do_respond_tired(self, action: Action) -> None:
@@ -964,6 +1053,9 @@ class OuroDeTolo(StepMemo):
         t = self.target
         assert t is not None
         self._discard(t, NOT_MINE_EITHER)
+        if "target" not in action:  # nobody to name: the sender keeps it (OURO-AMB-31 cancels)
+            self._end_turn()
+            return
         new = int(action["target"])
         if self.decide(AMB_CHAIN, "chain"):
             self._not_mine_target(new)
@@ -986,7 +1078,7 @@ class OuroDeTolo(StepMemo):
         assert by is not None
         c = self._colour_index[action["colour"]]
         self.drawn[c] -= 1
-        self._receive(by, c)
+        self._receive(by, c, drawn=by == self.target)  # one's own favour: drawn by oneself
         self.left -= 1
         if self.left > 0 and sum(self.drawn) > 0 and self.status[by] == IN_MINE:
             return
@@ -998,10 +1090,9 @@ class OuroDeTolo(StepMemo):
     def _finish_favor(self) -> None:
         t = self.target
         assert t is not None
-        for c, k in enumerate(self.drawn):
-            for _ in range(k):
-                self._receive(t, c)
-            self.drawn[c] = 0
+        left = self.drawn[:]
+        self.drawn[:] = [0] * len(left)
+        self._receive_together(t, left)
         self._end_turn()
 
     def _do_steal(self, action: Action) -> None:
@@ -1032,6 +1123,13 @@ class OuroDeTolo(StepMemo):
         p = self.to_move
         assert isinstance(p, int)
         self.declared_by = p
+        self._end_by_declaration()
+
+    def _end_by_declaration(self) -> None:
+        """A declaration was made: the count, or another workday on a tie (OURO-AMB-09)."""
+        if len(ranking(self.money)[0]) > 1 and self.decide(AMB_TIES, "another-day"):
+            self._after_declarations()
+            return
         self._finish("declaration")
 
     def _do_decline_declaration(self, action: Action) -> None:
@@ -1066,7 +1164,7 @@ class OuroDeTolo(StepMemo):
         if effect in (E_DRAW, E_CAXIAS_DRAW):
             t = self.target
             assert t is not None
-            self._receive(t, c)
+            self._receive(t, c, drawn=True)
             if effect == E_DRAW:
                 self._end_turn()
             elif self.status[t] == ACCIDENT:
@@ -1091,35 +1189,88 @@ class OuroDeTolo(StepMemo):
                 self.drawn[col] = 0
             self._end_turn()
             return
-        # Do Me a Favor: the card player chooses.
+        # Do Me a Favor: is the drawer out before the card player chooses (OURO-AMB-33)?
+        t = self.target
+        assert t is not None
+        fg = r.fools_gold
+        if (self.status[t] == IN_MINE and self.drawn[fg]
+                and self.stones[t][fg] + self.drawn[fg] >= r.accident_at
+                and self._knows(AMB_FAVOR_CHECK)
+                and self.decide(AMB_FAVOR_CHECK, "at-the-draw")):
+            self._accident(t, drawn=True)
+        # The card player chooses (unless that accident put them out: a favour asked of oneself).
         self.left = r.favor_takes
-        if self.left <= 0:
+        by = self.by
+        assert by is not None
+        if self.left <= 0 or self.status[by] != IN_MINE:
             self._finish_favor()
             return
         self.phase = FAVOR_CHOICE
         self.to_move = self.by
 
-    def _receive(self, player: int, c: int) -> None:
-        """Give ``player`` one stone of colour ``c``; a second Fool's Gold is an accident."""
+    def _receive(self, player: int, c: int, *, drawn: bool = False) -> None:
+        """Give ``player`` one stone of colour ``c``; a second Fool's Gold is an accident.
+
+        ``drawn``: the player drew it from the bag (their draw, the Caxias's, a favour's drawer),
+        rather than being passed it or taking it from a player (OURO-AMB-28).
+        """
         r = self.rules
-        if (self.status[player] == ACCIDENT and not r.safe_mine
-                and self.decide(AMB_ACCIDENT_STONES, "immediately")):
-            self.bag[c] += 1  # the rest of a favour or steal goes back too (OURO-CARD-11)
+        if (self.status[player] == ACCIDENT and not self.safe[player]
+                and self.decide(AMB_ACCIDENT_STONES, "immediately")
+                and not (self._knows(AMB_LATER_STONES)
+                         and self.decide(AMB_LATER_STONES, "at-settlement"))):
+            self.bag[c] += 1  # it arrives after the accident and follows it (OURO-EOD-02)
             return
         if c != r.fools_gold:
             self.stones[player][c] += 1
             return
         held = self.stones[player]
         if held[c] >= r.accident_at:
-            self.bag[c] += 1  # nobody can hold more (OURO-INV-FOOLS-GOLD-MAX)
+            if not (self._knows(AMB_THIRD_FG) and self.decide(AMB_THIRD_FG, "kept")):
+                self.bag[c] += 1  # one more than an accident's goes back (OURO-AMB-32)
+                return
+            held[c] += 1
             return
         held[c] += 1
         if held[c] >= r.accident_at and self.status[player] != ACCIDENT:
-            self.status[player] = ACCIDENT
-            if not r.safe_mine and self.decide(AMB_ACCIDENT_STONES, "immediately"):
-                for col, k in enumerate(held):
-                    self.bag[col] += k
-                    held[col] = 0
+            self._accident(player, drawn)
+
+    def _receive_together(self, player: int, counts: list[int]) -> None:
+        """Give ``player`` the stones ``counts`` at once: a favour's stones left to its drawer
+        ("leave both for the player who drew them", OURO-CARD-06), so an accident they cause
+        takes them all, whatever order an engine counts them in."""
+        if self.status[player] == ACCIDENT:  # already out: each one arrives after the accident
+            for c, k in enumerate(counts):
+                for _ in range(k):
+                    self._receive(player, c, drawn=True)
+            return
+        r = self.rules
+        fg = r.fools_gold
+        held = self.stones[player]
+        for c, k in enumerate(counts):
+            if c != fg:
+                held[c] += k
+        for _ in range(counts[fg]):
+            if held[fg] >= r.accident_at and not (
+                    self._knows(AMB_THIRD_FG) and self.decide(AMB_THIRD_FG, "kept")):
+                self.bag[fg] += 1
+                continue
+            held[fg] += 1
+        if held[fg] >= r.accident_at:
+            self._accident(player, drawn=True)
+
+    def _accident(self, player: int, drawn: bool) -> None:
+        """``player`` holds a second Fool's Gold: out of the mine, and the stones lost."""
+        r = self.rules
+        self.status[player] = ACCIDENT
+        safe = r.safe_mine and (drawn or not (
+            self._knows(AMB_SAFE_RECEIVED) and self.decide(AMB_SAFE_RECEIVED, "drawn-only")))
+        self.safe[player] = safe
+        if not safe and self.decide(AMB_ACCIDENT_STONES, "immediately"):
+            held = self.stones[player]
+            for col, k in enumerate(held):
+                self.bag[col] += k
+                held[col] = 0
 
     def _start_steal(self, effect: str, thief: int, victim: int, count: int) -> None:
         self.effect = effect
@@ -1143,7 +1294,7 @@ class OuroDeTolo(StepMemo):
 
     def _steal_one(self, c: int) -> None:
         self.stones[self.victim][c] -= 1
-        self._receive(self.thief, c)
+        self._receive(self.thief, c, drawn=False)
         self.left -= 1
         self._next_steal()
 
@@ -1167,33 +1318,49 @@ class OuroDeTolo(StepMemo):
             self.phase = CAXIAS
             self.to_move = caxias
             return
-        p = self.turn_player
-        try:  # the next seat clockwise still in the mine
-            self.turn_player = status.index(IN_MINE, p + 1)
-        except ValueError:
-            self.turn_player = status.index(IN_MINE)
+        n, step = self.players, self._step()
+        p = (self.turn_player + step) % n  # the next seat still in the mine (OURO-AMB-24)
+        while status[p] != IN_MINE:
+            p = (p + step) % n
+        self.turn_player = p
         self.phase = TURN
         self.to_move = self.turn_player
 
     def _mine_empty(self, caxias: int | None) -> None:
         """Nobody is left in the mine: gold-fever purchases, then the settlement."""
+        first = self.first_player if self.first_player is not None else 0
         if caxias is not None:
             self.next_first = caxias
-        else:
+        else:  # nobody is left as the Caxias (OURO-AMB-15)
             card_player = self.turn_player
-            self.next_first = (card_player
-                               if self.decide(AMB_EMPTY_MINE, "card-player-starts")
-                               else (card_player + 1) % self.players)
+            mode = self.ruling(AMB_EMPTY_MINE)
+            if mode == "card-player-starts":
+                self.next_first = card_player
+            elif mode == "next-player-starts":
+                self.next_first = (card_player + self._step()) % self.players
+            else:  # next-after-first-player
+                self.next_first = (first + self._step()) % self.players
         self.effect = None
         self.by = self.target = None
         if self.rules.gold_fever:
-            first = self.first_player if self.first_player is not None else 0
-            order = [(first + k) % self.players for k in range(self.players)]
             everyone = self.decide(AMB_FEVER_WHO, "everyone")
-            self.queue = [p for p in order if everyone or self.status[p] == LEFT]
+            buyers = [p for p in self._seats_from(first) if everyone or self.status[p] == LEFT]
+            if self._knows(AMB_FEVER_WHEN) and self.decide(AMB_FEVER_WHEN, "on-leaving"):
+                # who left has bought already
+                buyers = [p for p in buyers if p == caxias or self.status[p] != LEFT]
+            self.queue = self._fever_buyers(buyers)
             self._next_fever()
             return
         self._settle()
+
+    def _fever_buyers(self, seats: list[int]) -> list[int]:
+        """Return the seats that can pay for a gold-fever card (OURO-AMB-35), in order."""
+        if not seats:
+            return []
+        if self._knows(AMB_FEVER_PRICE):
+            self.reached(AMB_FEVER_PRICE)  # gold_fever_card_price, set by the ruling, decides
+        price, money, owed = self.rules.fever_price, self.money, self.owed
+        return [p for p in seats if money[p] - owed[p] >= price]
 
     def _next_fever(self) -> None:
         if self.queue and self._cards_available():
@@ -1205,7 +1372,10 @@ class OuroDeTolo(StepMemo):
         self.queue = []
         self.effect = None
         self.target = None
-        self._settle()
+        if IN_MINE in self.status:  # a card bought on leaving (OURO-AMB-36): play goes on
+            self._end_turn()
+        else:
+            self._settle()
 
     def _need_card(self, phase: str = DEAL) -> None:
         """Move to a card chance node (callers check a card is available)."""
@@ -1239,6 +1409,7 @@ class OuroDeTolo(StepMemo):
         else:  # GOLD_FEVER
             p = self.queue.pop(0)
             self.hands[p][k] += 1
+            self.owed[p] += self.rules.fever_price
             self._next_fever()
 
     def _after_deal(self) -> None:
@@ -1252,6 +1423,13 @@ class OuroDeTolo(StepMemo):
             self._start_day(0)
 
     def _start_day(self, first: int) -> None:
+        # A bonus left over from a mine emptied without a Caxias stays (OURO-AMB-27 carry-over).
+        turn_bonus = self.bonus is None
+        if turn_bonus and not self._cards_available():
+            if self.decide(AMB_DECK, "game-ends"):  # no card to turn: the deck has run out
+                self._finish("deck_empty")
+                return
+            turn_bonus = False
         self.day += 1
         self.first_player = first
         self.turn_player = first
@@ -1262,7 +1440,8 @@ class OuroDeTolo(StepMemo):
         self.by = self.target = None
         self.queue = []
         self.status = [IN_MINE] * self.players
-        if self._cards_available():
+        self.safe = [False] * self.players
+        if turn_bonus:
             self._need_card(BONUS)
         else:
             self.phase = TURN
@@ -1271,13 +1450,16 @@ class OuroDeTolo(StepMemo):
     def _settle(self) -> None:
         """End of the workday: trades, stones back to the bag, then declarations (OURO-EOD)."""
         r = self.rules
-        if self.bonus is not None:
+        # Still on the table only when the mine emptied with no Caxias to discard it.
+        if self.bonus is not None and not (
+                self._knows(AMB_EMPTY_MINE_BONUS)
+                and self.decide(AMB_EMPTY_MINE_BONUS, "carry-over")):
             self.discard[self.bonus] += 1
             self.bonus = None
-        bag, money, owed, status = self.bag, self.money, self.owed, self.status
+        bag, money, owed, status, safe = self.bag, self.money, self.owed, self.status, self.safe
         zeros = [0] * len(bag)
         for p, held in enumerate(self.stones):
-            if (status[p] != ACCIDENT or r.safe_mine) and self.decide(AMB_TRADE, "trade"):
+            if (status[p] != ACCIDENT or safe[p]) and self.decide(AMB_TRADE, "trade"):
                 self.reached(AMB_VALUES)  # the stones are paid at the ruled stone_values
                 money[p] += sum(map(mul, held, r.values))
             money[p] -= owed[p]
@@ -1289,15 +1471,22 @@ class OuroDeTolo(StepMemo):
             self.reached(AMB_WEEK)  # hard_week_days, set by the ruling, decides it here
             if self.settled_days >= r.hard_week_days:
                 self._finish("hard_week")
-            else:
+                return
+            if not (self._knows(AMB_WEEK_DECLARE)
+                    and self.decide(AMB_WEEK_DECLARE, "declarations-too")):
                 self._start_day(self.next_first)
+                return
+        if self.declared_by is not None:  # a tied declaration played off (OURO-AMB-09)
+            self._end_by_declaration()
             return
-        n = self.players
-        order = [(self.next_first + k) % n for k in range(n)]
-        eligible = [p for p in order if self.money[p] > r.desired
+        eligible = [p for p in range(self.players) if self.money[p] > r.desired
                     or (self.money[p] == r.desired and self.decide(AMB_DECLARE_AT, "reach"))]
-        if len(eligible) > 1 and not self.decide(AMB_DECLARE_ORDER, "next-day-order"):
-            eligible.sort()  # seat order: from seat 0
+        if len(eligible) > 1:
+            mode = self.ruling(AMB_DECLARE_ORDER)
+            if mode != "seat-order":  # seat order: from seat 0, as listed
+                start = self.next_first if mode == "next-day-order" else self.first_player
+                place = {p: i for i, p in enumerate(self._seats_from(start or 0))}
+                eligible.sort(key=place.__getitem__)
         if eligible:
             self.queue = eligible
             self.effect = E_DECLARATION

@@ -748,7 +748,7 @@ def test_completed_steal_after_the_thiefs_accident_returns_the_stone() -> None:
 
 
 def test_self_favor_opens_no_response_window() -> None:
-    """OURO-RESP-07: I'm Tired answers only another player's favour."""
+    """OURO-RESP-07 under OURO-AMB-30 no-answer: I'm Tired answers only another player's favour."""
     engine = start(3, {0: ["favor", "tired"]}, rulings={"OURO-AMB-12": "self-allowed"})
     engine.apply({"kind": "play_favor", "target": 0})
     state = engine.state()
@@ -759,8 +759,8 @@ def test_self_favor_opens_no_response_window() -> None:
 @pytest.mark.parametrize(("third_in_mine", "window"), [(True, True), (False, False)])
 def test_not_mine_either_with_only_the_sender_opens_no_window(third_in_mine: bool,
                                                                window: bool) -> None:
-    """OURO-RESP-08 under OURO-AMB-13 not-sender: a window opens only if a third player is in
-    the mine to receive the Fool's Gold."""
+    """OURO-RESP-08 under OURO-AMB-13 not-sender (and OURO-AMB-31 no-answer): a window opens
+    only if a third player is in the mine to receive the Fool's Gold."""
     engine = start(3, {1: ["not_mine"], 2: ["not_mine_either"]},
                    rulings={"OURO-AMB-13": "not-sender"})
     if third_in_mine:

@@ -682,7 +682,9 @@ class FoolEngine(StepMemo):
         self.trick.append((player, t))
         if len(self.trick) == len(self.order):
             self._finish_trick()
-        elif not self.hands[player] and self.decide(AMB_ROUND_END, "at-once"):
+        elif (not self.hands[player]
+              and all(self.hands[p] for p, _ in self.trick[:-1])  # the first hand out in it
+              and self.decide(AMB_ROUND_END, "at-once")):
             self._end_round_at_once()
 
     def _end_round_at_once(self) -> None:

@@ -443,7 +443,8 @@ class FoolEngine(StepMemo):
                 return follow
             # No coloured card of the colour, but a 1, which takes that colour when played
             # (FOOL-WILD-01): need it be played? FOOL-WILD-03 says not; FOOL-AMB-19 asks.
-            if hand[-1] == wild and self.decide(AMB_ONES_FOLLOW, "must-play-one"):
+            if (hand[-1] == wild and self._known(AMB_ONES_FOLLOW)
+                    and self.decide(AMB_ONES_FOLLOW, "must-play-one")):
                 return [row[wild]]
         out = []
         last = -1
@@ -644,9 +645,21 @@ class FoolEngine(StepMemo):
         dealer = self.dealer if self.dealer is not None else self.players - 1
         self._start_trick(self._next_free((dealer + 1) % self.players))
 
+    def _known(self, ambiguity: str) -> bool:
+        """Return True when the spec played has the record ``ambiguity``.
+
+        ``rulespec diff`` replays a frozen release's evidence on this module with that release's
+        spec, which lacks the records added after it (FOOL-AMB-16 .. FOOL-AMB-20 came in 1.2.0):
+        there the question was not open, and the engine plays what that release specified, the
+        behaviour each of these records keeps as its default.
+        """
+        return ambiguity in self.spec.ambiguities
+
     def _direction(self) -> int:
         """Return the seats play moves round the table: +1 to the left, -1 to the right."""
-        return -1 if self.decide(AMB_DIRECTION, "counter-clockwise") else 1
+        if self._known(AMB_DIRECTION) and self.decide(AMB_DIRECTION, "counter-clockwise"):
+            return -1
+        return 1
 
     def _next_free(self, seat: int) -> int:
         """Return ``seat`` or the first player from it, in the direction of play, without a disc."""
@@ -684,7 +697,7 @@ class FoolEngine(StepMemo):
             self._finish_trick()
         elif (not self.hands[player]
               and all(self.hands[p] for p, _ in self.trick[:-1])  # the first hand out in it
-              and self.decide(AMB_ROUND_END, "at-once")):
+              and self._known(AMB_ROUND_END) and self.decide(AMB_ROUND_END, "at-once")):
             self._end_round_at_once()
 
     def _end_round_at_once(self) -> None:
@@ -743,7 +756,7 @@ class FoolEngine(StepMemo):
         # The text defines only the worst card. With two Fools the readings of FOOL-AMB-16 part
         # when the worst card is off-colour and the next worst is not.
         if (len(chosen) > 1 and chosen[0][0][0] == _OFF_COLOUR
-                and chosen[-1][0][0] != _OFF_COLOUR
+                and chosen[-1][0][0] != _OFF_COLOUR and self._known(AMB_SECOND_FOOL)
                 and self.decide(AMB_SECOND_FOOL, "off-colour-only")):
             chosen = [c for c in chosen if c[0][0] == _OFF_COLOUR]
         self.fools = sorted(p for _, p, _ in chosen)
@@ -774,7 +787,8 @@ class FoolEngine(StepMemo):
                                       tuple(self.fools), tuple(points))
         self.lead_colour = None
         self.leader = None
-        low = (points if self.decide(AMB_LOW_SCORE, "one-round") else self.scores)
+        low = (points if self._known(AMB_LOW_SCORE) and self.decide(AMB_LOW_SCORE, "one-round")
+               else self.scores)
         if (any(s <= self.end_score for s in low)
                 or any(k >= self.plus_ten_limit for k in self.plus_tens)):
             self.phase = OVER

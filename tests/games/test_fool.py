@@ -762,3 +762,28 @@ def test_piles_kept_as_lists_or_bytearrays_show_the_same_state() -> None:
         twin.deck, twin.aside = list(engine.deck), list(engine.aside)
         twin.invalidate()
         assert twin.state() == state
+
+
+def test_a_frozen_release_without_the_new_records_plays_as_it_specified() -> None:
+    """fool@1.1.0 has no FOOL-AMB-16 .. FOOL-AMB-20 (they came in 1.2.0); ``rulespec diff``
+    replays its evidence on this module with that spec. The module then plays what 1.1.0
+    specified, which is today's default play: the same actions give the same states."""
+    import random
+
+    from rulespec.reference.core import make_config
+    from rulespec.releases.store import release_spec
+
+    old = release_spec(GAME, "1.1.0")
+    assert "FOOL-AMB-17" not in old.ambiguities
+    for players in (4, 8):
+        then = FoolEngine(old, make_config(old, players=players))
+        now = new(players)
+        rng = random.Random(players)
+        while now.current_player() is not None:
+            legal = now.legal_actions()
+            assert then.legal_actions() == legal
+            action = legal[rng.randrange(len(legal))]
+            then.apply(action)
+            now.apply(action)
+            assert then.state() == now.state()
+        assert then.result() == now.result() and then.decisions["FOOL-AMB-17"] == 0

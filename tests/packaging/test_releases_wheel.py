@@ -33,7 +33,7 @@ def test_an_installed_rulespec_diffs_releases_offline(child: ChildEnv, tmp_path:
     assert report["replayed"].startswith("9 golden trace(s)")
     assert report["old"]["label"] == "ouro-de-tolo@1.0.0"
     proc = child.run(child.bin("rulespec"), "diff", "--check", "-q", "fool", cwd=tmp_path)
-    assert "fool 1.1.0 -> 1.1.0: no change (ok)" in proc.stdout
+    assert "fool 1.2.0 -> 1.2.0: no change (ok)" in proc.stdout
     done = child.exits(child.bin("rulespec"), "diff", "pig", cwd=tmp_path)
     assert done.returncode == 2 and "no frozen release to compare" in done.stderr, done.stderr
     listed = child.run(child.bin("rulespec"), "releases", "pig", cwd=tmp_path)

@@ -3,7 +3,7 @@
 Source: ``specs/fool.yaml``, which encodes the Galician machine translation
 ``001_10a0c40ad6cab35f.txt`` clause by clause. Every number of the rules (card values, hand
 sizes, Fools per trick, scores, end conditions) is a parameter of the spec; every open question
-is an ambiguity record (FOOL-AMB-01 .. FOOL-AMB-14) whose options this module implements.
+is an ambiguity record (FOOL-AMB-01 .. FOOL-AMB-20) whose options this module implements.
 
 A round: chance deals the cards in play one at a time; tricks follow until a trick completes
 with a hand empty; then the round is scored. Each trick, the worst card(s) make the Fool(s),
@@ -63,6 +63,11 @@ AMB_UNCOLOURED = "FOOL-AMB-11"
 AMB_FIRST_DEALER = "FOOL-AMB-12"
 AMB_WINNER_FOOL = "FOOL-AMB-14"
 AMB_DEAL_ORDER = "FOOL-AMB-15"
+AMB_SECOND_FOOL = "FOOL-AMB-16"
+AMB_DIRECTION = "FOOL-AMB-17"
+AMB_ROUND_END = "FOOL-AMB-18"
+AMB_ONES_FOLLOW = "FOOL-AMB-19"
+AMB_LOW_SCORE = "FOOL-AMB-20"
 
 #: The fields of a deal action.
 _DEAL_KEYS = frozenset({"kind", "player", "suit", "value"})
@@ -255,6 +260,11 @@ class FoolEngine(StepMemo):
         AMB_FIRST_DEALER: frozenset({"last-seat", "random"}),
         AMB_WINNER_FOOL: frozenset({"winner-exempt", "lead-passes-left"}),
         AMB_DEAL_ORDER: frozenset({"one-at-a-time", "hand-at-a-time"}),
+        AMB_SECOND_FOOL: frozenset({"next-worst", "off-colour-only"}),
+        AMB_DIRECTION: frozenset({"clockwise", "counter-clockwise"}),
+        AMB_ROUND_END: frozenset({"trick-completes", "at-once"}),
+        AMB_ONES_FOLLOW: frozenset({"free", "must-play-one"}),
+        AMB_LOW_SCORE: frozenset({"running-total", "one-round"}),
     }
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("FOOL-END-01", "FOOL-END-02")
     SHARED: ClassVar[frozenset[str]] = frozenset({
@@ -326,6 +336,8 @@ class FoolEngine(StepMemo):
         self.trick_number = 0
         self.to_deal = 0
         self.next_deal = 0
+        #: Seats a card of this round's deal moves round the table: +1 to the left (FOOL-AMB-17).
+        self._deal_step = 1
         self._quota: list[int] = []
         if self.decide(AMB_FIRST_DEALER, "random"):
             self.phase = CHOOSE_DEALER
@@ -429,6 +441,11 @@ class FoolEngine(StepMemo):
                 if hand[-1] == wild:
                     follow.append(row[wild])
                 return follow
+            # No coloured card of the colour, but a 1, which takes that colour when played
+            # (FOOL-WILD-01): need it be played? FOOL-WILD-03 says not; FOOL-AMB-19 asks.
+            if (hand[-1] == wild and self._known(AMB_ONES_FOLLOW)
+                    and self.decide(AMB_ONES_FOLLOW, "must-play-one")):
+                return [row[wild]]
         out = []
         last = -1
         for t in hand:
@@ -453,8 +470,8 @@ class FoolEngine(StepMemo):
             if kind == "deal":
                 if action.get("player") != self.next_deal:
                     return Rejection(f"the next card goes to player {self.next_deal}, not "
-                                     f"{action.get('player')!r}: cards are dealt one at a time "
-                                     "clockwise from the dealer's left", ("FOOL-DEAL-01",))
+                                     f"{action.get('player')!r}: the deal goes round from the "
+                                     "dealer's left", ("FOOL-DEAL-01",))
                 return Rejection(f"card {_card_text(action)} is not in the deck being dealt",
                                  ("FOOL-DEAL-01", "FOOL-COMP-03"))
             return Rejection(f"there is no player {action.get('player')!r} to choose as dealer",
@@ -495,6 +512,11 @@ class FoolEngine(StepMemo):
             return Rejection("only a led 1 may declare a colour", ("FOOL-WILD-05",))
         if kind == "follow" and self.lead_colour is not None:
             colour = self.colours[self.lead_colour]
+            lo, hi = self._colour_range[self.lead_colour]
+            if not any(lo <= c < hi for c in self.hands[mover]):  # explains only
+                return Rejection(f"player {mover} holds a 1 and no other {colour} card, and must "
+                                 f"play the 1 (FOOL-AMB-19 must-play-one), not {self.types[t]}",
+                                 ("FOOL-WILD-03", "FOOL-FOLLOW-01"))
             return Rejection(f"player {mover} holds {colour} and must follow {colour} (or play a "
                              f"1), not play {self.types[t]}",
                              ("FOOL-FOLLOW-01", "FOOL-WILD-02"))
@@ -558,11 +580,14 @@ class FoolEngine(StepMemo):
         else:
             self.to_deal = min(self.deck_size, n * self.cards_per_player)
         dealer = self.dealer if self.dealer is not None else n - 1
+        # The deal starts with the player left of the dealer, who leads (FOOL-LEAD-01), and goes
+        # round in the direction of play (FOOL-AMB-17).
         self.next_deal = (dealer + 1) % n
+        step = self._deal_step = self._direction()
         # Dealing hand by hand gives each player the share one-by-one dealing would: the first
         # players from the dealer's left get the odd cards.
         base, extra = divmod(self.to_deal, n)
-        self._quota = [base + (1 if (seat - self.next_deal) % n < extra else 0)
+        self._quota = [base + (1 if ((seat - self.next_deal) * step) % n < extra else 0)
                        for seat in range(n)]
         self.phase = DEAL
         if self.to_deal == 0:
@@ -605,7 +630,7 @@ class FoolEngine(StepMemo):
         self.to_deal -= 1
         if (not self.decide(AMB_DEAL_ORDER, "hand-at-a-time")
                 or len(self.hands[self.next_deal]) >= self._quota[self.next_deal]):
-            self.next_deal = (self.next_deal + 1) % self.players
+            self.next_deal = (self.next_deal + self._deal_step) % self.players
         if self.to_deal == 0:
             self._start_play()
 
@@ -620,10 +645,29 @@ class FoolEngine(StepMemo):
         dealer = self.dealer if self.dealer is not None else self.players - 1
         self._start_trick(self._next_free((dealer + 1) % self.players))
 
+    def _known(self, ambiguity: str) -> bool:
+        """Return True when the spec played has the record ``ambiguity``.
+
+        ``rulespec diff`` replays a frozen release's evidence on this module with that release's
+        spec, which lacks the records added after it (FOOL-AMB-16 .. FOOL-AMB-20 came in 1.2.0):
+        there the question was not open, and the engine plays what that release specified, the
+        behaviour each of these records keeps as its default.
+        """
+        return ambiguity in self.spec.ambiguities
+
+    def _direction(self) -> int:
+        """Return the seats play moves round the table: +1 to the left, -1 to the right."""
+        if self._known(AMB_DIRECTION) and self.decide(AMB_DIRECTION, "counter-clockwise"):
+            return -1
+        return 1
+
     def _next_free(self, seat: int) -> int:
-        """Return ``seat`` or the first player clockwise from it without a disc."""
+        """Return ``seat`` or the first player from it, in the direction of play, without a disc."""
+        if seat not in self.fools:
+            return seat
+        step = self._direction()
         while seat in self.fools:
-            seat = (seat + 1) % self.players
+            seat = (seat + step) % self.players
         return seat
 
     def _start_trick(self, leader: int) -> None:
@@ -632,7 +676,9 @@ class FoolEngine(StepMemo):
         self.trick = []
         self.lead_colour = None
         n = self.players
-        self.order = [(leader + k) % n for k in range(n) if (leader + k) % n not in self.fools]
+        step = self._direction()
+        self.order = [seat for seat in ((leader + step * k) % n for k in range(n))
+                      if seat not in self.fools]
 
     def _play(self, t: int, declare: str | None) -> None:
         player = self.order[len(self.trick)]
@@ -649,6 +695,24 @@ class FoolEngine(StepMemo):
         self.trick.append((player, t))
         if len(self.trick) == len(self.order):
             self._finish_trick()
+        elif (not self.hands[player]
+              and all(self.hands[p] for p, _ in self.trick[:-1])  # the first hand out in it
+              and self._known(AMB_ROUND_END) and self.decide(AMB_ROUND_END, "at-once")):
+            self._end_round_at_once()
+
+    def _end_round_at_once(self) -> None:
+        """End the round the moment a hand is empty, the trick unfinished (FOOL-AMB-18 at-once).
+
+        The trick has no winner and makes no Fool: its cards leave play, and the disc holders
+        are those who sat it out. The next round's leader under FOOL-AMB-08 last-winner-leads is
+        the winner of the round's last completed trick, or this trick's leader if none was.
+        """
+        last = self.last_trick
+        winner = (last.winner if last is not None and last.round == self.round
+                  else self.trick[0][0])
+        self.played.extend(t for _, t in self.trick)
+        self.trick = []
+        self._score_round(winner)
 
     def _badness(self, position: int, t: int) -> tuple[int, int, int]:
         """Return a sort key, worst first: off-colour below the led colour, 1s lowest in it."""
@@ -688,7 +752,14 @@ class FoolEngine(StepMemo):
         if (any(i == win_pos for _, _, i in candidates[:fools])
                 and self.decide(AMB_WINNER_FOOL, "winner-exempt")):
             candidates = [c for c in candidates if c[2] != win_pos]
-        self.fools = sorted(p for _, p, _ in candidates[:fools])
+        chosen = candidates[:fools]
+        # The text defines only the worst card. With two Fools the readings of FOOL-AMB-16 part
+        # when the worst card is off-colour and the next worst is not.
+        if (len(chosen) > 1 and chosen[0][0][0] == _OFF_COLOUR
+                and chosen[-1][0][0] != _OFF_COLOUR and self._known(AMB_SECOND_FOOL)
+                and self.decide(AMB_SECOND_FOOL, "off-colour-only")):
+            chosen = [c for c in chosen if c[0][0] == _OFF_COLOUR]
+        self.fools = sorted(p for _, p, _ in chosen)
         colour = None if self.lead_colour is None else self.colours[self.lead_colour]
         self.last_trick = TrickRecord(self.round, self.trick_number, tuple(self.trick), colour,
                                       winner, tuple(self.fools))
@@ -716,7 +787,9 @@ class FoolEngine(StepMemo):
                                       tuple(self.fools), tuple(points))
         self.lead_colour = None
         self.leader = None
-        if (any(s <= self.end_score for s in self.scores)
+        low = (points if self._known(AMB_LOW_SCORE) and self.decide(AMB_LOW_SCORE, "one-round")
+               else self.scores)
+        if (any(s <= self.end_score for s in low)
                 or any(k >= self.plus_ten_limit for k in self.plus_tens)):
             self.phase = OVER
             self._result = self._make_result()
@@ -724,7 +797,8 @@ class FoolEngine(StepMemo):
         self.round += 1
         n = self.players
         if self.decide(AMB_NEXT_ROUND, "dealer-rotates"):
-            self.dealer = ((self.dealer if self.dealer is not None else n - 1) + 1) % n
+            dealer = self.dealer if self.dealer is not None else n - 1
+            self.dealer = (dealer + self._direction()) % n
         else:
             self.dealer = (last_winner - 1) % n
         if self.fools and not self.decide(AMB_DISCS, "carry-over"):

@@ -489,6 +489,152 @@ def test_last_fool_and_the_next_round(option: str, fools: list[int], leader: int
         f"FOOL-AMB-10 {option}: the disc holders sit out"
 
 
+# -- the readings of the provenance audit (FOOL-AMB-16 .. FOOL-AMB-20) ----------------------
+
+
+def deal_round(engine: FoolEngine, hands: Sequence[str]) -> list[int]:
+    """Deal ``hands`` card by card to whoever the engine deals to next; return that order."""
+    left = [h.split() for h in hands]
+    order = []
+    while engine.current_player() == CHANCE:
+        player = engine.legal_actions()[0]["player"]
+        suit, value = card(left[player].pop(0))
+        engine.apply({"kind": "deal", "player": player, "suit": suit, "value": value})
+        order.append(player)
+    assert not any(left), "the deal ended before every listed card was dealt"
+    return order
+
+
+SEVEN = ["g10 g2", "g11 g3", "g12 g4", "g13 g5", "g14 g6", "g15 g7", "r2 r3"]
+
+
+@pytest.mark.parametrize(("option", "fools"), [("next-worst", [0, 6]), ("off-colour-only", [6])])
+def test_second_fool_when_one_card_is_off_colour(option: str, fools: list[int]) -> None:
+    """FOOL-FOOL-03, FOOL-WORST-02 (FOOL-AMB-16): red 2 is the only off-colour card of a
+    7-player trick; the lowest green card (green 10) makes the second Fool, or nobody does."""
+    engine = start(SEVEN, rulings={"FOOL-AMB-16": option})
+    play(engine, "g10", "g11", "g12", "g13", "g14", "g15", "r2")
+    assert engine.fools == fools, f"FOOL-AMB-16 {option}"
+    assert engine.decisions["FOOL-AMB-16"] == 1, "FOOL-AMB-16: the question came up once"
+    assert engine.order == [p for p in (5, 6, 0, 1, 2, 3, 4) if p not in fools], \
+        "FOOL-FOOL-04: the Fools sit out; the winner (green 15) leads"
+
+
+def test_second_fool_asked_only_where_the_readings_part() -> None:
+    """FOOL-AMB-16 is not counted when two cards are off-colour (both readings make both
+    Fools) nor with one Fool a trick (four players)."""
+    hands = ["g10 g2", "g11 g3", "g12 g4", "g13 g5", "g14 g6", "y2 y3", "r2 r3"]
+    engine = start(hands, rulings={"FOOL-AMB-16": "off-colour-only"})
+    play(engine, "g10", "g11", "g12", "g13", "g14", "y2", "r2")
+    assert engine.fools == [5, 6], "FOOL-WORST-03: the two off-colour 2s make both Fools"
+    assert engine.decisions["FOOL-AMB-16"] == 0, "FOOL-AMB-16: no question when they agree"
+    four = start(["g5 g6", "g7 r9", "r3 y4", "g9 b3"], rulings={"FOOL-AMB-16": "off-colour-only"})
+    play(four, "g5", "g7", "r3", "g9")
+    assert four.fools == [2] and four.decisions["FOOL-AMB-16"] == 0, "FOOL-FOOL-01: one Fool"
+
+
+@pytest.mark.parametrize(("option", "deal", "order", "next_dealer"),
+                         [("clockwise", [0, 1, 2, 3], [0, 1, 2, 3], 0),
+                          ("counter-clockwise", [0, 3, 2, 1], [0, 3, 2, 1], 2)])
+def test_direction_of_play(option: str, deal: list[int], order: list[int],
+                           next_dealer: int) -> None:
+    """FOOL-LEAD-01 (FOOL-AMB-17): the player left of the dealer (seat 0) is dealt first and
+    leads either way; the deal, the trick and the passing of the deal go round one way."""
+    engine = new(4, rulings={"FOOL-AMB-02": "random-subset", "FOOL-AMB-17": option},
+                 parameters={"cards_per_player": 2})
+    dealt = deal_round(engine, [h.format(last="y12") for h in ROUND])
+    assert dealt[:4] == deal, f"FOOL-AMB-17 {option}: the deal goes round from seat 0"
+    assert engine.order == order, f"FOOL-AMB-17 {option}: the order of play in a trick"
+    play(engine, "g5")
+    assert engine.current_player() == order[1], f"FOOL-AMB-17 {option}: who follows the lead"
+    while engine.round == 1:
+        engine.apply(engine.legal_actions()[0])
+    assert engine.dealer == next_dealer, f"FOOL-AMB-17 {option}: the deal passes on"
+
+
+@pytest.mark.parametrize(("option", "followers", "next_leader"),
+                         [("clockwise", ["r5", "y7", "b3"], 1),
+                          ("counter-clockwise", ["b3", "y7", "r5"], 3)])
+def test_lead_passes_past_a_disc_holder_in_the_direction_of_play(
+        option: str, followers: list[str], next_leader: int) -> None:
+    """FOOL-FOOL-04 (FOOL-AMB-14 lead-passes-left, FOOL-AMB-17): seat 0's led 1 wins and is the
+    worst card, so seat 0 sits out; the lead passes to the next seat in the direction of play."""
+    rulings = {"FOOL-AMB-02": "random-subset", "FOOL-AMB-07": "leader-declares",
+               "FOOL-AMB-04": "wild-worst", "FOOL-AMB-14": "lead-passes-left",
+               "FOOL-AMB-17": option}
+    engine = new(4, rulings=rulings, parameters={"cards_per_player": 2})
+    deal_round(engine, ["w g2", "r5 r6", "y7 y8", "b3 b4"])
+    engine.apply(act(engine, "w", declare="green"))
+    play(engine, *followers)
+    assert engine.fools == [0], "FOOL-AMB-14 lead-passes-left: the winner is the Fool"
+    assert engine.current_player() == next_leader, f"FOOL-AMB-17 {option}: the lead passes on"
+
+
+@pytest.mark.parametrize(("option", "scores", "plus_tens"),
+                         [("trick-completes", [10, 0, -12, 10], [1, 0, 0, 1]),
+                          ("at-once", [-4, -6, -12, 10], [0, 0, 0, 1])])
+def test_round_ends_at_once_or_after_the_trick(option: str, scores: list[int],
+                                               plus_tens: list[int]) -> None:
+    """FOOL-ROUND-02, FOOL-ROUND-03, FOOL-ROUND-04 (FOOL-AMB-18): seat 3 leads blue 10, its last
+    card. The trick is played out (seats 0 and 1 empty their hands too, seat 1 as the Fool), or
+    the round ends there and seats 0 and 1 lose the cards they did not play."""
+    engine = start([h.format(last="y12") for h in ROUND], rulings={"FOOL-AMB-18": option})
+    play(engine, *ROUND_PLAY[:5])
+    assert engine.decisions["FOOL-AMB-18"] == 1, "FOOL-AMB-18: a hand emptied mid-trick"
+    if option == "trick-completes":
+        assert engine.phase == "play", "FOOL-AMB-18: the trick goes on"
+        play(engine, *ROUND_PLAY[5:])
+    assert engine.round == 2 and engine.scores == scores, f"FOOL-AMB-18 {option}: scores"
+    assert engine.plus_tens == plus_tens, f"FOOL-AMB-18 {option}: +10 counts"
+    assert engine.decisions["FOOL-AMB-18"] == 1, "FOOL-AMB-18: asked only mid-trick"
+
+
+def test_round_ended_at_once_leads_from_the_last_completed_trick() -> None:
+    """FOOL-AMB-18 at-once with FOOL-AMB-08 last-winner-leads: the unfinished trick has no
+    winner, so the winner of the round's last completed trick (seat 3) leads the next round."""
+    engine = start([h.format(last="y12") for h in ROUND],
+                   rulings={"FOOL-AMB-18": "at-once", "FOOL-AMB-08": "last-winner-leads"})
+    play(engine, *ROUND_PLAY[:5])
+    assert engine.round == 2 and engine.dealer == 2, "FOOL-AMB-08: seat 3 leads, seat 2 deals"
+    assert engine.last_trick is not None and engine.last_trick.number == 1, \
+        "FOOL-AMB-18 at-once: the unfinished trick is no completed trick"
+
+
+@pytest.mark.parametrize(("option", "legal"), [("free", ["r9", "y2", "w"]),
+                                               ("must-play-one", ["w"])])
+def test_a_one_in_hand_and_the_led_colour(option: str, legal: list[str]) -> None:
+    """FOOL-WILD-03, FOOL-FOLLOW-01 (FOOL-AMB-19): seat 1 holds a 1 but no green card."""
+    engine = start(["g5 r6 y7", "w r9 y2", "g3 y4 b5", "g9 b3 b2"],
+                   rulings={"FOOL-AMB-19": option})
+    play(engine, "g5")
+    assert legal_cards(engine) == legal, f"FOOL-AMB-19 {option}"
+    if option == "must-play-one":
+        message = rejected(engine, act(engine, "r9"), "FOOL-WILD-03")
+        assert "must play the 1" in message, "FOOL-AMB-19: the message says what to play"
+    engine.apply(act(engine, "w"))
+    assert engine.decisions["FOOL-AMB-19"] >= 1, "FOOL-AMB-19: the question came up"
+    assert legal_cards(engine) == ["g3"], "FOOL-FOLLOW-01: seat 2 holds green and follows"
+
+
+@pytest.mark.parametrize(("option", "before", "over"),
+                         [("running-total", -70, True), ("one-round", -70, False),
+                          ("running-total", 0, False), ("one-round", 0, False)])
+def test_minus_eighty_is_a_total_or_one_round(option: str, before: int, over: bool) -> None:
+    """FOOL-END-01 (FOOL-AMB-20): seat 2 loses 12 from -70: -82 in total, -12 in the round."""
+    engine = play_round("y12", scores=[0, 0, before, 0], rulings={"FOOL-AMB-20": option})
+    assert (engine.phase == "over") is over, f"FOOL-AMB-20 {option} from {before}"
+
+
+def test_one_round_of_minus_eighty_ends_the_game() -> None:
+    """FOOL-END-01 (FOOL-AMB-20 one-round): a round costing end_score or more ends the game
+    whatever the total (end_score set to -12 here so one round can reach it)."""
+    engine = start([h.format(last="y12") for h in ROUND], rulings={"FOOL-AMB-20": "one-round"},
+                   parameters={"end_score": -12})
+    engine.scores = [0, 0, 50, 0]
+    play(engine, *ROUND_PLAY)
+    assert engine.phase == "over" and engine.scores[2] == 38, "FOOL-AMB-20 one-round"
+
+
 # -- bad input ------------------------------------------------------------------------------
 
 
@@ -616,3 +762,28 @@ def test_piles_kept_as_lists_or_bytearrays_show_the_same_state() -> None:
         twin.deck, twin.aside = list(engine.deck), list(engine.aside)
         twin.invalidate()
         assert twin.state() == state
+
+
+def test_a_frozen_release_without_the_new_records_plays_as_it_specified() -> None:
+    """fool@1.1.0 has no FOOL-AMB-16 .. FOOL-AMB-20 (they came in 1.2.0); ``rulespec diff``
+    replays its evidence on this module with that spec. The module then plays what 1.1.0
+    specified, which is today's default play: the same actions give the same states."""
+    import random
+
+    from rulespec.reference.core import make_config
+    from rulespec.releases.store import release_spec
+
+    old = release_spec(GAME, "1.1.0")
+    assert "FOOL-AMB-17" not in old.ambiguities
+    for players in (4, 8):
+        then = FoolEngine(old, make_config(old, players=players))
+        now = new(players)
+        rng = random.Random(players)
+        while now.current_player() is not None:
+            legal = now.legal_actions()
+            assert then.legal_actions() == legal
+            action = legal[rng.randrange(len(legal))]
+            then.apply(action)
+            now.apply(action)
+            assert then.state() == now.state()
+        assert then.result() == now.result() and then.decisions["FOOL-AMB-17"] == 0

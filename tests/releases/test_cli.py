@@ -107,7 +107,7 @@ def test_all_games_pass_against_their_previous_release(
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["fool@9.9.9", "fool@1.1.0"], "the releases of 'fool' are 1.0.0, 1.1.0"),
+    (["fool@9.9.9", "fool@1.1.0"], "the releases of 'fool' are 1.0.0, 1.1.0, 1.2.0"),
     (["nosuch.yaml", "fool@1.1.0"], "no such spec file: 'nosuch.yaml'"),
     (["fool@1.0.0", "dado-de-ouro@1.0.0"], "cannot compare specs of two games"),
     (["git:HEAD", "git:HEAD"], "does not say which game"),

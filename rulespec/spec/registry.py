@@ -7,7 +7,8 @@ Built-in and plugin games register the same way. A distribution declares, in its
     pig = "rulespec_pig:GAME"
 
 where ``GAME`` is a :class:`GamePackage` naming the spec file (and optionally the folder of
-its golden traces and of the rulebook texts it cites). The entry point's name is the game id.
+its golden traces and of the rulebook texts it cites, its rule examples file and its perft
+tables file). The entry point's name is the game id.
 Nothing is registered by import side effect; the reference module is the one the spec names in
 ``game.reference`` and is imported only when a game is played.
 """
@@ -48,12 +49,24 @@ class GamePackage:
 
     ``spec`` is the YAML spec file; ``traces`` the folder holding its golden traces
     (``<game>.<label>.jsonl``); ``rulebooks`` the folder holding the rulebook texts its
-    sources name (used by ``rulespec validate --sources`` when no folder is given).
+    sources name (used by ``rulespec validate --sources`` when no folder is given);
+    ``examples`` its rule examples file (default: ``examples/<spec file name>`` beside the
+    spec); ``perft`` its perft tables file (default: ``<game>.perft.json`` in ``traces``).
+    Every file or folder may be missing until it is written: ``rulespec golden`` writes the
+    traces, ``rulespec perft GAME --write-tables`` the perft tables, the author the examples.
     """
 
     spec: Path
     traces: Path | None = None
     rulebooks: Path | None = None
+    examples: Path | None = None
+    perft: Path | None = None
+
+    def examples_file(self) -> Path:
+        """Return where the rule examples are kept (the file may not exist yet)."""
+        if self.examples is not None:
+            return self.examples
+        return self.spec.parent / "examples" / self.spec.name
 
 
 @dataclass(frozen=True)
@@ -148,10 +161,13 @@ def golden_paths(game_id: str, directory: Path | None = None) -> list[Path]:
 
 
 def perft_path(game_id: str) -> Path | None:
-    """Return where the perft tables of ``game_id`` are kept (None: its package registers no
-    trace folder); the file may not exist."""
-    folder = registered(game_id).package.traces
-    return None if folder is None else folder / f"{game_id}.perft.json"
+    """Return where the perft tables of ``game_id`` are kept: the file its package registers,
+    else ``<game>.perft.json`` in its trace folder (None: it registers neither); the file may
+    not exist."""
+    package = registered(game_id).package
+    if package.perft is not None:
+        return package.perft
+    return None if package.traces is None else package.traces / f"{game_id}.perft.json"
 
 
 def spec_paths() -> list[Path]:

@@ -23,7 +23,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What the rulespec distribution is built from (everything else stays behind).
-DIST_SOURCES = ("pyproject.toml", "README.md", "rulespec", "specs", "conformance")
+DIST_SOURCES = ("pyproject.toml", "README.md", "rulespec", "specs", "conformance", "mkdocs.yml",
+                "docs")
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info", ".venv")
 
 

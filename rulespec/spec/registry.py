@@ -16,7 +16,8 @@ Nothing is registered by import side effect; the reference module is the one the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -125,9 +126,39 @@ def build_registry(found: Iterable[EntryPoint]) -> Registry:
 
 
 @cache
-def registry() -> Registry:
+def installed_registry() -> Registry:
     """Return the registry of the installed distributions (built once per process)."""
     return build_registry(entry_points(group=ENTRY_POINT_GROUP))
+
+
+#: Games a tool registers in this process for a while (``registered_in_process``).
+_IN_PROCESS: dict[str, RegisteredGame] = {}
+
+
+def registry() -> Registry:
+    """Return the registry: the installed distributions' games, and those a tool registers in
+    this process (which take the place of an installed game of the same id)."""
+    installed = installed_registry()
+    if not _IN_PROCESS:
+        return installed
+    problems = {g: p for g, p in installed.problems.items() if g not in _IN_PROCESS}
+    return Registry({**installed.games, **_IN_PROCESS}, problems)
+
+
+@contextmanager
+def registered_in_process(game_id: str, package: GamePackage) -> Iterator[RegisteredGame]:
+    """Register ``package`` as ``game_id`` in this process while the block runs, for a tool that
+    works on a game before it is installed (``rulespec new-game`` writes its golden traces)."""
+    entry = RegisteredGame(game_id, package, "(registered in this process)")
+    before = _IN_PROCESS.get(game_id)
+    _IN_PROCESS[game_id] = entry
+    try:
+        yield entry
+    finally:
+        if before is None:
+            del _IN_PROCESS[game_id]
+        else:
+            _IN_PROCESS[game_id] = before
 
 
 def game_ids() -> list[str]:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
+from importlib import invalidate_caches
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from string import Template
@@ -118,13 +119,21 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 @contextmanager
-def _importable(folder: Path) -> Iterator[None]:
-    """Make the project's package importable while the block runs (it is not installed yet)."""
+def _importable(folder: Path, package: str) -> Iterator[None]:
+    """Make the project's package importable from ``folder`` while the block runs (it is not
+    installed yet), never a module of the same name imported before from elsewhere."""
+    def forget() -> None:
+        for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
+            del sys.modules[name]
+
+    forget()
     sys.path.insert(0, str(folder))
+    invalidate_caches()
     try:
         yield
     finally:
         sys.path.remove(str(folder))
+        forget()
 
 
 def write_evidence(folder: Path, names: Names) -> list[Path]:
@@ -138,7 +147,7 @@ def write_evidence(folder: Path, names: Names) -> list[Path]:
     from rulespec.spec.registry import get_spec, registered_in_process
     from rulespec.spec.validate import load_spec
 
-    with _importable(folder):
+    with _importable(folder, names.package):
         package = import_module(names.package).GAME
         with registered_in_process(names.game_id, package):
             load_spec(package.spec, sources=package.rulebooks)

@@ -10,8 +10,7 @@ element is documented), ``schema`` (JSON Schema in prose, the spec format refere
 (one game's pages), ``register`` (the ambiguity register), ``cli_reference`` (the command line
 reference), ``site`` (the games index, page markers, every page), ``search`` (ids first and
 accents folded in the search index), ``traces`` (the trace viewer's data) and ``matrix`` (the
-conformance matrix from JSON reports) and ``command`` (``rulespec docs build|serve``, the site
-built from the installed docs). This package re-exports
+conformance matrix from JSON reports). This package re-exports
 what the mkdocs hook and the tests use, except ``matrix`` (the conformance matrix), which is
 also a script (``python -m rulespec.docsgen.matrix``) and so is imported on its own.
 """

@@ -1,4 +1,5 @@
-"""`rulespec validate` and `rulespec golden` use the folders a game's package registers."""
+"""`rulespec validate`, `golden`, `examples` and `perft` use the files and folders a game's
+package registers."""
 
 from __future__ import annotations
 
@@ -6,9 +7,20 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
+from rulespec.conformance import InProcessAdapter, perft_tables
+from rulespec.conformance.examples_check import run_rule_examples
+from rulespec.examples.model import examples_path
 from rulespec.spec import registry as registry_module
-from rulespec.spec.registry import GamePackage, RegisteredGame, Registry, registered
+from rulespec.spec.registry import (
+    GamePackage,
+    RegisteredGame,
+    Registry,
+    get_spec,
+    perft_path,
+    registered,
+)
 from tests.test_cli import SPECS, run
 
 TOY = SPECS / "valid" / "toy.yaml"
@@ -90,3 +102,66 @@ def test_golden_unknown_game_is_a_usage_error(capsys: pytest.CaptureFixture[str]
     """An unknown game id exits 2 and lists the known games."""
     code, _, err = run(capsys, "golden", "nosuch")
     assert code == 2 and "unknown game 'nosuch'" in err
+
+
+# -- rule examples and perft tables: the files a package registers ------------------------------
+
+
+def test_examples_reads_the_file_the_package_registers(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    """`rulespec examples GAME` (and every other reader) runs the examples file the game's
+    GamePackage names as ``examples``, wherever it is."""
+    game = "dado-de-ouro"
+    entry = registered(game)
+    data = yaml.safe_load(entry.package.examples_file().read_text(encoding="utf-8"))
+    data["examples"] = data["examples"][:2]
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    _register(monkeypatch, game, GamePackage(spec=entry.spec_path, examples=mine))
+    assert examples_path(get_spec(game)) == mine
+    code, out, _ = run(capsys, "examples", game)
+    assert code == 0 and f"{game}: 2/2 examples hold" in out, out
+
+
+def test_examples_says_where_the_missing_examples_go(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game without an examples file is not '0/0 examples hold': the command says there are
+    none and names the file they go in (by default examples/<spec file name> beside the spec),
+    and exits 1; the kit's EXAMPLE check says the same instead of blaming the engine."""
+    _register(monkeypatch, "toy-coin", GamePackage(spec=TOY))
+    expected = TOY.parent / "examples" / TOY.name
+    code, out, _ = run(capsys, "examples", "toy-coin")
+    assert code == 1 and "0/0" not in out
+    assert f"toy-coin: no rule examples yet; write them in {expected}" in out, out
+    code, out, _ = run(capsys, "examples", "toy-coin", "--format", "json")
+    assert json.loads(out)[0]["written"] is False
+
+
+def test_the_kit_says_a_game_has_no_rule_examples(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """Check EXAMPLE is skipped with the reason and the file, not as a mismatch of rulings."""
+    game = "ruby-rhino"
+    nowhere = tmp_path / "none.yaml"
+    _register(monkeypatch, game, GamePackage(spec=registered(game).spec_path, examples=nowhere))
+    result = run_rule_examples(InProcessAdapter(), get_spec(game))
+    assert result.skipped == f"the game has no rule examples (none in {nowhere})"
+
+
+def test_perft_tables_go_to_the_file_the_package_registers(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """``perft=`` names the perft tables file: --write-tables writes it, --check-tables and the
+    docs read it; without it the file is <game>.perft.json in the trace folder."""
+    game = "ruby-rhino"
+    spec = registered(game).spec_path
+    _register(monkeypatch, game, GamePackage(spec=spec, traces=tmp_path / "traces"))
+    assert perft_path(game) == tmp_path / "traces" / f"{game}.perft.json"
+    tables = tmp_path / "counts" / "rhino-perft.json"
+    _register(monkeypatch, game, GamePackage(spec=spec, perft=tables))
+    assert perft_path(game) == tables and perft_tables.load(game) is None
+    code, out, _ = run(capsys, "perft", game, "--write-tables")
+    assert code == 0 and f"wrote {tables}" in out and tables.is_file()
+    code, out, _ = run(capsys, "perft", game, "--check-tables")
+    assert code == 0 and "0 difference(s)" in out
+    assert perft_tables.load(game) == json.loads(tables.read_text(encoding="utf-8"))

@@ -11,6 +11,11 @@ modules underneath are internal and may change. Python API::
 from __future__ import annotations
 
 from rulespec.conformance.adapters import Adapter, InProcessAdapter, SubprocessAdapter
+from rulespec.conformance.authoring import (
+    perft_differences,
+    random_game_problems,
+    rule_example_failures,
+)
 from rulespec.conformance.checks import CHECKS, Failure, Report, RunResult
 from rulespec.conformance.golden import differences as golden_differences
 from rulespec.conformance.golden import write as write_golden
@@ -37,7 +42,10 @@ __all__ = [
     "check_engine",
     "golden_differences",
     "golden_paths",
+    "perft_differences",
+    "random_game_problems",
     "render",
+    "rule_example_failures",
     "serve",
     "supported_configs",
     "write_golden",

@@ -77,7 +77,9 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
         result.steps += len(outcome.setup) + len(outcome.steps)
         if failure is not None:
             result.failures.append(_with_trace(spec, failure, outcome, trace_dir))
-    if not result.examples and result.skipped is None:
+    if not file.examples and result.skipped is None:
+        result.skipped = f"the game has no rule examples (none in {file.path})"
+    elif not result.examples and result.skipped is None:
         wanted = ", ".join(f"{a}={o}" for a, o in sorted(asked.items()))
         result.skipped = ("no rule example fits the engine's declared rulings and variants"
                           + (f" under {wanted}" if wanted else ""))

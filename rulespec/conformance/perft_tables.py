@@ -1,6 +1,7 @@
 """Published perft tables: the reference's exact tree counts, committed beside the golden traces.
 
-One file per game, ``<game>.perft.json`` in the game's golden-trace folder, holding:
+One file per game, the one its ``GamePackage`` registers as ``perft`` (by default
+``<game>.perft.json`` in the game's golden-trace folder), holding:
 
 - a table for every player count under the default rulings, as deep as a node budget allows
   (the depth is chosen from the counts themselves, so regenerating gives the same file);
@@ -18,11 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulespec.conformance.golden import trace_dir
 from rulespec.reference.core import ConfigError
 from rulespec.reference.perft import PerftRow, perft
 from rulespec.reference.registry import new_game
-from rulespec.spec.registry import game_ids, get_spec
+from rulespec.spec.registry import game_ids, get_spec, perft_path
 
 #: The format of the committed files.
 PERFT_FORMAT = "rulespec-perft/1"
@@ -107,14 +107,21 @@ def dumps(document: dict[str, Any]) -> str:
 
 
 def path(game: str, directory: Path | None = None) -> Path:
-    """Return where the perft file of ``game`` is committed."""
-    return (directory or trace_dir(game)) / f"{game}.perft.json"
+    """Return where the perft file of ``game`` is committed: ``<game>.perft.json`` in
+    ``directory``, or the file its package registers (``perft_path``)."""
+    if directory is not None:
+        return directory / f"{game}.perft.json"
+    file = perft_path(game)
+    if file is None:
+        raise ConfigError(f"game {game!r} registers no perft tables file; set perft= (or "
+                          "traces=) in its GamePackage")
+    return file
 
 
 def load(game: str) -> dict[str, Any] | None:
     """Return the committed perft document of ``game``, or None when it has none."""
-    file = path(game)
-    if not file.is_file():
+    file = perft_path(game)
+    if file is None or not file.is_file():
         return None
     data: dict[str, Any] = json.loads(file.read_text(encoding="utf-8"))
     return data

@@ -1,7 +1,8 @@
-"""Files shipped with rulespec: the built-in specs and the kit's language-neutral material.
+"""Files shipped with rulespec: the built-in specs, the kit's language-neutral material, the docs.
 
-The repository keeps them in its top-level ``specs/`` and ``conformance/`` folders; setuptools
-maps those folders to ``rulespec.data.specs`` and ``rulespec.data.conformance``.
+The repository keeps them in its top-level ``specs/`` and ``conformance/`` folders and, for the
+docs site, ``mkdocs.yml``, ``README.md`` and ``docs/``; setuptools maps them to
+``rulespec.data.specs``, ``rulespec.data.conformance`` and ``rulespec.data.site``.
 """
 
 from __future__ import annotations
@@ -28,3 +29,17 @@ def specs_dir() -> Path:
 def kit_dir() -> Path:
     """Return the folder of the protocol schemas, golden traces and other-language engines."""
     return data_dir("conformance")
+
+
+def site_project() -> Path:
+    """Return the folder holding the docs site's ``mkdocs.yml``, ``README.md`` and ``docs/``.
+
+    That is the copy installed with rulespec (``rulespec.data.site``), or, for an editable
+    install, the checkout it runs from (where the copy is not made).
+    """
+    here = Path(__file__).resolve().parent
+    for folder in (here / "site", here.parents[1]):
+        if (folder / "mkdocs.yml").is_file() and (folder / "docs").is_dir():
+            return folder
+    raise RuntimeError(f"the docs site's sources are not installed with rulespec (no mkdocs.yml "
+                       f"in {here / 'site'}); reinstall rulespec")

@@ -35,9 +35,10 @@ def examples(games: tuple[str, ...], coverage: bool, witnesses: bool, write_trac
     """Run the rule examples of GAMEs on the reference (default: every game).
 
     Each failure names the example, its clauses and the sentence of the expectation that did
-    not hold. Exit 1 when an example fails (or, with --coverage, when a rule clause has no
-    example or an ambiguity option no witness; with --witnesses, when a witness does not
-    tell its option apart).
+    not hold; a game without examples is named with the file they go in. Exit 1 when an example
+    fails or a game has none (or, with --coverage, when a rule clause has no example or an
+    ambiguity option no witness; with --witnesses, when a witness does not tell its option
+    apart).
     """
     from rulespec.spec.registry import all_specs, get_spec
 
@@ -48,10 +49,10 @@ def examples(games: tuple[str, ...], coverage: bool, witnesses: bool, write_trac
         file = load_examples(spec)
         outcomes = run_examples(spec, file)
         entry: dict[str, Any] = {
-            "game": spec.game_id, "examples": len(outcomes),
-            "passed": sum(o.ok for o in outcomes),
+            "game": spec.game_id, "file": str(file.path), "written": file.path.is_file(),
+            "examples": len(outcomes), "passed": sum(o.ok for o in outcomes),
             "failures": [o.describe() for o in outcomes if not o.ok]}
-        failed |= bool(entry["failures"])
+        failed |= bool(entry["failures"]) or not outcomes
         if write_traces is not None:
             write_traces.mkdir(parents=True, exist_ok=True)
             for outcome in outcomes:
@@ -80,7 +81,12 @@ def examples(games: tuple[str, ...], coverage: bool, witnesses: bool, write_trac
 
 
 def _print(entry: dict[str, Any]) -> None:
-    click.echo(f"{entry['game']}: {entry['passed']}/{entry['examples']} examples hold")
+    if not entry["examples"]:
+        where = "in" if entry["written"] else "yet; write them in"
+        click.echo(f"{entry['game']}: no rule examples {where} {entry['file']} (see 'Writing "
+                   "rule examples' in the docs)")
+    else:
+        click.echo(f"{entry['game']}: {entry['passed']}/{entry['examples']} examples hold")
     for line in entry["failures"]:
         click.echo(f"  FAIL {line}")
     if "rule_clauses" in entry:

@@ -1,6 +1,7 @@
 """Rule examples: a position, the moves taken from it, and what the rules demand afterwards.
 
-A game's examples live beside its spec, in ``examples/<spec file name>``, and are checked
+A game's examples live in the file its ``GamePackage`` registers (by default beside its spec, in
+``examples/<spec file name>``), and are checked
 against ``schema/examples.schema.json`` and against the spec (clauses, ambiguities, options,
 expressions), every problem reported at once with ``file:line:col``.
 """
@@ -18,10 +19,11 @@ import jsonschema
 from jsonschema.exceptions import best_match
 
 from rulespec.examples.errors import ExampleError
-from rulespec.spec.errors import Problem, SpecError
+from rulespec.spec.errors import Problem, RulespecError, SpecError
 from rulespec.spec.expressions import ExpressionError, compile_expression
 from rulespec.spec.loader import JsonPath, Marks, load_yaml, read_text
 from rulespec.spec.model import Spec
+from rulespec.spec.registry import registered
 from rulespec.spec.validate import SCHEMA_PATH
 
 EXAMPLES_FORMAT = "rulespec-examples/1"
@@ -94,8 +96,19 @@ class ExampleFile:
 
 
 def examples_path(spec: Spec) -> Path:
-    """Return where the examples of ``spec`` live (the file may not exist)."""
-    return spec.path.parent / "examples" / spec.path.name
+    """Return where the examples of ``spec`` live (the file may not exist).
+
+    For the spec a game registers, the examples file its package names; for any other spec (a
+    frozen release, a file given by path), ``examples/<spec file name>`` beside it.
+    """
+    beside = spec.path.parent / "examples" / spec.path.name
+    try:
+        entry = registered(spec.game_id)
+    except RulespecError:
+        return beside
+    if entry.spec_path.resolve() != spec.path.resolve():
+        return beside
+    return entry.package.examples_file()
 
 
 @cache

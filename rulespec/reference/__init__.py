@@ -30,6 +30,7 @@ from rulespec.reference.core import (
     ranking,
     shared_tables,
 )
+from rulespec.reference.decisions import decision_point_problems, unreached_records
 from rulespec.reference.determinise import deal_unseen, items_of, tally
 from rulespec.reference.play import Step, playout, random_policy, sample_chance
 from rulespec.reference.registry import check_implementation, engine_class, new_game
@@ -54,6 +55,7 @@ __all__ = [
     "config_from_json",
     "config_tables",
     "deal_unseen",
+    "decision_point_problems",
     "engine_class",
     "equal_weights",
     "inlines_apply",
@@ -71,4 +73,5 @@ __all__ = [
     "shared_tables",
     "strictly_equal",
     "tally",
+    "unreached_records",
 ]

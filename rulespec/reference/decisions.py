@@ -197,3 +197,22 @@ def sweep(spec: Spec, configs: Iterable[Config], *, games: int, seed: int = 0) -
 def dead_records(spec: Spec, counts: Mapping[str, int]) -> list[str]:
     """Return the live ambiguities no decision point reached in ``counts``."""
     return sorted(aid for aid in live_ambiguities(spec) if not counts.get(aid))
+
+
+# -- for a game's own tests (public through rulespec.reference) -----------------------------------
+
+
+def decision_point_problems(spec: Spec) -> list[str]:
+    """Return what breaks the decision-point policy in the reference module of ``spec``: a
+    ruling read from the configuration, an option or record that does not exist, a live record
+    with no decision point; [] when clean."""
+    return static_problems(spec)
+
+
+def unreached_records(spec: Spec, *, players: Iterable[int] | None = None, games: int = 3,
+                      seed: int = 0) -> list[str]:
+    """Return the live records that random games under every option of every record (and every
+    variant) never reach: ``games`` games per configuration, at ``players`` (default: the least
+    and the most players)."""
+    counts = [spec.min_players, spec.max_players] if players is None else list(players)
+    return dead_records(spec, sweep(spec, sweep_configs(spec, counts), games=games, seed=seed))

@@ -46,25 +46,24 @@ class Snapshot:
         return version
 
 
-def _sources(game: str) -> tuple[Path, Path, Path | None]:
-    """Return the registered spec file, its examples file and its golden-trace folder."""
-    from rulespec.spec.registry import registered
+def _sources(game: str) -> tuple[Path, Path, Path | None, Path | None]:
+    """Return the registered spec file, its examples file, its golden-trace folder and its
+    perft tables file (as its ``GamePackage`` registers them)."""
+    from rulespec.spec.registry import perft_path, registered
 
     entry = registered(game)
-    spec = entry.spec_path
-    return spec, spec.parent / "examples" / spec.name, entry.package.traces
+    return entry.spec_path, entry.package.examples_file(), entry.package.traces, perft_path(game)
 
 
 def snapshot_worktree(game: str) -> Snapshot:
     """Return the current files of ``game`` (its registered spec, examples, traces, perft)."""
-    spec, examples, traces = _sources(game)
+    spec, examples, traces, perft_file = _sources(game)
     texts: dict[str, str] = {}
-    perft = None
     if traces is not None and traces.is_dir():
         texts = {p.name: p.read_text(encoding="utf-8")
                  for p in sorted(traces.glob(f"{game}.*.jsonl"))}
-        perft_path = traces / f"{game}.perft.json"
-        perft = perft_path.read_text(encoding="utf-8") if perft_path.is_file() else None
+    perft = (perft_file.read_text(encoding="utf-8")
+             if perft_file is not None and perft_file.is_file() else None)
     return Snapshot(game, spec.read_text(encoding="utf-8"),
                     examples.read_text(encoding="utf-8") if examples.is_file() else None,
                     texts, perft)
@@ -76,14 +75,15 @@ def snapshot_git(game: str, rev: str, *, spec_path: str | None = None) -> Snapsh
     ``spec_path`` (relative to the work tree's top) names the spec when it is not where the
     registered spec is today; its examples and traces are then looked for beside it.
     """
-    spec, _, traces = _sources(game)
+    spec, examples, traces, perft_file = _sources(game)
     root = gitsource.repo_root(spec)
     commit = gitsource.resolve(rev, root)
     rel_spec = spec_path or spec.relative_to(root).as_posix()
-    rel_examples = (Path(rel_spec).parent / "examples" / Path(rel_spec).name).as_posix()
+    rel_examples = (_inside(examples, root) if spec_path is None else
+                    (Path(rel_spec).parent / "examples" / Path(rel_spec).name).as_posix())
     spec_text = gitsource.show(commit, rel_spec, root).decode("utf-8")
     examples_text = (gitsource.show(commit, rel_examples, root).decode("utf-8")
-                     if gitsource.exists(commit, rel_examples, root) else None)
+                     if rel_examples and gitsource.exists(commit, rel_examples, root) else None)
     trace_texts: dict[str, str] = {}
     perft = None
     if traces is not None and spec_path is None:
@@ -96,9 +96,18 @@ def snapshot_git(game: str, rev: str, *, spec_path: str | None = None) -> Snapsh
             base = name.rsplit("/", 1)[-1]
             if base.startswith(f"{game}.") and base.endswith(".jsonl"):
                 trace_texts[base] = gitsource.show(commit, name, root).decode("utf-8")
-            elif base == f"{game}.perft.json":
-                perft = gitsource.show(commit, name, root).decode("utf-8")
+    rel_perft = _inside(perft_file, root) if perft_file is not None and spec_path is None else None
+    if rel_perft and gitsource.exists(commit, rel_perft, root):
+        perft = gitsource.show(commit, rel_perft, root).decode("utf-8")
     return Snapshot(game, spec_text, examples_text, trace_texts, perft, commit)
+
+
+def _inside(path: Path, root: Path) -> str | None:
+    """Return ``path`` relative to the work tree's top, or None when it lies outside it."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
 
 
 def readable_spec_text(snapshot: Snapshot) -> str:

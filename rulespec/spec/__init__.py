@@ -12,6 +12,7 @@ from rulespec.spec.model import Spec
 from rulespec.spec.registry import (
     BrokenGame,
     GamePackage,
+    RegisteredGame,
     UnknownGame,
     all_specs,
     game_ids,
@@ -26,6 +27,7 @@ __all__ = [
     "GamePackage",
     "Invariants",
     "Problem",
+    "RegisteredGame",
     "RulespecError",
     "Spec",
     "SpecError",

@@ -7,7 +7,8 @@ Built-in and plugin games register the same way. A distribution declares, in its
     pig = "rulespec_pig:GAME"
 
 where ``GAME`` is a :class:`GamePackage` naming the spec file (and optionally the folder of
-its golden traces and of the rulebook texts it cites). The entry point's name is the game id.
+its golden traces and of the rulebook texts it cites, its rule examples file and its perft
+tables file). The entry point's name is the game id.
 Nothing is registered by import side effect; the reference module is the one the spec names in
 ``game.reference`` and is imported only when a game is played.
 """
@@ -15,7 +16,8 @@ Nothing is registered by import side effect; the reference module is the one the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -48,12 +50,24 @@ class GamePackage:
 
     ``spec`` is the YAML spec file; ``traces`` the folder holding its golden traces
     (``<game>.<label>.jsonl``); ``rulebooks`` the folder holding the rulebook texts its
-    sources name (used by ``rulespec validate --sources`` when no folder is given).
+    sources name (used by ``rulespec validate --sources`` when no folder is given);
+    ``examples`` its rule examples file (default: ``examples/<spec file name>`` beside the
+    spec); ``perft`` its perft tables file (default: ``<game>.perft.json`` in ``traces``).
+    Every file or folder may be missing until it is written: ``rulespec golden`` writes the
+    traces, ``rulespec perft GAME --write-tables`` the perft tables, the author the examples.
     """
 
     spec: Path
     traces: Path | None = None
     rulebooks: Path | None = None
+    examples: Path | None = None
+    perft: Path | None = None
+
+    def examples_file(self) -> Path:
+        """Return where the rule examples are kept (the file may not exist yet)."""
+        if self.examples is not None:
+            return self.examples
+        return self.spec.parent / "examples" / self.spec.name
 
 
 @dataclass(frozen=True)
@@ -112,9 +126,39 @@ def build_registry(found: Iterable[EntryPoint]) -> Registry:
 
 
 @cache
-def registry() -> Registry:
+def installed_registry() -> Registry:
     """Return the registry of the installed distributions (built once per process)."""
     return build_registry(entry_points(group=ENTRY_POINT_GROUP))
+
+
+#: Games a tool registers in this process for a while (``registered_in_process``).
+_IN_PROCESS: dict[str, RegisteredGame] = {}
+
+
+def registry() -> Registry:
+    """Return the registry: the installed distributions' games, and those a tool registers in
+    this process (which take the place of an installed game of the same id)."""
+    installed = installed_registry()
+    if not _IN_PROCESS:
+        return installed
+    problems = {g: p for g, p in installed.problems.items() if g not in _IN_PROCESS}
+    return Registry({**installed.games, **_IN_PROCESS}, problems)
+
+
+@contextmanager
+def registered_in_process(game_id: str, package: GamePackage) -> Iterator[RegisteredGame]:
+    """Register ``package`` as ``game_id`` in this process while the block runs, for a tool that
+    works on a game before it is installed (``rulespec new-game`` writes its golden traces)."""
+    entry = RegisteredGame(game_id, package, "(registered in this process)")
+    before = _IN_PROCESS.get(game_id)
+    _IN_PROCESS[game_id] = entry
+    try:
+        yield entry
+    finally:
+        if before is None:
+            del _IN_PROCESS[game_id]
+        else:
+            _IN_PROCESS[game_id] = before
 
 
 def game_ids() -> list[str]:
@@ -148,10 +192,13 @@ def golden_paths(game_id: str, directory: Path | None = None) -> list[Path]:
 
 
 def perft_path(game_id: str) -> Path | None:
-    """Return where the perft tables of ``game_id`` are kept (None: its package registers no
-    trace folder); the file may not exist."""
-    folder = registered(game_id).package.traces
-    return None if folder is None else folder / f"{game_id}.perft.json"
+    """Return where the perft tables of ``game_id`` are kept: the file its package registers,
+    else ``<game>.perft.json`` in its trace folder (None: it registers neither); the file may
+    not exist."""
+    package = registered(game_id).package
+    if package.perft is not None:
+        return package.perft
+    return None if package.traces is None else package.traces / f"{game_id}.perft.json"
 
 
 def spec_paths() -> list[Path]:

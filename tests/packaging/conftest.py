@@ -23,7 +23,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What the rulespec distribution is built from (everything else stays behind).
-DIST_SOURCES = ("pyproject.toml", "README.md", "rulespec", "specs", "conformance")
+DIST_SOURCES = ("pyproject.toml", "README.md", "rulespec", "specs", "conformance", "mkdocs.yml",
+                "docs")
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info", ".venv")
 
 
@@ -68,7 +69,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @dataclass(frozen=True)
 class ChildEnv:
-    """A venv where rulespec (from the wheel) and rulespec-pig are installed for real."""
+    """A venv where rulespec (from the wheel) and plugin projects (the session's child: Pig) are
+    installed for real; ``pig_project`` is the first of those projects."""
 
     root: Path
     python: Path
@@ -91,10 +93,9 @@ class ChildEnv:
                               capture_output=True, text=True, timeout=120, check=False)
 
 
-@pytest.fixture(scope="session")
-def child(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> ChildEnv:
-    """Create the child venv, see this environment's packages, install the wheel and Pig."""
-    root = tmp_path_factory.mktemp("child")
+def make_child(root: Path, wheel: Path, *projects: Path) -> ChildEnv:
+    """Create a child venv in ``root`` that sees this environment's packages, and install the
+    wheel and ``projects`` (copies of plugin projects) into it."""
     venv = root / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=root)
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -103,12 +104,19 @@ def child(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> ChildEnv:
     parent = sysconfig.get_paths()["purelib"]
     # A plain path line: the parent's own .pth files (the editable finder) are not processed.
     (site / "_rulespec_test_parent.pth").write_text(parent + "\n", encoding="utf-8")
-    pig = copy_tree(["pyproject.toml", "README.md", "rulespec_pig", "tests"],
-                    ROOT / "examples" / "pig", root / "pig")
-    _pip(python, "install", "--no-deps", "--no-build-isolation", "--no-index", wheel, pig,
+    _pip(python, "install", "--no-deps", "--no-build-isolation", "--no-index", wheel, *projects,
          cwd=root)
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTEST_ADDOPTS")}
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
     env["NO_MKDOCS_2_WARNING"] = "1"
-    return ChildEnv(venv, python, site, env, pig)
+    return ChildEnv(venv, python, site, env, projects[0] if projects else root)
+
+
+@pytest.fixture(scope="session")
+def child(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> ChildEnv:
+    """Create the child venv, see this environment's packages, install the wheel and Pig."""
+    root = tmp_path_factory.mktemp("child")
+    pig = copy_tree(["pyproject.toml", "README.md", "rulespec_pig", "tests"],
+                    ROOT / "examples" / "pig", root / "pig")
+    return make_child(root, wheel, pig)

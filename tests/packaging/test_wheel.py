@@ -47,6 +47,20 @@ def test_specs_schemas_and_golden_traces_are_in_the_wheel(wheel: Path) -> None:
     assert not wanted - names, f"missing from the wheel: {sorted(wanted - names)}"
 
 
+def test_the_docs_site_sources_are_in_the_wheel(wheel: Path) -> None:
+    """mkdocs.yml, README.md and every file of docs/ ship as rulespec/data/site, so that
+    `rulespec docs build` works without the repository; nothing else of the top folder does."""
+    names = _names(wheel)
+    wanted = {f"rulespec/data/site/{p.relative_to(ROOT).as_posix()}"
+              for p in (ROOT / "docs").rglob("*")
+              if p.is_file() and "__pycache__" not in p.parts}
+    wanted |= {"rulespec/data/site/mkdocs.yml", "rulespec/data/site/README.md"}
+    assert "rulespec/data/site/docs/hooks/rulespec_docs.py" in wanted
+    assert not wanted - names, f"missing from the wheel: {sorted(wanted - names)}"
+    shipped = {n for n in names if n.startswith("rulespec/data/site/")}
+    assert not shipped - wanted, f"shipped by mistake: {sorted(shipped - wanted)}"
+
+
 def test_the_entry_points_register_the_games_and_the_light_plugin(wheel: Path) -> None:
     """The games come through rulespec.games, the pytest plugin through pytest11."""
     with zipfile.ZipFile(wheel) as archive:

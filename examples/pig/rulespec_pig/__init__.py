@@ -1,4 +1,4 @@
-"""Pig, an out-of-tree rulespec game: its spec, rules text and golden traces, as a plugin.
+"""Pig, an out-of-tree rulespec game: its spec, rules text, traces and examples, as a plugin.
 
 rulespec finds it through the entry point this distribution declares in ``pyproject.toml``::
 
@@ -17,5 +17,12 @@ from rulespec.spec import GamePackage
 
 HERE = Path(__file__).resolve().parent
 
-#: What this distribution contributes: the spec, its golden traces, the rules text it cites.
-GAME = GamePackage(spec=HERE / "pig.yaml", traces=HERE / "traces", rulebooks=HERE / "rulebooks")
+#: What this distribution contributes: the spec, the rules text it cites, its golden traces, its
+#: rule examples and its perft tables (each file ships as package data: see pyproject.toml).
+GAME = GamePackage(
+    spec=HERE / "pig.yaml",
+    rulebooks=HERE / "rulebooks",
+    traces=HERE / "traces",
+    examples=HERE / "examples" / "pig.yaml",
+    perft=HERE / "traces" / "pig.perft.json",
+)

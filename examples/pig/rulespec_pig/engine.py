@@ -6,7 +6,9 @@ the starting score are parameters of the spec: no number of the rules text is wr
 
 A turn is a chance ``die`` action, then, after a face that adds, the player's ``roll`` or
 ``hold``; a bust face ends the turn. Every open question of the text is an ambiguity record
-(PIG-AMB-01 to PIG-AMB-03) whose options are all implemented here.
+(PIG-AMB-01 to PIG-AMB-03) whose options are all implemented here, each asked of the core where
+the question comes up (``self.ruling``/``self.decide``: a counted decision point), never read
+from the configuration once at set-up.
 """
 
 from __future__ import annotations
@@ -54,8 +56,6 @@ class Pig(Engine):
                                          for r in config.param("die")}
         if len(self._effects) != len(config.param("die")):
             raise ConfigError("the die parameter lists a face twice; give each face once")
-        self._at_once = config.ruling(AMB_REACH) == "at-once"
-        self._equal_turns = config.ruling(AMB_END) == "equal-turns"
         probability = Fraction(1, len(self._effects))
         self._die_outcomes = [({"kind": "die", "face": f}, probability) for f in self._effects]
         self._first_outcomes = [({"kind": "first_player", "player": p}, Fraction(1, n))
@@ -68,7 +68,7 @@ class Pig(Engine):
         self._last_roll: int | None = None
         self._final_round = False
         self._result: dict[str, Any] | None = None
-        if config.ruling(AMB_FIRST) == "chance-draw":
+        if self.ruling(AMB_FIRST) == "chance-draw":  # who goes first: asked once, here
             self._first: int | None = None
             self._phase = FIRST_PLAYER
         else:
@@ -151,7 +151,8 @@ class Pig(Engine):
             self._end_turn()
             return
         self._turn_total += face
-        if self._at_once and self._scores[me] + self._turn_total >= self._target:
+        reaches = self._scores[me] + self._turn_total >= self._target
+        if reaches and self.decide(AMB_REACH, "at-once"):
             self._scores[me] += self._turn_total
             self._note = f"reaches {self._scores[me]}: banked at once"
             self._end_turn()
@@ -165,11 +166,10 @@ class Pig(Engine):
         self._turns[me] += 1
         self._turn_total = 0
         self._rolls = 0
-        reached = self._scores[me] >= self._target
-        if reached and not self._equal_turns:
-            self._finish()
-            return
-        if reached:
+        if self._scores[me] >= self._target:
+            if self.decide(AMB_END, "immediate"):
+                self._finish()
+                return
             self._final_round = True
         first = self._first if self._first is not None else 0
         last_of_round = (me + 1) % self.players == first

@@ -1,0 +1,182 @@
+"""Write a game plugin's skeleton from the templates, then its golden traces and perft tables."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from importlib import invalidate_caches
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from string import Template
+
+import click
+
+from rulespec.spec.errors import RulespecError
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: A game id: kebab case, as the spec schema's ``game.id``.
+GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+class ScaffoldError(RulespecError):
+    """A skeleton that cannot be written (a bad name, a folder already there)."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Names:
+    """Every name the templates use, derived from the game id."""
+
+    game_id: str
+    title: str
+
+    @property
+    def package(self) -> str:
+        """Return the import package: ``rulespec_`` and the id in snake case."""
+        return "rulespec_" + self.game_id.replace("-", "_")
+
+    @property
+    def distribution(self) -> str:
+        """Return the distribution name: ``rulespec-`` and the id."""
+        return f"rulespec-{self.game_id}"
+
+    @property
+    def prefix(self) -> str:
+        """Return the clause prefix: the id in upper case, without hyphens."""
+        return self.game_id.replace("-", "").upper()
+
+    @property
+    def engine_class(self) -> str:
+        """Return the engine class name: the id in CamelCase."""
+        return "".join(part.capitalize() for part in self.game_id.split("-"))
+
+    def substitutions(self, rules_sha256: str) -> dict[str, str]:
+        """Return the template variables."""
+        try:
+            rulespec_version = version("rulespec")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            rulespec_version = "0"
+        return {"game_id": self.game_id, "title": self.title, "package": self.package,
+                "package_pad": " " * (len(self.package) + 4),
+                "distribution": self.distribution, "prefix": self.prefix,
+                "engine_class": self.engine_class, "sha256": rules_sha256,
+                "today": date.today().isoformat(), "rulespec_version": rulespec_version}
+
+
+def names_for(game_id: str, title: str | None = None) -> Names:
+    """Return the names of a new game; ScaffoldError when ``game_id`` is not a game id."""
+    if not GAME_ID.match(game_id):
+        raise ScaffoldError(f"game id {game_id!r} is not kebab case (letters, digits and single "
+                            "hyphens, starting with a letter), e.g. 'take-away'")
+    return Names(game_id, title or game_id.replace("-", " ").title())
+
+
+#: Template -> where it is written, relative to the project folder (``{p}`` the package, ``{g}``
+#: the game id).
+LAYOUT = {
+    "pyproject.toml.tmpl": "pyproject.toml",
+    "README.md.tmpl": "README.md",
+    "init.py.tmpl": "{p}/__init__.py",
+    "spec.yaml.tmpl": "{p}/{g}.yaml",
+    "engine.py.tmpl": "{p}/engine.py",
+    "examples.yaml.tmpl": "{p}/examples/{g}.yaml",
+    "test_game.py.tmpl": "tests/test_{s}.py",
+}
+
+
+def write_project(folder: Path, names: Names) -> list[Path]:
+    """Write the skeleton into ``folder`` (which must not exist or be empty); return the files."""
+    if folder.exists() and any(folder.iterdir()):
+        raise ScaffoldError(f"{folder} already exists and is not empty; choose another --dir or "
+                            "remove it")
+    package = folder / names.package
+    rules = _render("rules.txt.tmpl", {"title": names.title}).encode("utf-8")
+    written = [_write(package / "rulebooks" / f"{names.game_id}-rules.txt", rules)]
+    values = names.substitutions(hashlib.sha256(rules).hexdigest())
+    for template, target in LAYOUT.items():
+        relative = target.format(p=names.package, g=names.game_id,
+                                 s=names.game_id.replace("-", "_"))
+        written.append(_write(folder / relative, _render(template, values).encode("utf-8")))
+    written.append(_write(package / "py.typed", b""))
+    (package / "traces").mkdir()
+    return written
+
+
+def _render(template: str, values: dict[str, str]) -> str:
+    return Template((TEMPLATES / template).read_text(encoding="utf-8")).substitute(values)
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+@contextmanager
+def _importable(folder: Path, package: str) -> Iterator[None]:
+    """Make the project's package importable from ``folder`` while the block runs (it is not
+    installed yet), never a module of the same name imported before from elsewhere."""
+    def forget() -> None:
+        for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
+            del sys.modules[name]
+
+    forget()
+    sys.path.insert(0, str(folder))
+    invalidate_caches()
+    try:
+        yield
+    finally:
+        sys.path.remove(str(folder))
+        forget()
+
+
+def write_evidence(folder: Path, names: Names) -> list[Path]:
+    """Check the new game as ``rulespec validate`` would, then write its golden traces and perft
+    tables with the game registered in this process; return the files written."""
+    from importlib import import_module
+
+    from rulespec.conformance import golden, perft_tables
+    from rulespec.examples.model import example_problems
+    from rulespec.reference.registry import check_implementation
+    from rulespec.spec.registry import get_spec, registered_in_process
+    from rulespec.spec.validate import load_spec
+
+    with _importable(folder, names.package):
+        package = import_module(names.package).GAME
+        with registered_in_process(names.game_id, package):
+            load_spec(package.spec, sources=package.rulebooks)
+            spec = get_spec(names.game_id)
+            problems = [*map(str, check_implementation(spec)), *map(str, example_problems(spec))]
+            if problems:  # the templates are broken: nothing an author did
+                raise ScaffoldError("the skeleton does not validate; please report it:\n"
+                                    + "\n".join(problems))
+            return [*golden.write(games=[names.game_id]),
+                    *perft_tables.write([names.game_id])]
+
+
+@click.command("new-game")
+@click.argument("game_id", metavar="NAME")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder to write the project into (default: ./rulespec-NAME).")
+@click.option("--title", help="The game's name in the docs (default: NAME in title case).")
+def new_game(game_id: str, folder: Path | None, title: str | None) -> None:
+    """Write the skeleton of a game plugin NAME: spec, rules text, engine, examples, tests.
+
+    The skeleton is a small counter-taking game that validates, plays and passes the kit and
+    its own tests once installed (its golden traces and perft tables are written too); replace
+    it with your game step by step, as the docs' "Adding a game" shows.
+    """
+    names = names_for(game_id, title)
+    target = (folder if folder is not None else Path(f"rulespec-{game_id}")).resolve()
+    files = write_project(target, names) + write_evidence(target, names)
+    click.echo(f"wrote {len(files)} files of {names.distribution} into {target}:")
+    for path in sorted(files):
+        click.echo(f"  {path.relative_to(target).as_posix()}")
+    click.echo("next: pip install -e " + str(target) + f"; rulespec validate; rulespec play "
+               f"{game_id}; rulespec conform --game {game_id}; python -m pytest {target}")

@@ -4,12 +4,13 @@ Source: "The Curse of the Ruby Rhino Rulebook", English rules sheet as transcrib
 ``003_adb8c9f3c7bb3214.txt``; the rules are encoded in ``specs/ruby-rhino.yaml``, whose clause
 ids (``RR-...``) the code cites. The dice faces and part of the dice table are not printed: the
 face lists and the missing rows are parameters, and every open question is an ambiguity record
-(RR-AMB-01 to RR-AMB-14) whose options are all implemented here.
+(RR-AMB-01 to RR-AMB-16) whose options are all implemented here.
 
 Seats: the player to the left of player ``i`` is player ``(i + 1) % n``; turns pass to the left.
 A turn is one chance action per die (die 0 first), then, under RR-AMB-04 option player-chooses,
 a ``choose_count`` decision for a chest row; then the legend row is carried out in its printed
-order (collect from the left, the chest step, take the Rhino).
+order (collect from the left, the chest step, take the Rhino; RR-AMB-08 each-step-rhino-first
+takes the Rhino first).
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ AMB_KEEP_RHINO = "RR-AMB-12"
 AMB_MATCHING = "RR-AMB-13"
 AMB_OTHERS_RANK = "RR-AMB-14"
 AMB_PUT_ALL_WHOSE = "RR-AMB-15"
+AMB_DIE_ORDER = "RR-AMB-16"
+
+#: RR-AMB-06 options under which an action that cannot be completed is done as far as possible.
+_PARTIAL = frozenset({"partial-and-pass", "partial-keep-roll-again"})
+#: RR-AMB-06 options under which such an action keeps its Roll again mark.
+_KEEPS_ROLL_AGAIN = frozenset({"partial-keep-roll-again", "void-keep-roll-again"})
 
 # Phases of the canonical state.
 FIRST_PLAYER = "first_player"
@@ -107,6 +114,9 @@ def _read_legend(config: Config, faces: list[list[str]]) -> dict[tuple[str, str]
     """Build the effect of every ordered pair of faces the dice can show."""
     rows: dict[str, dict[str, Any]] = {str(r["pair"]): dict(r)
                                        for r in config.param("dice_outcomes")}
+    # Only the printed chest rows say "1 or 2" (RR-DICE-04, RR-DICE-05): a count RR-AMB-04 may
+    # let the player choose. The rows that are not printed (RR-AMB-02, RR-AMB-03) give none.
+    printed = set(rows)
     rows[_pair_name("rhino", "open_chest")] = dict(config.param("rhino_open_chest"))
     rows[_pair_name("rhino", "closed_chest")] = dict(config.param("rhino_closed_chest"))
     rows[_pair_name("rhino", "rhino")] = dict(config.param("rhino_rhino"))
@@ -124,8 +134,31 @@ def _read_legend(config: Config, faces: list[list[str]]) -> dict[tuple[str, str]
             effects[(a, b)] = Effect(name, int(row["left"]), str(row["chest"]),
                                      int(row["chest_count"]), bool(row["rhino"]),
                                      bool(row["again"]), a == b,
-                                     row["chest"] in ("collect", "put"))
+                                     name in printed and row["chest"] in ("collect", "put"))
     return effects
+
+
+def _die_one_faces(config: Config) -> dict[str, str]:
+    """Return, for each pair of faces, the face the dice roll table prints under Die 1.
+
+    Read from the table as printed (parameter printed_legend, names mapped to face ids by
+    face_names): a pair of dice_outcomes by its printed row, and a pair no row prints (the Rhino
+    with a chest face or with itself) by the cut-off row, whose only cell is the Die 1 face.
+    """
+    face_of = {str(name): face for face, name in config.param("face_names").items()}
+    legend = {int(r["row"]): r for r in config.param("printed_legend")}
+    out: dict[str, str] = {}
+    for row in config.param("dice_outcomes"):
+        printed = legend.get(int(row.get("printed_row", 0)))
+        face = face_of.get(str(printed["die_1"])) if printed else None
+        if face is not None:
+            out[str(row["pair"])] = face
+    for printed in legend.values():
+        face = face_of.get(str(printed["die_1"]))
+        if printed.get("action") is None and face is not None:
+            for other in FACES:
+                out.setdefault(_pair_name(face, other), face)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +166,11 @@ class _Tables:
     """What a configuration's dice and legend rows precompute (shared, read-only)."""
 
     effects: dict[tuple[str, str], Effect]
+    #: Under RR-AMB-16 ordered-as-printed: the ordered pairs of different faces (die 0, die 1)
+    #: that show no printed row the right way round, each with the row that does nothing.
+    unprinted: dict[tuple[str, str], Effect]
+    #: The pairs of different faces for which no Die 1 face is known (custom parameters).
+    unoriented: frozenset[str]
     die_outcomes: list[list[tuple[Action, Fraction]]]
     die_actions: list[list[Action]]
     #: Per die, how many faces show each outcome (the outcomes' integer weights; tuples, so a
@@ -153,7 +191,7 @@ _TWO_RHINOS = _pair_name("rhino", "rhino")
 
 #: Parameters the precomputed tables depend on.
 _TABLE_PARAMS = ("dice_faces", "dice_outcomes", "rhino_open_chest", "rhino_closed_chest",
-                 "rhino_rhino")
+                 "rhino_rhino", "printed_legend", "face_names")
 _TABLE_CACHE: dict[str, _Tables] = {}
 _TABLE_CACHE_SIZE = 64
 
@@ -168,6 +206,12 @@ def _tables(config: Config, faces: list[list[str]]) -> _Tables:
     if cached is not None:
         return cached
     effects = _read_legend(config, faces)
+    die_one = _die_one_faces(config)
+    unprinted = {(a, b): Effect(e.pair, 0, "none", 0, False, False, False, False)
+                 for (a, b), e in effects.items()
+                 if a != b and e.pair in die_one and die_one[e.pair] != a}
+    unoriented = frozenset(e.pair for (a, b), e in effects.items()
+                           if a != b and e.pair not in die_one)
     die_outcomes: list[list[tuple[Action, Fraction]]] = []
     for d, die in enumerate(faces):
         # Outcomes in the order each face kind first appears on the die.
@@ -177,7 +221,7 @@ def _tables(config: Config, faces: list[list[str]]) -> _Tables:
     die_counts = [tuple(die.count(a["face"]) for a in actions)
                   for die, actions in zip(faces, die_actions, strict=True)]
     die_of = {id(a): d for d, actions in enumerate(die_actions) for a in actions}
-    tables = _Tables(effects, die_outcomes, die_actions, die_counts, die_of,
+    tables = _Tables(effects, unprinted, unoriented, die_outcomes, die_actions, die_counts, die_of,
                      list(zip(die_actions, die_counts, strict=True)),
                      [[p for _, p in o] for o in die_outcomes])
     if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
@@ -210,25 +254,27 @@ class RubyRhino(Engine):
     RULINGS: ClassVar[dict[str, frozenset[str]]] = {
         AMB_COUNT: frozenset({"coin-die-decides", "player-chooses"}),
         AMB_LEFT: frozenset({"spill-over", "skip-to-first-who-can"}),
-        AMB_CANT: frozenset({"void-and-pass", "partial-and-pass", "partial-keep-roll-again"}),
+        AMB_CANT: frozenset({"void-and-pass", "partial-and-pass", "partial-keep-roll-again",
+                             "void-keep-roll-again"}),
         AMB_EMPTY_ALL: frozenset({"nothing-to-move-is-complete",
                                   "nothing-to-move-cannot-complete"}),
-        AMB_WHEN_ENDS: frozenset({"after-action", "each-step"}),
+        AMB_WHEN_ENDS: frozenset({"after-action", "each-step", "each-step-rhino-first"}),
         AMB_SCORING: frozenset({"reward-coins", "others-coins"}),
         AMB_FIRST: frozenset({"player-zero", "random-first-player"}),
         AMB_NEXT_ROUND: frozenset({"continue-order", "round-winner", "same-first-player",
-                                   "next-starter"}),
+                                   "next-starter", "continue-with-roll-again"}),
         AMB_KEEP_RHINO: frozenset({"back-to-chest", "winner-keeps"}),
         AMB_MATCHING: frozenset({"legend-marks", "matching-only"}),
         AMB_OTHERS_RANK: frozenset({"by-score", "all-second"}),
         AMB_PUT_ALL_WHOSE: frozenset({"roller", "everyone"}),
+        AMB_DIE_ORDER: frozenset({"unordered", "ordered-as-printed"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("RR-END-01",)
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
         "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts",
-        "_die_of", "_die_weighted", "_die_probs"})
+        "_die_of", "_die_weighted", "_die_probs", "_unprinted"})
 
     # What every roll reads lives in slots (``clone`` copies them like the rest): an instance
     # dict of fewer than 30 attributes keeps CPython 3.11's attribute and method lookups on
@@ -236,7 +282,8 @@ class RubyRhino(Engine):
     __slots__ = ("_chest", "_coins", "_dice", "_dice_count", "_die_of", "_die_weighted",
                  "_effects", "_first", "_history", "_last_action", "_last_complete", "_last_count",
                  "_last_effect", "_last_roller", "_last_winner", "_n", "_phase", "_result",
-                 "_rhino", "_rolled", "_round", "_scores", "_starter", "_to_move", "_turn")
+                 "_rhino", "_rolled", "_round", "_scores", "_starter", "_to_move", "_turn",
+                 "_unprinted")
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -251,6 +298,7 @@ class RubyRhino(Engine):
         self._choice_counts = setup.choice_counts
         self._dice_count = setup.dice_count
         self._effects = setup.tables.effects
+        self._unprinted = setup.tables.unprinted
         self._die_outcomes = setup.tables.die_outcomes
         self._die_actions = setup.tables.die_actions
         self._faces = setup.faces
@@ -303,6 +351,11 @@ class RubyRhino(Engine):
         faces: list[list[str]] = [list(d) for d in config.param("dice_faces")]
         tables = _tables(config, faces)
         self._check_can_end(tables.effects, total, deal, n)
+        if tables.unoriented and self.ruled(AMB_DIE_ORDER) == "ordered-as-printed":
+            raise ConfigError("under RR-AMB-16 ordered-as-printed every pair of different faces "
+                              "needs the face printed under Die 1, and printed_legend gives none "
+                              f"for {', '.join(sorted(tables.unoriented))}; add printed rows "
+                              "(printed_row) or rule RR-AMB-16 unordered")
         first_actions: list[Action] = [{"kind": "first_player", "player": p} for p in range(n)]
         choice_counts: tuple[int, ...] = tuple(config.param("chest_choice_counts"))
         return _Setup(
@@ -476,14 +529,18 @@ class RubyRhino(Engine):
     def _dice_rolled(self) -> None:
         """Carry out the legend row of the dice just rolled, or ask for a count first."""
         dice = self._dice
-        effect = self._effects[(dice[0], dice[-1])]  # type: ignore[index]
+        first, second = dice[0], dice[-1]
+        effect = self._effects[(first, second)]  # type: ignore[index]
         self.reached(AMB_DICE)  # the faces rolled are the ruled dice_faces
-        if effect.rhino:
+        if (first != second and self.decide(AMB_DIE_ORDER, "ordered-as-printed")
+                and (first, second) in self._unprinted):
+            # No printed row has these faces on these dice: nothing happens (RR-AMB-16).
+            effect = self._unprinted[(first, second)]  # type: ignore[index]
+        elif effect.pair in _RHINO_CHEST_PAIRS:
             # The rows for a Rhino with a chest, or two Rhinos, are the ruled parameters.
-            if effect.pair in _RHINO_CHEST_PAIRS:
-                self.reached(AMB_RHINO_CHEST)
-            elif effect.pair == _TWO_RHINOS:
-                self.reached(AMB_TWO_RHINOS)
+            self.reached(AMB_RHINO_CHEST)
+        elif effect.pair == _TWO_RHINOS:
+            self.reached(AMB_TWO_RHINOS)
         if effect.choosable and self.decide(AMB_COUNT, "player-chooses"):
             self._phase = CHOOSE
             self._to_move = self._turn
@@ -524,17 +581,15 @@ class RubyRhino(Engine):
         self._last_complete = complete
         self._last_winner = None
         cant = "" if complete else self.ruling(AMB_CANT)
-        if complete or cant != "void-and-pass":
+        if complete or cant in _PARTIAL:
             winner = self._steps(effect, count, me, skip)
             if winner is None and self._rhino >= 0 and self._coins[self._rhino] == 0:
                 winner = self._rhino  # RR-ROUND-01, checked after the action (RR-AMB-08)
             if winner is not None:
                 self._last_winner = winner
-                self._end_round(winner)
+                self._end_round(winner, effect, complete, cant)
                 return
-        again = effect.again and (complete or cant == "partial-keep-roll-again")
-        if again and not effect.matching and self.decide(AMB_MATCHING, "matching-only"):
-            again = False
+        again = self._rolls_again(effect, complete, cant)
         self._dice = [None] * self._dice_count
         self._rolled = 0
         self._phase = ROLL
@@ -542,10 +597,27 @@ class RubyRhino(Engine):
         if not again:
             self._turn = (me + 1) % self._n
 
+    def _rolls_again(self, effect: Effect, complete: bool, cant: str) -> bool:
+        """Return True when the row gives the roller another turn: its Roll again mark
+        (RR-NOTE-01, RR-DICE-08; RR-AMB-13), kept or lost when the action could not be
+        completed (RR-AMB-06)."""
+        again = effect.again and (complete or cant in _KEEPS_ROLL_AGAIN)
+        if again and not effect.matching and self.decide(AMB_MATCHING, "matching-only"):
+            again = False
+        return again
+
     def _steps(self, effect: Effect, count: int, me: int, skip: bool) -> int | None:
         """Do the row's steps as far as possible; return a round winner found mid-action under
-        RR-AMB-08 each-step, else None."""
+        RR-AMB-08 each-step or each-step-rhino-first, else None."""
         coins = self._coins
+        # The printed rows name the coins first and the Rhino last; RR-AMB-08 says whether the
+        # Rhino may be taken first (only asked of a row that does both).
+        rhino_first = (effect.rhino and (effect.left > 0 or effect.chest != "none")
+                       and self.decide(AMB_WHEN_ENDS, "each-step-rhino-first"))
+        if rhino_first:
+            winner = self._take_rhino(me)
+            if winner is not None:
+                return winner
         if effect.left:
             winner = self._collect_left(effect.left, me, skip)
             if winner is not None:
@@ -568,15 +640,21 @@ class RubyRhino(Engine):
             self._chest += give
             if self._rhino == me and coins[me] == 0 and self._ends_mid_action():
                 return me
-        if effect.rhino:
-            self._rhino = me  # RR-RHINO-01: from wherever it stands
-            if coins[me] == 0 and self._ends_mid_action():
-                return me
+        if effect.rhino and not rhino_first:
+            return self._take_rhino(me)
+        return None
+
+    def _take_rhino(self, me: int) -> int | None:
+        """Take the Ruby Rhino (RR-RHINO-01: from wherever it stands); return the roller when
+        that ends the round at once (RR-AMB-08)."""
+        self._rhino = me
+        if self._coins[me] == 0 and self._ends_mid_action():
+            return me
         return None
 
     def _ends_mid_action(self) -> bool:
         """Return True when the round ends the moment the holder is emptied (RR-AMB-08)."""
-        return self.decide(AMB_WHEN_ENDS, "each-step")
+        return self.ruling(AMB_WHEN_ENDS) != "after-action"
 
     def _collect_left(self, amount: int, me: int, skip: bool) -> int | None:
         """Collect ``amount`` coins from the players to the left (RR-LEFT-01, RR-LEFT-02,
@@ -614,9 +692,10 @@ class RubyRhino(Engine):
                     return p
         return None
 
-    def _end_round(self, winner: int) -> None:
+    def _end_round(self, winner: int, effect: Effect, complete: bool, cant: str) -> None:
         """Give the chest to the round winner, score, and end the game or deal a new round
-        (RR-ROUND-03, RR-ROUND-04, RR-ROUND-05, RR-END-01)."""
+        (RR-ROUND-03, RR-ROUND-04, RR-ROUND-05, RR-END-01); ``effect``, ``complete`` and
+        ``cant`` are the roll that ended the round (whose Roll again RR-AMB-11 may carry)."""
         coins = self._coins
         at_end = list(coins)
         reward = self._chest
@@ -637,6 +716,9 @@ class RubyRhino(Engine):
         rule = self.ruling(AMB_NEXT_ROUND)
         if rule == "continue-order":
             start = (self._turn + 1) % self._n
+        elif rule == "continue-with-roll-again":
+            again = self._rolls_again(effect, complete, cant)
+            start = self._turn if again else (self._turn + 1) % self._n
         elif rule == "round-winner":
             start = winner
         elif rule == "same-first-player":
@@ -710,8 +792,9 @@ class RubyRhino(Engine):
             return ""
         text = effect.text(self._last_count)
         if not self._last_complete:
-            text = f"cannot {text} in full: " + ("passes the dice" if self.ruled(AMB_CANT) == "void-and-pass"
-                                                   else "does what can be done")
+            done = ("does what can be done" if self.ruled(AMB_CANT) in _PARTIAL
+                    else "does none of it")
+            text = f"cannot {text} in full: {done}"
         winner = self._last_winner
         if winner is not None:
             text += (f"; player {winner} holds only the Ruby Rhino and breaks the curse, "

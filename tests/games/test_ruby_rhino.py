@@ -243,7 +243,8 @@ def test_rhino_is_stolen_from_another_player() -> None:
     assert state["coins"] == [7, 7, 4]
 
 
-@pytest.mark.parametrize("option", ["take-rhino-only", "rhino-and-whole-chest", "roll-again"])
+@pytest.mark.parametrize("option", ["take-rhino-only", "rhino-and-whole-chest", "rhino-and-one-coin",
+                                    "roll-again"])
 def test_rhino_with_a_chest_face(option: str) -> None:
     """RR-DICE-11, RR-AMB-02: the unprinted Rhino + chest rows, under each option."""
     engine = game(4, _02=option)
@@ -260,6 +261,9 @@ def test_rhino_with_a_chest_face(option: str) -> None:
     elif option == "rhino-and-whole-chest":
         assert (state["coins"], state["chest"], state["rhino"]) == ([5, 5, 5, 5], 0, 0), \
             "RR-AMB-02 rhino-and-whole-chest: collect the chest, then take the Rhino"
+    elif option == "rhino-and-one-coin":
+        assert (state["coins"], state["chest"], state["rhino"], state["turn"]) == \
+            ([1, 5, 5, 5], 4, 0, 1), "RR-AMB-02 rhino-and-one-coin: 1 coin, then the Rhino"
     else:
         assert (state["coins"], state["rhino"], state["turn"]) == ([0, 5, 5, 5], "chest", 0), \
             "RR-AMB-02 roll-again: nothing happens; the same player rolls again"
@@ -267,9 +271,36 @@ def test_rhino_with_a_chest_face(option: str) -> None:
     state = fork.state()
     if option == "roll-again":
         assert (state["rhino"], state["turn"]) == ("chest", 0), "RR-AMB-02 roll-again"
+    elif option == "rhino-and-one-coin":
+        assert (state["round"], state["rhino"], state["turn"]) == (1, "chest", 1), \
+            "RR-AMB-02 rhino-and-one-coin, RR-AMB-06 void-and-pass: 1 coin to put and none " \
+            "held - the action cannot be completed, so the Rhino is not taken either"
     else:
         assert state["round"] == 2 and state["history"][0]["winner"] == 0, \
             f"RR-AMB-02 {option}: nothing to put; the coinless player takes the Rhino and wins"
+
+
+@pytest.mark.parametrize("option", ["take-rhino-only", "rhino-and-whole-chest", "rhino-and-one-coin",
+                                    "roll-again"])
+def test_rhino_with_a_chest_face_is_a_decision_point_under_every_option(option: str) -> None:
+    """RR-DICE-11, RR-AMB-02: the unprinted row is counted when rolled, even when it does not
+    take the Rhino (roll-again), so the impact lab sees how often the question comes up."""
+    engine = game(2, _02=option)
+    assert engine.decisions["RR-AMB-02"] == 0
+    roll(engine, "rhino", "open_chest")
+    assert engine.decisions["RR-AMB-02"] == 1, f"RR-AMB-02 {option}: one roll, one decision"
+
+
+def test_only_printed_rows_let_the_player_choose_a_count() -> None:
+    """RR-DICE-04, RR-DICE-11, RR-AMB-04 player-chooses with RR-AMB-02 rhino-and-one-coin: the
+    Rhino with a chest face moves its one coin; only the printed "1 or 2" rows ask for a count."""
+    engine = game(2, _02="rhino-and-one-coin", _04="player-chooses")
+    roll(engine, "rhino", "open_chest")
+    state = engine.state()
+    assert state["phase"] == "roll" and (state["coins"], state["chest"]) == ([9, 8], 3), \
+        "RR-AMB-02 rhino-and-one-coin: no count is asked; one coin comes from the chest"
+    roll(engine, "open_chest", "coin1")
+    assert engine.state()["phase"] == "choose", "RR-DICE-04: the printed row asks for a count"
 
 
 @pytest.mark.parametrize(("option", "rhino", "turn"), [
@@ -331,6 +362,7 @@ def _short_of_coins(rulings: dict[str, str]) -> Engine:
     ("void-and-pass", [14, 2], 1),
     ("partial-and-pass", [16, 0], 1),
     ("partial-keep-roll-again", [16, 0], 0),
+    ("void-keep-roll-again", [14, 2], 0),
 ])
 def test_an_action_that_cannot_be_completed(option: str, coins: list[int], turn: int) -> None:
     """RR-NOTE-03, RR-AMB-06: too few coins to the left - none, or part, then pass or roll again."""
@@ -350,6 +382,16 @@ def test_rhino_row_that_cannot_be_completed_takes_nothing() -> None:
     roll(engine, "rhino", "coin1")
     state = engine.state()
     assert state["rhino"] == "chest" and state["turn"] == 1, "RR-AMB-06 void: the dice pass"
+
+
+def test_rhino_row_voided_keeps_only_a_roll_again_of_matching_dice() -> None:
+    """RR-NOTE-03, RR-NOTE-01, RR-AMB-06 void-keep-roll-again: nothing is done, and a Rhino row
+    has no Roll again, so the dice pass (two matching faces keep them: the test above)."""
+    engine = _short_of_coins({"_06": "void-keep-roll-again"})
+    roll(engine, "rhino", "coin1")
+    state = engine.state()
+    assert (state["rhino"], state["coins"], state["turn"]) == ("chest", [16, 0], 1), \
+        "RR-AMB-06 void-keep-roll-again: no Rhino, no coins; no Roll again, so the dice pass"
 
 
 def test_rhino_row_done_in_part_takes_the_rhino() -> None:
@@ -452,7 +494,7 @@ def test_others_coins_scoring() -> None:
     assert engine.state()["scores"] == [14, 0], "RR-AMB-09 others-coins: player 1's 14 coins"
 
 
-@pytest.mark.parametrize("option", ["after-action", "each-step"])
+@pytest.mark.parametrize("option", ["after-action", "each-step", "each-step-rhino-first"])
 def test_round_end_checked_after_the_action_or_each_step(option: str) -> None:
     """RR-ROUND-01, RR-ROUND-02, RR-DICE-09, RR-AMB-08: a Rhino row collects the holder's last coin."""
     engine = _to_the_brink({"_08": option})
@@ -463,13 +505,36 @@ def test_round_end_checked_after_the_action_or_each_step(option: str) -> None:
     assert engine.state()["coins"] == [1, 12] and engine.state()["rhino"] == 0
     roll(engine, "rhino", "coin1")  # p1 collects p0's last coin, then takes the Rhino
     state = engine.state()
-    if option == "after-action":
+    if option != "each-step":
         assert (state["round"], state["rhino"], state["coins"]) == (1, 1, [0, 13]), \
-            "RR-AMB-08 after-action: the roller ends with the Rhino and coins; no round end"
+            f"RR-AMB-08 {option}: the roller ends with the Rhino and coins; no round end " \
+            "(taken first, the Rhino has left player 0 before their last coin goes)"
     else:
         assert state["round"] == 2 and state["history"][0]["winner"] == 0, \
             "RR-AMB-08 each-step: the holder's last coin ends the round before the Rhino moves"
         assert state["history"][0]["coins_at_end"] == [0, 13]
+
+
+@pytest.mark.parametrize(("option", "round_", "winner"), [
+    ("after-action", 1, None), ("each-step", 2, 1), ("each-step-rhino-first", 2, 0)])
+def test_a_coinless_roller_takes_the_rhino_first_or_last(option: str, round_: int,
+                                                         winner: int | None) -> None:
+    """RR-DICE-09, RR-RHINO-01, RR-ROUND-01, RR-AMB-08: a roller without coins rolls the Rhino
+    with 1 coin while the holder has one coin left."""
+    engine = game(2, _08=option)
+    for first, second in (("coin1", "coin2"), ("rhino", "coin2"), ("coin2", "coin2"),
+                          ("coin1", "coin1"), ("closed_chest", "closed_chest")):
+        roll(engine, first, second)
+    before = engine.state()
+    assert (before["coins"], before["rhino"], before["turn"]) == ([0, 1], 1, 0)
+    roll(engine, "rhino", "coin1")
+    state = engine.state()
+    assert state["round"] == round_, f"RR-AMB-08 {option}: does the round end"
+    if winner is None:
+        assert (state["rhino"], state["coins"]) == (0, [1, 0]), \
+            "RR-AMB-08 after-action: player 0 collects the coin and takes the Rhino"
+    else:
+        assert state["history"][0]["winner"] == winner, f"RR-AMB-08 {option}: who broke the curse"
 
 
 def _first_round_won_by_player_2(rulings: dict[str, str], first: int) -> Engine:
@@ -493,7 +558,8 @@ def _first_round_won_by_player_2(rulings: dict[str, str], first: int) -> Engine:
 @pytest.mark.parametrize(("option", "first", "starter"), [
     ("continue-order", 0, 0), ("round-winner", 0, 2), ("same-first-player", 0, 0),
     ("next-starter", 0, 1), ("continue-order", 1, 0), ("same-first-player", 1, 1),
-    ("next-starter", 1, 2)])
+    ("next-starter", 1, 2), ("continue-with-roll-again", 0, 2),
+    ("continue-with-roll-again", 1, 2)])
 def test_who_starts_the_next_round(option: str, first: int, starter: int) -> None:
     """RR-ROUND-05, RR-AMB-11: the first roller of round 2 under each option."""
     rulings = {"_11": option}
@@ -501,6 +567,24 @@ def test_who_starts_the_next_round(option: str, first: int, starter: int) -> Non
         rulings["_10"] = "random-first-player"
     engine = _first_round_won_by_player_2(rulings, first)
     state = engine.state()
+    assert (state["starter"], state["turn"]) == (starter, starter), f"RR-AMB-11 {option}"
+
+
+@pytest.mark.parametrize(("option", "matching", "starter"), [
+    ("continue-order", True, 0), ("continue-with-roll-again", True, 1),
+    ("continue-order", False, 1), ("continue-with-roll-again", False, 1)])
+def test_a_roll_again_owed_when_the_round_ends(option: str, matching: bool,
+                                               starter: int) -> None:
+    """RR-ROUND-02, RR-NOTE-01, RR-AMB-11: the roll that ends the round gives another turn
+    (two 2 coins by player 1 on player 0's last coins) or not (player 0 puts their last coin)."""
+    engine = _to_the_brink({"_11": option})
+    if matching:
+        roll(engine, "coin2", "coin2")  # p1 collects p0's last 4 coins: p0 wins, Roll again
+    else:
+        roll(engine, "coin1", "coin2")  # p1 collects 3: p0 1
+        roll(engine, "closed_chest", "coin1")  # p0 puts the last one in: wins, no Roll again
+    state = engine.state()
+    assert state["round"] == 2 and state["history"][0]["winner"] == 0
     assert (state["starter"], state["turn"]) == (starter, starter), f"RR-AMB-11 {option}"
 
 
@@ -644,6 +728,57 @@ def test_replay_rejects_a_trace_with_true_for_a_die(tmp_path: Path,
     assert "FAILED: step 2 (line 3)" in out, out
     assert "'die' is true, a boolean; the action schema of roll" in out, out
     assert "RR-TURN-02" in out, "RR-TURN-02: the rejection cites the roll's clauses"
+
+
+@pytest.mark.parametrize(("first", "second", "coins", "chest", "turn"), [
+    ("coin1", "coin2", [11, 5], 4, 1),  # printed: | 1 coin | 2 coins |
+    ("coin2", "coin1", [8, 8], 4, 1),  # not printed this way round
+    ("open_chest", "coin2", [10, 8], 2, 1),  # printed: | Open treasure chest | 1 coin, or 2 coins |
+    ("coin2", "open_chest", [8, 8], 4, 1),
+    ("open_chest", "closed_chest", [8, 8], 4, 0),  # printed, Roll again
+    ("closed_chest", "open_chest", [8, 8], 4, 1),
+    ("coin1", "coin1", [10, 6], 4, 0),  # matching dice read the same either way
+])
+def test_ordered_dice_apply_only_the_printed_way_round(first: str, second: str, coins: list[int],
+                                                       chest: int, turn: int) -> None:
+    """RR-TURN-02, RR-DICE-02, RR-DICE-04, RR-DICE-08, RR-AMB-16 ordered-as-printed: a row
+    applies only with its Die 1 face on die 1; the other way round nothing happens."""
+    engine = game(2, _16="ordered-as-printed")
+    roll(engine, first, second)
+    state = engine.state()
+    assert (state["coins"], state["chest"], state["turn"]) == (coins, chest, turn), \
+        f"RR-AMB-16 ordered-as-printed: {first} on die 1, {second} on die 2"
+    unordered = game(2)
+    roll(unordered, second, first)
+    roll(engine := game(2), first, second)
+    assert unordered.state() == engine.state(), "RR-AMB-16 unordered: either way round"
+
+
+def test_ordered_dice_read_the_unprinted_rhino_rows_with_the_rhino_on_die_one() -> None:
+    """RR-DICE-11, RR-AMB-16 ordered-as-printed with RR-AMB-01 identical-five: the cut-off row
+    puts the Rhino under Die 1, so the Rhino on die 2 with a chest face does nothing."""
+    engine = game(2, _01="identical-five", _16="ordered-as-printed")
+    roll(engine, "open_chest", "rhino")
+    assert (engine.state()["rhino"], engine.state()["turn"]) == ("chest", 1)
+    roll(engine, "rhino", "open_chest")
+    assert (engine.state()["rhino"], engine.state()["turn"]) == (1, 0), \
+        "RR-AMB-02 take-rhino-only, rolled the printed way round"
+    roll(engine, "coin1", "rhino")
+    assert (engine.state()["rhino"], engine.state()["coins"]) == (1, [8, 8])
+    assert engine.decisions["RR-AMB-16"] == 3, "RR-AMB-16: one decision per roll of two faces"
+
+
+def test_ordered_dice_need_a_printed_die_one_for_every_pair() -> None:
+    """RR-AMB-16 ordered-as-printed: a custom legend row with no printed row is refused, and
+    accepted under unordered."""
+    rows = [dict(r) for r in SPEC.table("dice-outcomes")["rows"]]
+    for row in rows:
+        if row["pair"] == "coin1+coin2":
+            del row["printed_row"]
+    with pytest.raises(ConfigError, match="coin1\\+coin2"):
+        new_game(GAME, players=2, rulings={"RR-AMB-16": "ordered-as-printed"},
+                 parameters={"dice_outcomes": rows})
+    new_game(GAME, players=2, parameters={"dice_outcomes": rows})
 
 
 def test_rhino_is_not_on_die_two_by_default() -> None:

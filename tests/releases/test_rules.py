@@ -207,6 +207,13 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
     ("state convention added", DDO, add("state", "conventions", value={
         "path": "/note", "order": "as-played", "text": "as written"}), {"STATE_CONVENTION_ADDED"}, "minor"),
     ("state convention removed", DDO, drop("state", "conventions", 0), {"STATE_CONVENTION_REMOVED"}, "major"),
+    ("state convention reads a record", DDO, put("state", "conventions", 0, "readings",
+                                                 value=["DDO-AMB-04"]),
+     {"STATE_ANNOTATION_CHANGED"}, "patch"),
+    ("action reads a record", DDO, put("actions", 0, "readings", value=["DDO-AMB-04"]),
+     {"ACTION_TEXT_CHANGED"}, "patch"),
+    ("record says its effect", DDO, put("ambiguities", 0, "effect", value="order"),
+     {"RECORD_TEXT_CHANGED"}, "patch"),
     ("state hidden", FOOL, drop("state", "hidden", 0), {"STATE_HIDDEN_CHANGED"}, "major"),
     # invariants, events, coverage
     ("invariant expression", DDO, change("invariants", "#DDO-INV-TO-MOVE", "expression",

@@ -58,6 +58,27 @@ def _clause_line(links: Links, clauses: Sequence[Any]) -> str:
     return f"Clauses: {links.many(clauses)}\n" if clauses else ""
 
 
+def _readings(spec: Spec, links: Links, readings: Sequence[Any]) -> str:
+    """Return the records an element reads, each with its default option."""
+    records = spec.ambiguities
+    return ", ".join(
+        links.to(str(r)) + (f" (default {code(records[str(r)]['default']['option'])})"
+                            if str(r) in records else "")
+        for r in readings)
+
+
+def _source_lines(spec: Spec, links: Links, element: Mapping[str, Any]) -> str:
+    """Say which part of an enforcing element the text says and which a ruling decides
+    (``docs/editors/provenance.md``)."""
+    out = ""
+    if element.get("clauses"):
+        out += f"From the text: {links.many(element['clauses'])}\n"
+    if element.get("readings"):
+        out += ("\nDecided by rulings (what the quotes do not say): "
+                f"{_readings(spec, links, element['readings'])}\n")
+    return out
+
+
 def overview_page(spec: Spec, history: History | None = None) -> str:
     """Return the overview page: names, players, objective, sources, components and zones.
 
@@ -200,7 +221,9 @@ def tables_page(spec: Spec) -> str:
                     default = f"every row of {where}"
             rows.append([f'<span id="param-{param["id"]}"></span>' + code(param["id"]),
                          links.prose(param["description"]), schema_type(param["schema"]), default,
-                         links.many(param.get("clauses", []))])
+                         links.many(param.get("clauses", []))
+                         + (" · rulings: " + _readings(spec, links, param["readings"])
+                            if param.get("readings") else "")])
         out.append(table(["Parameter", "Description", "Values", "Default", "Clauses"], rows))
     else:
         out.append("The spec declares no parameters.\n")
@@ -227,7 +250,9 @@ def _outline(steps: Sequence[Mapping[str, Any]], links: Links, depth: int = 0) -
         if step.get("actions"):
             extras.append("actions: " + links.many(step["actions"]))
         if step.get("clauses"):
-            extras.append("clauses: " + links.many(step["clauses"]))
+            extras.append("from the text: " + links.many(step["clauses"]))
+        if step.get("readings"):
+            extras.append("decided by rulings: " + links.many(step["readings"]))
         if extras:
             line += " · " + " · ".join(extras)
         out.append(line + "\n")
@@ -328,7 +353,7 @@ def actions_page(spec: Spec) -> str:
             out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
         out.append('??? note "JSON Schema of the action"\n\n'
                    + indent(fenced(json.dumps(params, indent=2, ensure_ascii=False), "json")) + "\n")
-        out.append(_clause_line(links, action["clauses"]) + "\n")
+        out.append(_source_lines(spec, links, action) + "\n")
     state = spec.data["state"]
     schema = state["schema"]
     out.append(f"## State {anchor('state')}\n\n")
@@ -393,7 +418,7 @@ def invariants_page(spec: Spec) -> str:
         out.append(f"## {inv['id']} {anchor(str(inv['id']))}\n\n")
         out.append(f"{badge('scope', str(inv['scope']))} {links.prose(inv['description'])}\n\n")
         out.append(fenced(str(inv["expression"]), "text") + "\n")
-        out.append(_clause_line(links, inv["clauses"]) + "\n")
+        out.append(_source_lines(spec, links, inv) + "\n")
     out.append(_events_section(spec, links))
     return "".join(out)
 

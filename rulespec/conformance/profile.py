@@ -22,6 +22,8 @@ from typing import Any, Literal
 
 from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.inference import Reference
+from rulespec.conformance.levels import projection
+from rulespec.conformance.profile_blame import Observe, Parting
 from rulespec.conformance.profile_play import PlayVerdict, infer_by_play
 from rulespec.conformance.protocol import Hello
 from rulespec.conformance.versions import VersionView, view_for
@@ -273,14 +275,16 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
         asked = [r for r, f in static.items() if f is None]
         judged = _judge_count(bench, adapter, asked, n, configured)
         by_count[n] = {r: f if f is not None else judged[r] for r, f in static.items()}
-    # The play budget is shared out between the counts that need games, each getting its share
-    # of what is left, so a slow engine still gets a few games at every count.
-    needing = [n for n in profile.players if _open(by_count[n])]
+    # Games are played at every count: for what the witnesses leave open, and to catch a bug
+    # that coincides with another option in a witness's position. The budget is shared out,
+    # each count getting its share of what is left, so a slow engine gets a game at each.
     ends = time.monotonic() + play_seconds
-    for i, n in enumerate(needing):
-        deadline = time.monotonic() + (ends - time.monotonic()) / (len(needing) - i)
+    observe = projection(spec, profile.level)
+    for i, n in enumerate(profile.players):
+        deadline = time.monotonic() + (ends - time.monotonic()) / (len(profile.players) - i)
         by_count[n] = _fall_back(adapter, spec, reference, by_count[n], profile, variants,
-                                 games=games, max_steps=max_steps, seed=seed, deadline=deadline)
+                                 observe, games=games, max_steps=max_steps, seed=seed,
+                                 deadline=deadline)
     for n in profile.players:
         for record, finding in by_count[n].items():
             profile.findings[record].append(finding)
@@ -290,9 +294,10 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
 
 
 def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[str, Finding],
-               profile: RulingProfile, variants: Sequence[str], *, games: int, max_steps: int,
-               seed: int, deadline: float) -> dict[str, Finding]:
-    """Play games for the records the witnesses left open at one player count."""
+               profile: RulingProfile, variants: Sequence[str], observe: Observe, *,
+               games: int, max_steps: int, seed: int, deadline: float) -> dict[str, Finding]:
+    """Play games at one player count: for the records the witnesses left open, and to check
+    what they showed."""
     open_ = _open(found)
     n = next(iter(found.values())).players
     if time.monotonic() > deadline:
@@ -300,8 +305,8 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
                 if f.verdict == "undecided" else f for r, f in found.items()}
     shown = {r: f.options[0] for r, f in found.items() if f.verdict == "follows"}
     verdict = infer_by_play(adapter, spec, reference, players=n, configured=profile.configured,
-                            shown=shown, records=open_, variants=variants, games=games,
-                            max_steps=max_steps, seed=seed, deadline=deadline)
+                            shown=shown, records=open_, observe=observe, variants=variants,
+                            games=games, max_steps=max_steps, seed=seed, deadline=deadline)
     profile.play.append(verdict)
     out = dict(found)
     for record in open_:
@@ -316,7 +321,23 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
         else:
             out[record] = Finding(record, n, "undecided", verdict.consistent.get(record, ()),
                                   witnesses=f.witnesses, note=f"{f.note}; {said}")
+    for record, parting in verdict.blamed().items():
+        f = out[record]
+        if f.verdict in ("follows", "undecided"):
+            out[record] = Finding(record, n, "no-option", (), "play", f.witnesses,
+                                  _blame_note(f, parting))
     return out
+
+
+def _blame_note(finding: Finding, parting: Parting) -> str:
+    """Say why a record the witnesses (or nothing) decided is a bug after all."""
+    shows = parting.shows.get(finding.record, ())
+    game = (f"{parting.text()}, where the reference's readings of {finding.record} differ, and "
+            + (f"only under {' or '.join(shows)} does the reference play that whole game"
+               if shows else "no reading of it reproduces the game"))
+    if finding.verdict == "follows" and finding.by == "witness":
+        return f"its witnesses show {finding.options[0]}, but {game}"
+    return game
 
 
 def _open(found: Mapping[str, Finding]) -> list[str]:

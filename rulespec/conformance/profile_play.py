@@ -1,10 +1,12 @@
-"""The fallback of ``conform --infer``: the records no witness decides, inferred from play.
+"""The fallback of ``conform --infer``: what the witnesses leave open, inferred from play.
 
-Where no witness separates a record's options at a player count (or the witnesses leave the
-answer open), random games are played on the engine alone and replayed on the reference under
-the readings in question (``rulespec.conformance.inference``). Only those records are varied;
-every other record is held at what the witnesses showed. A reading is named only when the
-reference under it reproduces every game and no other option of the record does as well.
+A few random games are played on the engine alone at each player count and replayed on the
+reference (as ``rulespec.conformance.inference`` does) under the readings the witnesses showed.
+Only the records the witnesses left open are varied. A reading is named only when the
+reference under it reproduces every game and no other option of the record does as well. A
+game that no reading reproduces is traced to the record to blame, if one is
+(``rulespec.conformance.profile_blame``): that catches a bug that coincides with another
+option in the one position a witness shows.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulespec.conformance.adapters import Adapter
-from rulespec.conformance.inference import Evidence, Reference, agreement, with_rulings
+from rulespec.conformance.inference import Evidence, Reference, with_rulings
+from rulespec.conformance.profile_blame import Observe, Parting, agreement, blame
 from rulespec.conformance.protocol import EngineError, Legal
 from rulespec.reference.core import Action, Config, ConfigError, make_config
 from rulespec.spec.errors import RulespecError
@@ -35,17 +38,32 @@ class PlayVerdict:
     #: Games the reference reproduces under no reading tried.
     unexplained: int = 0
     note: str = ""
+    #: Where each of those games parts from the reference, and the record to blame.
+    partings: tuple[Parting, ...] = ()
 
     def named(self, record: str) -> str | None:
         """Return the one option the games show for ``record`` (None: they do not tell)."""
         options = self.consistent.get(record, ())
         return options[0] if len(options) == 1 and not self.unexplained else None
 
+    def blamed(self) -> dict[str, Parting]:
+        """Return record -> the first game that parts from every reading of it, and of no other
+        record (the engine follows no option of it there)."""
+        out: dict[str, Parting] = {}
+        for p in self.partings:
+            if len(p.records) == 1:
+                out.setdefault(p.records[0], p)
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """Return the verdict as JSON."""
         return {"players": self.players, "games": self.games, "steps": self.steps,
                 "consistent": {r: list(o) for r, o in self.consistent.items()},
-                "unexplained": self.unexplained, "note": self.note}
+                "unexplained": self.unexplained, "note": self.note,
+                "partings": [{"game": p.game + 1, "action": p.position, "fields": list(p.fields),
+                              "records": list(p.records),
+                              "shows": {r: list(o) for r, o in p.shows.items()}}
+                             for p in self.partings]}
 
 
 @dataclass
@@ -55,6 +73,7 @@ class _Replays:
     base: Config
     evidence: Sequence[Evidence]
     deadline: float
+    observe: Observe
     replays: int = 0
 
     def scores(self, override: Mapping[str, str]) -> tuple[int, ...]:
@@ -63,7 +82,8 @@ class _Replays:
         except RulespecError:
             return tuple(0 for _ in self.evidence)
         self.replays += 1
-        return tuple(agreement(self.spec, self.reference, config, ev) for ev in self.evidence)
+        return tuple(agreement(self.spec, self.reference, config, ev, self.observe)
+                     for ev in self.evidence)
 
     @property
     def full(self) -> tuple[int, ...]:
@@ -75,15 +95,16 @@ class _Replays:
 
 def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players: int,
                   configured: Mapping[str, str], shown: Mapping[str, str],
-                  records: Sequence[str], variants: Sequence[str] = (), games: int = 3,
-                  max_steps: int = 400, seed: int = 0, deadline: float = float("inf")
-                  ) -> PlayVerdict:
+                  records: Sequence[str], observe: Observe = lambda s: s,
+                  variants: Sequence[str] = (), games: int = 3, max_steps: int = 400,
+                  seed: int = 0, deadline: float = float("inf")) -> PlayVerdict:
     """Play ``games`` games on the engine at ``players`` and infer the options of ``records``.
 
     The engine is configured with ``configured``; the reference replays the games under
     ``configured`` overlaid with ``shown`` (what the witnesses showed) and each option of each
     record in question. Greedy: the option that reproduces the most positions is taken, until
-    every game is reproduced or no option helps; then each record's options are scored again.
+    every game is reproduced or no option helps; then each record's options are scored again,
+    and each game still not reproduced is traced to the record to blame.
     """
     try:
         config = make_config(spec, players=players, rulings=configured, variants=variants)
@@ -92,7 +113,7 @@ def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players
     except (ConfigError, EngineError) as exc:
         return PlayVerdict(players, 0, 0, note=f"not played: {exc}")
     steps = sum(len(ev.actions) for ev in evidence)
-    s = _Replays(spec, reference, config, evidence, deadline)
+    s = _Replays(spec, reference, config, evidence, deadline, observe)
     chosen = dict(shown)
     scores = s.scores(chosen)
     while scores != s.full and not s.late():
@@ -117,7 +138,10 @@ def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players
         consistent[record] = tuple(o for o, t in totals.items() if t == top)
     unexplained = sum(1 for a, b in zip(scores, s.full, strict=True) if a != b)
     note = f"{s.replays} replays" + (" (stopped by the time budget)" if s.late() else "")
-    return PlayVerdict(players, len(evidence), steps, consistent, unexplained, note)
+    partings = blame(spec, reference, with_rulings(spec, config, chosen), evidence, scores,
+                     observe) if unexplained else []
+    return PlayVerdict(players, len(evidence), steps, consistent, unexplained, note,
+                       tuple(partings))
 
 
 def play_games(adapter: Adapter, config: Config, *, games: int, max_steps: int, seed: int = 0,

@@ -52,6 +52,11 @@ def summary(profile: RulingProfile) -> str:
     for record, found in profile.bugs():
         out += (f"; follows no option of {record} at {_players([f.players for f in found])} "
                 "(a bug, not a ruling)")
+    parted = [p.players for p in profile.play
+              if any(len(x.records) != 1 for x in p.partings) and not p.blamed()]
+    if parted:
+        out += (f"; the games played at {_players(parted)} part from the reference under every "
+                "reading tried (a bug no ruling explains)")
     undecided = profile.undecided()
     if undecided:
         n = len(undecided)
@@ -67,6 +72,14 @@ def summary(profile: RulingProfile) -> str:
 # -- text ---------------------------------------------------------------------------------------
 
 
+def _why_no_option(finding: Finding) -> str:
+    """Say why the engine follows no option: the witnesses that fail, or the game that parts."""
+    if finding.by == "play":
+        return finding.note
+    return "; ".join(f"witness {w.probe.example.id} ({w.probe.option}) fails: {w.message}"
+                     for w in finding.witnesses if not w.holds)
+
+
 def _cells(finding: Finding, profile: RulingProfile) -> tuple[str, str]:
     """Return the ``follows`` and ``shown by`` cells of one finding."""
     f = finding
@@ -77,7 +90,8 @@ def _cells(finding: Finding, profile: RulingProfile) -> tuple[str, str]:
     if f.verdict == "follows":
         return f.options[0], "play"
     if f.verdict == "no-option":
-        return "NO OPTION (a bug)", "every option's witness fails"
+        return "NO OPTION (a bug)", ("the games played" if f.by == "play"
+                                     else "every option's witness fails")
     if f.verdict == "undecided":
         return "not told apart", (f"any of {', '.join(f.options)}" if f.options
                                   else "no witness, no telling game")
@@ -118,19 +132,18 @@ def render_text(profile: RulingProfile) -> str:
         out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     for record, found in profile.bugs():
         for f in found:
-            fails = ", ".join(f"witness {w.probe.example.id} ({w.probe.option}) fails: "
-                              f"{w.message}" for w in f.witnesses if not w.holds)
-            out.append(f"follows no option of {record} at {_players([f.players])}: {fails}")
+            out.append(f"follows no option of {record} at {_players([f.players])}: "
+                       f"{_why_no_option(f)}")
         out.append("  a plain bug at the record's decision point, not another reading: run "
                    "the kit without --infer for the failing game")
     if profile.version.held:
         out.append(f"not asked (added after {v.declared}, held at their default): "
                    + ", ".join(sorted(profile.version.held)))
     for play in profile.play:
-        out.append(f"played at {_players([play.players])} for what no witness decides: "
-                   f"{play.games} games, {play.steps} steps"
-                   + (f", {play.unexplained} not reproduced under any reading tried"
-                      if play.unexplained else "") + (f" ({play.note})" if play.note else ""))
+        out.append(f"played at {_players([play.players])}: {play.games} games, {play.steps} "
+                   f"steps" + (f" ({play.note})" if play.note else ""))
+        out.extend(f"  {p.text()}: no reading of any one record accounts for it"
+                   for p in play.partings if len(p.records) != 1)
     out.append(f"summary: {summary(profile)}")
     return "\n".join(out) + "\n"
 
@@ -151,6 +164,7 @@ def to_json(profile: RulingProfile) -> dict[str, Any]:
                         "by_witness": w, "by_play": p}
                        for r, o, w, p in profile.deviations()],
         "bugs": [{"record": r, "players": [f.players for f in found],
+                  "by": sorted({f.by for f in found}), "why": [_why_no_option(f) for f in found],
                   "witnesses": [w.to_json() for f in found for w in f.witnesses]}
                  for r, found in profile.bugs()],
         "undecided": profile.undecided(),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rulespec.conformance.adapters import Adapter
@@ -40,7 +40,7 @@ PLAY_STEPS = 400
 #: Seconds the fallback play may take in all (the witnesses are not counted: they are quick).
 PLAY_SECONDS = 6.0
 
-Verdict = Literal["follows", "no-option", "undecided", "same", "no-play", "newer"]
+Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ class Finding:
     by: str = ""
     witnesses: tuple[ProbeResult, ...] = ()
     note: str = ""
+    #: Why the games played at this count cast doubt on it ("" when they do not).
+    doubt: str = ""
 
     @property
     def option(self) -> str | None:
@@ -66,7 +68,21 @@ class Finding:
         """Return the finding as JSON."""
         return {"players": self.players, "verdict": self.verdict, "options": list(self.options),
                 "by": self.by or None, "witnesses": [w.to_json() for w in self.witnesses],
-                "note": self.note}
+                "note": self.note, "doubt": self.doubt or None}
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """An option the engine follows other than the configured one, and where."""
+
+    record: str
+    option: str
+    #: Player counts where its witnesses show it, and where only the games played do.
+    by_witness: tuple[int, ...]
+    by_play: tuple[int, ...]
+    #: Counts where the games played part from the reference under every reading tried, so
+    #: a bug no ruling explains may have made the witness hold.
+    unconfirmed: tuple[int, ...] = ()
 
 
 @dataclass
@@ -88,17 +104,19 @@ class RulingProfile:
     witnesses_run: int = 0
     seconds: float = 0.0
 
-    def deviations(self) -> list[tuple[str, str, list[int], list[int]]]:
-        """Return (record, option, counts shown by witness, counts shown by play) for every
-        option the engine follows other than the configured one."""
+    def deviations(self) -> list[Deviation]:
+        """Return every option the engine follows other than the configured one."""
         out = []
         for record, found in self.findings.items():
-            by: dict[str, tuple[list[int], list[int]]] = {}
+            by: dict[str, list[Finding]] = {}
             for f in found:
                 if f.option is not None and f.option != self.configured[record]:
-                    slot = by.setdefault(f.option, ([], []))
-                    slot[0 if f.by == "witness" else 1].append(f.players)
-            out += [(record, option, w, p) for option, (w, p) in by.items()]
+                    by.setdefault(f.option, []).append(f)
+            out += [Deviation(record, option,
+                              tuple(f.players for f in fs if f.by == "witness"),
+                              tuple(f.players for f in fs if f.by == "play"),
+                              tuple(f.players for f in fs if f.doubt))
+                    for option, fs in by.items()]
         return out
 
     def bugs(self) -> list[tuple[str, list[Finding]]]:
@@ -116,6 +134,17 @@ class RulingProfile:
         out: dict[str, list[int]] = {}
         for record, found in self.findings.items():
             counts = [f.players for f in found if f.verdict == "undecided"]
+            if counts:
+                out[record] = counts
+        return out
+
+    def unreached(self) -> dict[str, list[int]]:
+        """Return record -> the player counts where the engine fails its witnesses before the
+        record's readings part (a bug elsewhere keeps the witness's position from being
+        reached)."""
+        out: dict[str, list[int]] = {}
+        for record, found in self.findings.items():
+            counts = [f.players for f in found if f.verdict == "unreached"]
             if counts:
                 out[record] = counts
         return out
@@ -208,19 +237,27 @@ def judge(bench: WitnessBench, adapter: Adapter, record: str, players: int,
                                                                   else ""))
     results = tuple(bench.run(adapter, p) for p in probes.found)
     held = options_held(results)
-    every = [str(o["id"]) for o in bench.spec.ambiguities[record]["options"]]
     if len(held) == 1:
         return Finding(record, players, "follows", (held[0],), "witness", results)
     if held:
         return Finding(record, players, "undecided", tuple(held), witnesses=results,
                        note="the witnesses of several options hold on this engine")
+    every = [str(o["id"]) for o in bench.spec.ambiguities[record]["options"]]
+    refuted = {r.probe.option for r in results if not r.holds and not r.before_record}
+    if refuted == set(every):
+        return Finding(record, players, "no-option", witnesses=results,
+                       note=f"the witness of every option fails at {players} players")
+    early = [r for r in results if r.before_record]
+    if early:
+        first = early[0]
+        return Finding(record, players, "unreached", witnesses=results,
+                       note=f"witness {first.probe.example.id} fails before the record's "
+                            f"readings part ({first.message}): a bug before its decision "
+                            "point")
     unwitnessed = [o for o in every if o not in probes.options]
-    if unwitnessed:
-        return Finding(record, players, "undecided", tuple(unwitnessed), witnesses=results,
-                       note=f"every witness run fails; {', '.join(unwitnessed)} has no witness "
-                            f"at {players} players" + (f" ({skipped})" if skipped else ""))
-    return Finding(record, players, "no-option", witnesses=results,
-                   note=f"the witness of every option fails at {players} players")
+    return Finding(record, players, "undecided", tuple(unwitnessed), witnesses=results,
+                   note=f"every witness run fails; {', '.join(unwitnessed)} has no witness "
+                        f"at {players} players" + (f" ({skipped})" if skipped else ""))
 
 
 def _judge_count(bench: WitnessBench, adapter: Adapter, records: Sequence[str], players: int,
@@ -313,7 +350,7 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
         f = found[record]
         named = verdict.named(record)
         said = _play_note(verdict, record)
-        if f.verdict == "no-option":
+        if f.verdict == "no-option" or (f.verdict == "unreached" and named is None):
             out[record] = _note(f, said)
         elif named is not None:
             out[record] = Finding(record, n, "follows", (named,), "play", f.witnesses,
@@ -323,9 +360,16 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
                                   witnesses=f.witnesses, note=f"{f.note}; {said}")
     for record, parting in verdict.blamed().items():
         f = out[record]
-        if f.verdict in ("follows", "undecided"):
+        if f.verdict in ("follows", "undecided", "unreached"):
             out[record] = Finding(record, n, "no-option", (), "play", f.witnesses,
                                   _blame_note(f, parting))
+    loose = [p for p in verdict.partings if len(p.records) != 1]
+    if loose:
+        doubt = (f"{loose[0].text()} under every reading tried: a bug no ruling explains may "
+                 "make this witness hold")
+        for record, f in out.items():
+            if f.option is not None and f.option != profile.configured[record]:
+                out[record] = replace(f, doubt=doubt)
     return out
 
 
@@ -342,7 +386,7 @@ def _blame_note(finding: Finding, parting: Parting) -> str:
 
 def _open(found: Mapping[str, Finding]) -> list[str]:
     """Return the records the witnesses left open (undecided, or a bug play may say more of)."""
-    return [r for r, f in found.items() if f.verdict in ("undecided", "no-option")]
+    return [r for r, f in found.items() if f.verdict in ("undecided", "unreached", "no-option")]
 
 
 def _play_note(verdict: PlayVerdict, record: str) -> str:

@@ -40,14 +40,19 @@ def summary(profile: RulingProfile) -> str:
                             if profile.defaults.get(r) != o)
         head = f"follows the rulings it is configured with ({changed})"
     parts = []
-    for record, option, witnessed, played in profile.deviations():
-        if witnessed and played:
-            where = f"{_players(witnessed)} (by witness), {counts_text(played)} (by play)"
-        elif witnessed:
-            where = _players(witnessed)
+    for d in profile.deviations():
+        if d.by_witness and d.by_play:
+            where = (f"{_players(d.by_witness)} (by witness), {counts_text(d.by_play)} "
+                     "(by play)")
+        elif d.by_witness:
+            where = _players(d.by_witness)
         else:
-            where = f"{_players(played)} (by play)"
-        parts.append(f"{record} = {option} at {where}")
+            where = f"{_players(d.by_play)} (by play)"
+        if set(d.unconfirmed) == set(d.by_witness + d.by_play):
+            where += " (unconfirmed)"
+        elif d.unconfirmed:
+            where += f", unconfirmed at {counts_text(d.unconfirmed)}"
+        parts.append(f"{d.record} = {d.option} at {where}")
     out = head + (" except " + "; ".join(parts) if parts else "")
     for record, found in profile.bugs():
         out += (f"; follows no option of {record} at {_players([f.players for f in found])} "
@@ -57,6 +62,11 @@ def summary(profile: RulingProfile) -> str:
     if parted:
         out += (f"; the games played at {_players(parted)} part from the reference under every "
                 "reading tried (a bug no ruling explains)")
+    unreached = profile.unreached()
+    if unreached:
+        n = len(unreached)
+        out += (f"; the witnesses of {n} record{'s' if n != 1 else ''} fail before their "
+                "readings part (a bug elsewhere: run the kit without --infer)")
     undecided = profile.undecided()
     if undecided:
         n = len(undecided)
@@ -86,12 +96,14 @@ def _cells(finding: Finding, profile: RulingProfile) -> tuple[str, str]:
     if f.verdict == "follows" and f.by == "witness":
         held = [w.probe.example.id for w in f.witnesses if w.holds]
         more = f" +{len(held) - 1}" if len(held) > 1 else ""
-        return f.options[0], f"witness {held[0]}{more}"
+        return f.options[0] + (" (unconfirmed)" if f.doubt else ""), f"witness {held[0]}{more}"
     if f.verdict == "follows":
         return f.options[0], "play"
     if f.verdict == "no-option":
         return "NO OPTION (a bug)", ("the games played" if f.by == "play"
                                      else "every option's witness fails")
+    if f.verdict == "unreached":
+        return "not reached (a bug before it)", "every witness fails earlier"
     if f.verdict == "undecided":
         return "not told apart", (f"any of {', '.join(f.options)}" if f.options
                                   else "no witness, no telling game")
@@ -160,14 +172,17 @@ def to_json(profile: RulingProfile) -> dict[str, Any]:
         "players": list(profile.players), "level": profile.level,
         "summary": summary(profile),
         "configured": dict(profile.configured), "defaults": dict(profile.defaults),
-        "deviations": [{"record": r, "option": o, "players": sorted(w + p),
-                        "by_witness": w, "by_play": p}
-                       for r, o, w, p in profile.deviations()],
+        "deviations": [{"record": d.record, "option": d.option,
+                        "players": sorted(d.by_witness + d.by_play),
+                        "by_witness": list(d.by_witness), "by_play": list(d.by_play),
+                        "unconfirmed": list(d.unconfirmed)}
+                       for d in profile.deviations()],
         "bugs": [{"record": r, "players": [f.players for f in found],
                   "by": sorted({f.by for f in found}), "why": [_why_no_option(f) for f in found],
                   "witnesses": [w.to_json() for f in found for w in f.witnesses]}
                  for r, found in profile.bugs()],
         "undecided": profile.undecided(),
+        "unreached": profile.unreached(),
         "newer": {"records": sorted(v.held),
                   "options": {r: sorted(o) for r, o in sorted(v.added_options.items())}},
         "records": [{"record": r, "configured": profile.configured[r],

@@ -30,6 +30,7 @@ from rulespec.examples.model import Example, ExampleFile
 from rulespec.examples.position import Move
 from rulespec.examples.run import Outcome, check_expectations, odds, run_example
 from rulespec.reference.core import ConfigError, config_from_json
+from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 
 
@@ -47,6 +48,10 @@ class Probe:
     outcome: Outcome
     #: True when the example is written for another player count.
     transplanted: bool = False
+    #: The first move at which the record's readings part on the reference (the number of
+    #: moves when only the expectations tell them apart): a failure before it is not the
+    #: record's.
+    parts_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -56,12 +61,22 @@ class ProbeResult:
     probe: Probe
     holds: bool
     message: str = ""
+    #: The move the engine got wrong (-1: it refused the configuration; None: it made every
+    #: move, and an expectation failed or all held).
+    move: int | None = None
+
+    @property
+    def before_record(self) -> bool:
+        """Return True when the engine failed where every reading of the record agrees: the
+        witness's position is not reached, and the failure says nothing of the record."""
+        return not self.holds and self.move is not None and self.move < self.probe.parts_at
 
     def to_json(self) -> dict[str, Any]:
         """Return the run as JSON."""
         p = self.probe
         return {"example": p.example.id, "option": p.option, "players": p.players,
-                "holds": self.holds, "message": self.message, "transplanted": p.transplanted}
+                "holds": self.holds, "message": self.message, "transplanted": p.transplanted,
+                "before_record": self.before_record}
 
 
 @dataclass
@@ -153,8 +168,9 @@ class WitnessBench:
             parameters=sent["parameters"]))
         if why:
             return None, why
+        parts_at = self._parting_move(moved, record, option, believed, own_rulings, outcome)
         return Probe(example, record, option, players, sent, outcome,
-                     own_players != players), ""
+                     own_players != players, parts_at), ""
 
     def _separating(self, example: Example, record: str, option: str,
                     believed: Mapping[str, str], own: Mapping[str, str]) -> Outcome | None:
@@ -169,6 +185,56 @@ class WitnessBench:
             if opt == option:
                 mine = outcome
         return mine
+
+    def _parting_move(self, example: Example, record: str, option: str,
+                      believed: Mapping[str, str], own: Mapping[str, str],
+                      outcome: Outcome) -> int:
+        """Return the first move of ``outcome`` at which another reading of ``record`` does
+        otherwise on the reference (refuses it, or is left in another state after it)."""
+        base = {a: o for a, o in believed.items() if a not in own and a != record}
+        moves = [*outcome.setup, *outcome.steps]
+        mine = self._trail(example, {**base, record: option}, moves)
+        first = len(moves)
+        for opt in (str(o["id"]) for o in self.spec.ambiguities[record]["options"]):
+            if opt == option:
+                continue
+            other = self._trail(example, {**base, record: opt}, moves)
+            if not other:
+                return 0
+            for k, (a, b) in enumerate(zip(mine, other, strict=False)):
+                if a != b:
+                    # Entry k > 0 follows move k - 1 and records whether it was made: a reading
+                    # that refuses move k - 1 parts there; one that only leaves another state
+                    # parts at the next move.
+                    first = min(first, k - 1 if k and a[0] != b[0] else k)
+                    break
+        return first
+
+    def _trail(self, example: Example, rulings: Mapping[str, str],
+               moves: Sequence[Move]) -> list[tuple[bool, Any, Any]]:
+        """Return (accepted, state, legal) at the start and after each move, on the reference,
+        up to the first move it does not make as the witness does."""
+        from rulespec.reference.registry import engine_class
+
+        try:
+            config = config_from_json(self.spec, example.config_json(self.spec.game_id, rulings))
+            engine = engine_class(self.spec)(self.spec, config)
+        except ConfigError:
+            return []
+        out: list[tuple[bool, Any, Any]] = [(True, engine.state(), engine.legal_actions())]
+        for move in moves:
+            if move.kind == "refuse":
+                ok = not engine.is_legal(move.action)
+            else:
+                try:
+                    engine.apply(move.action)
+                    ok = True
+                except RulespecError:
+                    ok = False
+            out.append((ok, engine.state(), engine.legal_actions()))
+            if not ok:
+                break
+        return out
 
     def _run_on_reference(self, example: Example, rulings: Mapping[str, str]) -> Outcome:
         key = (example.id, int(example.config.get("players", 0)),
@@ -191,7 +257,7 @@ class WitnessBench:
         except EngineError as exc:
             return ProbeResult(probe, False, f"the engine answered with an error: {exc}")
         except ConfigError as exc:
-            return ProbeResult(probe, False, f"the engine refused the configuration: {exc}")
+            return ProbeResult(probe, False, f"the engine refused the configuration: {exc}", -1)
 
     def _run(self, adapter: Adapter, probe: Probe) -> ProbeResult:
         outcome = probe.outcome
@@ -203,7 +269,7 @@ class WitnessBench:
                 prev = adapter.state()
             problem = _play(adapter, move)
             if problem is not None:
-                return ProbeResult(probe, False, f"move {i + 1}: {problem}")
+                return ProbeResult(probe, False, f"move {i + 1}: {problem}", i)
         if not outcome.steps:
             prev = adapter.state()
         state = adapter.state()

@@ -27,7 +27,7 @@ from rulespec.conformance.profile_blame import Observe, Parting
 from rulespec.conformance.profile_play import PlayVerdict, infer_by_play
 from rulespec.conformance.protocol import Hello
 from rulespec.conformance.versions import VersionView, view_for
-from rulespec.conformance.witness_probes import ProbeResult, WitnessBench, options_held
+from rulespec.conformance.witness_probes import ProbeResult, Probes, WitnessBench, options_held
 from rulespec.examples.model import load_examples
 from rulespec.examples.run import textual
 from rulespec.reference.core import make_config
@@ -227,14 +227,21 @@ def _static(spec: Spec, record: str, players: int, view: VersionView,
 def judge(bench: WitnessBench, adapter: Adapter, record: str, players: int,
           believed: Mapping[str, str], configured: Mapping[str, str]) -> Finding:
     """Run the separating witnesses of ``record`` at ``players`` on the engine; say what it
-    follows."""
+    follows (and which witnesses were not run, and why)."""
     probes = bench.probes(record, players, believed, configured)
+    finding = _verdict(bench, adapter, record, players, probes)
+    if not probes.skipped:
+        return finding
     skipped = "; ".join(f"{w}: {why}" for w, why in probes.skipped.items())
+    return _note(finding, f"not run: {skipped}")
+
+
+def _verdict(bench: WitnessBench, adapter: Adapter, record: str, players: int,
+             probes: Probes) -> Finding:
     if not probes.found:
         why = (f"no witness separates its options at {players} players"
                if bench.witnesses(record) else "it has no witness")
-        return Finding(record, players, "undecided", note=why + (f" ({skipped})" if skipped
-                                                                  else ""))
+        return Finding(record, players, "undecided", note=why)
     results = tuple(bench.run(adapter, p) for p in probes.found)
     held = options_held(results)
     if len(held) == 1:
@@ -257,7 +264,7 @@ def judge(bench: WitnessBench, adapter: Adapter, record: str, players: int,
     unwitnessed = [o for o in every if o not in probes.options]
     return Finding(record, players, "undecided", tuple(unwitnessed), witnesses=results,
                    note=f"every witness run fails; {', '.join(unwitnessed)} has no witness "
-                        f"at {players} players" + (f" ({skipped})" if skipped else ""))
+                        f"at {players} players")
 
 
 def _judge_count(bench: WitnessBench, adapter: Adapter, records: Sequence[str], players: int,
@@ -403,6 +410,4 @@ def _play_note(verdict: PlayVerdict, record: str) -> str:
 
 
 def _note(finding: Finding, note: str) -> Finding:
-    joined = f"{finding.note}; {note}" if finding.note else note
-    return Finding(finding.record, finding.players, finding.verdict, finding.options,
-                   finding.by, finding.witnesses, joined)
+    return replace(finding, note=f"{finding.note}; {note}" if finding.note else note)

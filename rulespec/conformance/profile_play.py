@@ -137,7 +137,7 @@ def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players
         top = max(totals.values())
         consistent[record] = tuple(o for o, t in totals.items() if t == top)
     unexplained = sum(1 for a, b in zip(scores, s.full, strict=True) if a != b)
-    note = f"{s.replays} replays" + (" (stopped by the time budget)" if s.late() else "")
+    note = f"{s.replays} replays" + (", stopped by the time budget" if s.late() else "")
     partings = blame(spec, reference, with_rulings(spec, config, chosen), evidence, scores,
                      observe) if unexplained else []
     return PlayVerdict(players, len(evidence), steps, consistent, unexplained, note,

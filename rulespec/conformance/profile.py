@@ -239,8 +239,12 @@ def judge(bench: WitnessBench, adapter: Adapter, record: str, players: int,
 def _verdict(bench: WitnessBench, adapter: Adapter, record: str, players: int,
              probes: Probes) -> Finding:
     if not probes.found:
-        why = (f"no witness separates its options at {players} players"
-               if bench.witnesses(record) else "it has no witness")
+        if probes.skipped and not probes.not_separating:
+            why = "its witnesses are not run on this engine"
+        elif bench.witnesses(record):
+            why = f"no witness separates its options at {players} players"
+        else:
+            why = "it has no witness"
         return Finding(record, players, "undecided", note=why)
     results = tuple(bench.run(adapter, p) for p in probes.found)
     held = options_held(results)

@@ -185,6 +185,7 @@ def to_json(profile: RulingProfile) -> dict[str, Any]:
         "unreached": profile.unreached(),
         "newer": {"records": sorted(v.held),
                   "options": {r: sorted(o) for r, o in sorted(v.added_options.items())}},
+        "table": table_rows(profile),
         "records": [{"record": r, "configured": profile.configured[r],
                      "default": profile.defaults[r],
                      "findings": [f.to_json() for f in found]}

@@ -82,8 +82,9 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
               help="Instead of checking, report the engine's ruling profile: per ambiguity record "
                    "and player count, the option it follows, shown by the spec's witnesses (the "
                    "example of each option that holds under it alone), or that it follows none "
-                   "(a bug: exit 1). Where no witness decides, it plays --examples games (at most "
-                   "3) per player count on the engine alone.")
+                   "(a bug: exit 1). It also plays --examples games (at most 3) per player count "
+                   "on the engine alone, within a few seconds in all, for what no witness "
+                   "decides and to check what they show.")
 @click.option("--jobs", "-j", type=AT_LEAST_ONE, default=None,
               help="Engine processes checking configurations at once (at least 1; default: the "
                    "cores). The report is the same whatever the number.")

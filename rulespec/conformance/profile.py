@@ -37,8 +37,10 @@ PROFILE_FORMAT = "rulespec-ruling-profile/2"
 #: Games played per player count where no witness decides, and their longest length.
 PLAY_GAMES = 3
 PLAY_STEPS = 400
-#: Seconds the fallback play may take in all (the witnesses are not counted: they are quick).
-PLAY_SECONDS = 6.0
+#: Seconds the fallback play may take in all, and the witnesses and the play together: the
+#: witnesses are quick, the play is what a slow engine makes slow.
+PLAY_SECONDS = 5.0
+PROFILE_SECONDS = 9.0
 
 Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer"]
 
@@ -299,11 +301,13 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
                          variants: Sequence[str] = (), engine_name: str = "engine",
                          spec_version: str | None = None, games: int = PLAY_GAMES,
                          max_steps: int = PLAY_STEPS, seed: int = 0,
-                         play_seconds: float = PLAY_SECONDS) -> RulingProfile:
+                         play_seconds: float = PLAY_SECONDS,
+                         budget: float = PROFILE_SECONDS) -> RulingProfile:
     """Return the ruling profile of the engine behind ``adapter`` for ``spec``'s game.
 
-    The witnesses come first, at every player count; games are played (at most ``games`` per
-    count, ``max_steps`` long, ``play_seconds`` in all) only for what they leave open.
+    The witnesses come first, at every player count; then games are played (at most ``games``
+    per count, ``max_steps`` long, ``play_seconds`` in all, and no longer than what is left of
+    ``budget`` seconds for the whole profile) for what they leave open and to check them.
     """
     started = time.perf_counter()
     hello = adapter.hello()
@@ -326,7 +330,8 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
     # Games are played at every count: for what the witnesses leave open, and to catch a bug
     # that coincides with another option in a witness's position. The budget is shared out,
     # each count getting its share of what is left, so a slow engine gets a game at each.
-    ends = time.monotonic() + play_seconds
+    left = budget - (time.perf_counter() - started)
+    ends = time.monotonic() + max(0.0, min(play_seconds, left))
     observe = projection(spec, profile.level)
     for i, n in enumerate(profile.players):
         deadline = time.monotonic() + (ends - time.monotonic()) / (len(profile.players) - i)

@@ -255,7 +255,9 @@ def _verdict(bench: WitnessBench, adapter: Adapter, record: str, players: int,
     if held:
         return Finding(record, players, "undecided", tuple(held), witnesses=results,
                        note="the witnesses of several options hold on this engine")
-    every = [str(o["id"]) for o in bench.spec.ambiguities[record]["options"]]
+    newer = bench.view.added_options.get(record, frozenset())
+    every = [str(o["id"]) for o in bench.spec.ambiguities[record]["options"]
+             if o["id"] not in newer]
     refuted = {r.probe.option for r in results if not r.holds and not r.before_record}
     if refuted == set(every):
         return Finding(record, players, "no-option", witnesses=results,

@@ -30,6 +30,7 @@ from rulespec.examples.model import Example, ExampleFile
 from rulespec.examples.position import Move
 from rulespec.examples.run import Outcome, check_expectations, odds, run_example
 from rulespec.reference.core import ConfigError, config_from_json
+from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 
@@ -214,8 +215,6 @@ class WitnessBench:
                moves: Sequence[Move]) -> list[tuple[bool, Any, Any]]:
         """Return (accepted, state, legal) at the start and after each move, on the reference,
         up to the first move it does not make as the witness does."""
-        from rulespec.reference.registry import engine_class
-
         try:
             config = config_from_json(self.spec, example.config_json(self.spec.game_id, rulings))
             engine = engine_class(self.spec)(self.spec, config)

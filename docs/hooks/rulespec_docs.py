@@ -20,7 +20,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
-from rulespec.docsgen.matrix import load_reports, matrix_page
+from rulespec.docsgen.matrix import load_profiles, load_reports, matrix_page
 from rulespec.spec import Spec, SpecError, load_spec, spec_paths
 from rulespec.spec.validate import spec_schema
 
@@ -63,7 +63,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
                                              directory_urls=config.use_directory_urls)
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {exc}") from exc
-    _built["pages"].append(matrix_page(load_reports(reports), specs))
+    _built["pages"].append(matrix_page(load_reports(reports), specs, load_profiles(reports)))
     _built["traces"] = _trace_files(specs, reports)
     nav = config.nav
     section = next((entry for entry in nav or [] if isinstance(entry, dict)

@@ -79,9 +79,12 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
                    "and every pair of options of two ambiguities in some configuration (a "
                    "covering array over the player counts), instead of the defaults only.")
 @click.option("--infer", is_flag=True,
-              help="Instead of checking, report the engine's ruling profile: per ambiguity, the "
-                   "options its behaviour is consistent with (it plays --examples games, at most "
-                   "10, per player count on the engine alone).")
+              help="Instead of checking, report the engine's ruling profile: per ambiguity record "
+                   "and player count, the option it follows, shown by the spec's witnesses (the "
+                   "example of each option that holds under it alone), or that it follows none "
+                   "(a bug: exit 1). It also plays --examples games (at most 3) per player count "
+                   "on the engine alone, within a few seconds in all, for what no witness "
+                   "decides and to check what they show.")
 @click.option("--jobs", "-j", type=AT_LEAST_ONE, default=None,
               help="Engine processes checking configurations at once (at least 1; default: the "
                    "cores). The report is the same whatever the number.")
@@ -141,7 +144,8 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
             try:
                 _handshake(adapter)
                 _infer(adapter, game, players, rulings, variant, min(examples, 10),
-                       min(max_steps, 500), seed or 0, fmt, report_path)
+                       min(max_steps, 500), seed or 0, fmt, report_path, engine_name=name,
+                       spec_version=spec_version)
             finally:
                 adapter.close()
         return
@@ -172,33 +176,45 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
 
 def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, str],
            variants: Sequence[str], games: int, max_steps: int, seed: int, fmt: str,
-           report_path: Path | None) -> None:
-    """Print the ruling profile of the engine behind ``adapter`` (``conform --infer``)."""
-    from rulespec.conformance.inference import render_profile, run_inference
+           report_path: Path | None, *, engine_name: str = "engine",
+           spec_version: str | None = None) -> None:
+    """Print the ruling profile of the engine behind ``adapter`` (``conform --infer``).
+
+    The spec's witnesses decide first (``rulespec.conformance.profile``); ``games`` games of at
+    most ``max_steps`` actions are played per player count only for what they leave open. Exits
+    1 when the engine follows no option of a record (a plain bug).
+    """
+    from rulespec.conformance.profile import PLAY_GAMES, PLAY_STEPS, infer_ruling_profile
+    from rulespec.conformance.profile_report import render_text, to_json
     from rulespec.conformance.protocol import EngineError, EngineFailure
     from rulespec.reference.core import ConfigError
     from rulespec.reference.registry import engine_class
+    from rulespec.spec.errors import RulespecError
     from rulespec.spec.registry import get_spec
 
     spec = get_spec(game)
-    counts = list(players) or list(range(spec.min_players, spec.max_players + 1))
     try:
-        profiles = run_inference(adapter, spec, engine_class(spec), players=counts,
-                                 rulings=rulings, variants=variants, games=games,
-                                 max_steps=max_steps, seed=seed)
+        profile = infer_ruling_profile(adapter, spec, engine_class(spec), players=players,
+                                       rulings=rulings, variants=variants,
+                                       engine_name=engine_name, spec_version=spec_version,
+                                       games=min(games, PLAY_GAMES),
+                                       max_steps=min(max_steps, PLAY_STEPS), seed=seed)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     except (EngineFailure, EngineError) as exc:
-        click.echo(f"rulespec: the engine broke down while playing: {exc}; run the kit without "
-                   "--infer to see where", err=True)
+        click.echo(f"rulespec: the engine broke down while profiling: {exc}; run the kit "
+                   "without --infer to see where", err=True)
         sys.exit(EXIT_FAILED)
-    if fmt == "json":
-        text = json.dumps([p.to_json() for p in profiles], indent=2) + "\n"
-    else:
-        text = "".join(render_profile(p, spec.default_rulings()) for p in profiles)
+    except RulespecError as exc:
+        click.echo(f"rulespec: {exc}", err=True)
+        sys.exit(exit_code_for(exc))
+    text = (json.dumps(to_json(profile), indent=2) + "\n" if fmt == "json"
+            else render_text(profile))
     if report_path is not None:
         report_path.write_text(text, encoding="utf-8")
     click.echo(text, nl=False)
+    if profile.bugs():
+        sys.exit(EXIT_FAILED)
 
 
 def _handshake(adapter: Any) -> None:

@@ -71,6 +71,7 @@ def _rulings_text(f: Failure) -> list[str]:
     flags = " ".join(f"--ruling {a}={o}" for a, o in sorted(f.matches[0].items()))
     lines.append(f"    declare it in hello and check with {flags}, or fix the engine "
                  f"({f.inference})")
+    lines.append("    its whole ruling profile, every record at every player count: rerun with --infer")
     return lines
 
 

@@ -1,6 +1,8 @@
 """The conformance matrix: engines x configurations x checks, from JSON reports in a folder.
 
-The reports are what ``rulespec conform --format json`` writes. They are committed in
+The reports are what ``rulespec conform --format json`` writes; beside them, each engine's
+ruling profile (``rulespec conform --infer --format json``, ``<job>.profile.json``) gives its
+row a one-line summary of the readings it follows, detailed below the matrix. They are committed in
 ``docs/conformance-reports/`` (docs input, not package data; mkdocs.yml excludes the folder
 from the site) so the docs build stays fast; refresh them with::
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +34,7 @@ from rulespec.spec.model import Spec
 #: Where the matrix page lives, relative to the docs folder.
 MATRIX_PAGE = "implementers/matrix.md"
 REPORT_FORMAT = "rulespec-conformance/1"
+PROFILE_FORMAT = "rulespec-ruling-profile/2"
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,8 @@ class Job:
     args: tuple[str, ...] = ()
     #: The engine's name in the matrix (the report's own is its command line).
     label: str = "reference (in-process)"
+    #: Also write the engine's ruling profile (once per engine and game).
+    profile: bool = False
 
     def command(self, report: Path, failures: Path) -> list[str]:
         """Return the command line that writes this job's report."""
@@ -52,23 +58,33 @@ class Job:
             cmd += ["--engine", self.engine]
         return cmd + list(self.args)
 
+    def profile_command(self, report: Path) -> list[str]:
+        """Return the command line that writes this engine's ruling profile (as it declares,
+        so without the job's other options)."""
+        cmd = [sys.executable, "-m", "rulespec", "conform", "--game", self.game, "--infer",
+               "--format", "json", "--report", str(report)]
+        return cmd + (["--engine", self.engine] if self.engine else [])
+
 
 _NODE = "Node.js: conformance/engines/dado_de_ouro.js"
 
+_BAD = f"{sys.executable} -m tests.conformance.engines.bad_server dado-de-ouro"
+
 #: The reports committed for the docs: the reference on every built-in game, the bundled
-#: Node.js engine, and one known-bad engine of the negative corpus, to show what a failure
-#: looks like.
+#: Node.js engine, and two known-bad engines of the negative corpus, to show what a failure
+#: and another reading look like; each engine's ruling profile too.
 JOBS: tuple[Job, ...] = (
-    *(Job(f"{game}.reference", game) for game in ("dado-de-ouro", "fool", "ouro-de-tolo",
-                                                   "ruby-rhino")),
+    *(Job(f"{game}.reference", game, profile=True)
+      for game in ("dado-de-ouro", "fool", "ouro-de-tolo", "ruby-rhino")),
     Job("dado-de-ouro.reference.d8", "dado-de-ouro", args=("-r", "DDO-AMB-01=d8")),
     Job("dado-de-ouro.node", "dado-de-ouro", "node conformance/engines/dado_de_ouro.js",
-        label=_NODE),
+        label=_NODE, profile=True),
     Job("dado-de-ouro.node.d8", "dado-de-ouro", "node conformance/engines/dado_de_ouro.js",
         ("-r", "DDO-AMB-01=d8"), label=_NODE),
-    Job("dado-de-ouro.bad-reversed-order", "dado-de-ouro",
-        f"{sys.executable} -m tests.conformance.engines.bad_server dado-de-ouro reversed-order",
-        ("--no-golden",), label="known-bad: reversed-order (negative corpus)"),
+    Job("dado-de-ouro.bad-reversed-order", "dado-de-ouro", f"{_BAD} reversed-order",
+        ("--no-golden",), label="known-bad: reversed-order (negative corpus)", profile=True),
+    Job("dado-de-ouro.bad-like-DDO-AMB-04", "dado-de-ouro", f"{_BAD} like-DDO-AMB-04",
+        ("--no-golden",), label="known-bad: like-DDO-AMB-04 (negative corpus)", profile=True),
 )
 
 
@@ -81,6 +97,16 @@ def load_reports(folder: Path) -> list[dict[str, Any]]:
             doc["_file"] = path.name
             reports.append(doc)
     return reports
+
+
+def load_profiles(folder: Path) -> list[dict[str, Any]]:
+    """Return the ruling profiles (``*.profile.json``) of ``folder``, sorted by file name."""
+    profiles = []
+    for path in sorted(folder.glob("*.profile.json")) if folder.is_dir() else []:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(doc, dict) and doc.get("format") == PROFILE_FORMAT:
+            profiles.append(doc)
+    return profiles
 
 
 def config_label(config: Mapping[str, Any], spec: Spec | None) -> str:
@@ -105,16 +131,22 @@ def _cell(status: str, href: str | None = None) -> str:
     return f"[{label}]({href})" if href else label
 
 
-def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec]) -> Page:
-    """Return the conformance matrix page."""
+def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec],
+                profiles: Sequence[Mapping[str, Any]] = ()) -> Page:
+    """Return the conformance matrix page; an engine's ruling profile, when given, is in its
+    first row and detailed below the failures."""
     by_game = {spec.game_id: spec for spec in specs}
+    profile_of = {(str(p["game"]), str(p["engine"])): p for p in profiles}
     # No contents sidebar: the matrix needs the width.
     out = ['---\ntitle: "Conformance matrix"\nhide:\n  - toc\n---\n\n', "# Conformance matrix\n\n",
            "Which engine passes which check, in which configuration, built from the JSON "
            "reports of `rulespec conform --format json` in `docs/conformance-reports/`. Each "
            "✗ links to its failure below: the check, the clauses, the message and the minimal "
            "game. ✓ passed, – skipped (the engine does not support the configuration), "
-           "· not run. Refresh the reports with `python -m rulespec.docsgen.matrix`.\n\n"]
+           "· not run. The *Rulings* column sums up the engine's ruling profile (`rulespec "
+           "conform --infer`: which reading of each ambiguity it follows, shown by the spec's "
+           "witnesses), detailed below the failures. Refresh the reports with "
+           "`python -m rulespec.docsgen.matrix`.\n\n"]
     if not reports:
         return Page(MATRIX_PAGE, "".join(out) + "No conformance reports are committed yet.\n")
     checks = [(c["id"], c["title"]) for c in reports[0]["checks"]]
@@ -129,15 +161,21 @@ def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec]) -> 
                          key=lambda r: (str(r["engine"]).startswith("known-bad"),
                                         not str(r["engine"]).startswith("reference"),
                                         str(r.get("_file", "")).removesuffix(".json")))
+        profiled: set[str] = set()
         for report in ordered:
             engine = text(report["engine"])
+            found = profile_of.get((game, str(report["engine"])))
+            # The profile is the engine's, not a configuration's: in its first row only.
+            rulings = "" if found is None or engine in profiled else text(str(found["summary"]))
+            profiled.add(engine)
             for run in report["runs"]:
                 failed: dict[str, str] = {}
                 for failure in run["failures"]:
                     key = f"fail-{len(failures) + 1}"
                     failed.setdefault(failure["check"], key)
                     failures.append((key, report, failure))
-                row = [engine, text(config_label(run["config"], spec))]
+                row = [engine, text(config_label(run["config"], spec)), rulings]
+                rulings = ""
                 for cid, _ in checks:
                     if run.get("skipped"):
                         row.append(_cell("skipped"))
@@ -155,9 +193,9 @@ def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec]) -> 
                     key = f"fail-{len(failures) + 1}"
                     failures += [(key, report, g["failure"]) for g in bad]
                     golden = _cell("failed", f"#{key}")
-                rows.append([engine, "golden traces"]
+                rows.append([engine, "golden traces", ""]
                             + [golden if cid == "GOLDEN" else _cell("not run") for cid, _ in checks])
-        headers = ["Engine", "Configuration"] + [
+        headers = ["Engine", "Configuration", "Rulings"] + [
             f'<abbr title="{text(title)}">{text(cid)}</abbr>' for cid, title in checks]
         out.append('<div class="rs-matrix" markdown>\n\n' + table(headers, rows) + "\n</div>\n\n")
     out.append(f"## Failures {anchor('failures')}\n\n")
@@ -169,7 +207,31 @@ def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec]) -> 
             continue
         seen.add(key)
         out.append(_failure_block(key, report, failure, by_game.get(str(report["game"]))))
+    if profiles:
+        out.append(f"## Ruling profiles {anchor('ruling-profiles')}\n\n"
+                   "Per engine, which reading of each ambiguity record it follows at each "
+                   "player count (`rulespec conform --infer`), and what shows it: the record's "
+                   "witness (the rule example that holds under that reading alone) or, where "
+                   "no witness decides, the games played.\n\n")
+        out += [_profile_block(p) for p in profiles]
     return Page(MATRIX_PAGE, "".join(out))
+
+
+def _profile_block(profile: Mapping[str, Any]) -> str:
+    """Return one engine's ruling profile: its summary and its table."""
+    game, engine = str(profile["game"]), str(profile["engine"])
+    players = profile.get("players") or []
+    slug = re.sub(r"[^a-z0-9]+", "-", f"profile-{game}-{engine}".lower()).strip("-")
+    out = [f"### {text(engine)}: {text(game)} {anchor(slug)}\n\n",
+           f"**{text(str(profile['summary']))}** (checked as spec "
+           f"{text(str(profile['checked_as']))}, "
+           f"{plural(len(players), 'player count')}, "
+           f"{plural(int(profile.get('witnesses_run', 0)), 'witness run')}).\n\n"]
+    rows = [[text(c) for c in row] for row in profile.get("table") or []]
+    if rows:
+        out.append(table(["Record", "Configured", "Follows", "Shown by", "Players"], rows)
+                   + "\n")
+    return "".join(out)
 
 
 def _failure_block(key: str, report: Mapping[str, Any], failure: Mapping[str, Any],
@@ -198,7 +260,8 @@ def _failure_block(key: str, report: Mapping[str, Any], failure: Mapping[str, An
 
 
 def refresh(out: Path, jobs: Sequence[Job] = JOBS, *, root: Path | None = None) -> list[Path]:
-    """Run every job and write its JSON report into ``out``; return the report paths."""
+    """Run every job and write its JSON report (and ruling profile) into ``out``; return the
+    paths written."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for job in jobs:
@@ -212,7 +275,20 @@ def refresh(out: Path, jobs: Sequence[Job] = JOBS, *, root: Path | None = None) 
                                f"{' '.join(job.command(report, failures))!r} to see why")
         relabel(report, job.label)
         written.append(report)
+        if job.profile:
+            written.append(write_profile(job, out, root=root))
     return written
+
+
+def write_profile(job: Job, out: Path, *, root: Path | None = None) -> Path:
+    """Write ``job``'s engine's ruling profile into ``out``; return its path."""
+    path = out / f"{job.name}.profile.json"
+    subprocess.run(job.profile_command(path), cwd=root, check=False, stdout=subprocess.DEVNULL)
+    if not path.is_file():
+        raise RuntimeError(f"{job.name}: rulespec conform --infer wrote no profile; run "
+                           f"{' '.join(job.profile_command(path))!r} to see why")
+    relabel(path, job.label)
+    return path
 
 
 def relabel(report: Path, label: str) -> None:

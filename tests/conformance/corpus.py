@@ -44,6 +44,8 @@ class BadEngine:
     rulings: Mapping[str, str] = field(default_factory=dict)
     #: The (ambiguity, option) the engine follows while declaring the configured rulings.
     behaves_like: tuple[str, str] | None = None
+    #: The ambiguity at whose decision point the engine does what no option of it does.
+    bug_at: str | None = None
 
     def engine(self) -> type[Engine]:
         """Return the bad engine class."""
@@ -235,6 +237,21 @@ def early_reshuffle(base: type[Engine]) -> type[Engine]:
                 self.discard[j] = 0
 
     return type(f"EarlyReshuffle{base.__name__}", (base,), {"_need_card": _need_card})
+
+
+def round_starter_moves(seats: int) -> Builder:
+    """A Dado de Ouro engine that passes the start of each round ``seats`` seats on (negative:
+    counter-clockwise), a reading of DDO-ROUND-01 no option of DDO-AMB-04 has."""
+
+    def build(base: type[Engine]) -> type[Engine]:
+        def _next_round_starter(self: Any) -> int:
+            current = self._round_starter if self._round_starter is not None else 0
+            return int((current + seats) % self.players)
+
+        return type(f"Starter{seats}{base.__name__}", (base,),
+                    {"_next_round_starter": _next_round_starter})
+
+    return build
 
 
 def only_with(players: int, build: Builder) -> Builder:
@@ -447,6 +464,20 @@ RULING_ENGINES: list[BadEngine] = [
     like("fool", "FOOL-AMB-06", "first-played", 4),
     like("ruby-rhino", "RR-AMB-13", "matching-only", 2),
     like("ouro-de-tolo", "OURO-AMB-14", "at-once", 3),
+]
+
+
+#: Engines with a plain bug at one record's decision point: they follow no option of it, and
+#: ``conform --infer`` must say so rather than name an option. Passing the start two seats on
+#: matches no witness of DDO-AMB-04; passing it counter-clockwise matches, in that record's
+#: witness position, the previous round's winner (seat 0), so only the games played show it.
+DECISION_BUGS: list[BadEngine] = [
+    BadEngine("dado-de-ouro", "starter-skips-a-seat", "DDO-ROUND-01 each round starts two "
+              "seats on from the last: no reading of DDO-AMB-04", "DIFF-STATE",
+              round_starter_moves(2), players=4, bug_at="DDO-AMB-04"),
+    BadEngine("dado-de-ouro", "starter-counter-clockwise", "DDO-ROUND-01 the start of each "
+              "round passes counter-clockwise: no reading of DDO-AMB-04", "DIFF-STATE",
+              round_starter_moves(-1), players=4, bug_at="DDO-AMB-04"),
 ]
 
 

@@ -41,6 +41,7 @@ def test_kit_names_the_ruling_the_engine_follows(bad: BadEngine, tmp_path: Path)
     assert {amb: opt} in [dict(m) for m in failure.matches], (
         f"{bad}: matches {failure.matches} ({failure.inference}) do not name {amb}={opt}")
     assert f"behaves like {amb} = {opt}" in render_text(report)
+    assert "rerun with --infer" in render_text(report)
 
 
 #: Fool's games are long; its profiles are inferred only in the slow run (the kit still names
@@ -60,7 +61,8 @@ def test_infer_reports_the_option(bad: BadEngine) -> None:
 
 
 def test_conform_infer_command_over_the_protocol() -> None:
-    """The command line, on an engine served over the protocol, prints the profile as JSON."""
+    """The command line, on an engine served over the protocol, prints the profile as JSON
+    (the witnesses name the option; see test_profile.py for the rest)."""
     bad = next(b for b in ENGINES if b.game == "dado-de-ouro")
     amb, opt = _like(bad)
     cmd = " ".join(bad_server_command(bad.game, bad.name))
@@ -69,5 +71,5 @@ def test_conform_infer_command_over_the_protocol() -> None:
                           "--examples", "4", "--format", "json"],
                          capture_output=True, text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stderr
-    profile, = json.loads(run.stdout)
-    assert profile["consistent"][amb] == [opt]
+    profile = json.loads(run.stdout)
+    assert [(d["record"], d["option"]) for d in profile["deviations"]] == [(amb, opt)]

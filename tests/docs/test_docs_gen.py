@@ -448,6 +448,28 @@ def test_matrix_cells_link_to_their_failures(example: Spec) -> None:
     assert "Minimal game (1 action)" in page
 
 
+def test_matrix_shows_each_engines_ruling_profile(example: Spec) -> None:
+    """The engine's first row carries its profile's summary; the table follows below."""
+    from rulespec.docsgen.matrix import matrix_page
+
+    checks = [{"id": "PROTOCOL", "title": "Protocol", "status": "passed"}]
+    config = {"players": 2, "rulings": {}, "variants": [], "parameters": {}}
+    run = {"config": config, "ok": True, "skipped": None, "failures": []}
+    report = {"format": "rulespec-conformance/1", "engine": "eng", "game": "toy-dice",
+              "spec_version": "1", "ok": True, "checks": checks, "runs": [run, run],
+              "golden": [], "failures": []}
+    profile = {"format": "rulespec-ruling-profile/2", "engine": "eng", "game": "toy-dice",
+               "checked_as": "1", "players": [2], "witnesses_run": 3,
+               "summary": "follows the defaults except TOY-AMB-01 = high at 2 players",
+               "table": [["TOY-AMB-01", "low", "high", "witness TOY-EX-HIGH", "2"]]}
+    page = matrix_page([report], [example], [profile]).markdown
+    summary = "follows the defaults except TOY-AMB-01 = high at 2 players"
+    rows = [line for line in page.splitlines() if line.startswith("| eng |")]
+    assert len(rows) == 2 and summary in rows[0] and summary not in rows[1]
+    assert "| Engine | Configuration | Rulings |" in page
+    assert "## Ruling profiles" in page and "| TOY-AMB-01 | low | high |" in page
+
+
 def test_generated_pages_link_their_source_file() -> None:
     """With a repository URL set, 'Generated from specs/x.yaml' links to the file."""
     md = '<p class="rs-provenance">Generated from <code>specs/fool.yaml</code>, spec 1.</p>'

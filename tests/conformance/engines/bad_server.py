@@ -9,13 +9,13 @@ import sys
 
 from rulespec.conformance.adapters import InProcessAdapter
 from rulespec.conformance.server import serve
-from tests.conformance.corpus import RULING_ENGINES, corpus
+from tests.conformance.corpus import DECISION_BUGS, RULING_ENGINES, corpus
 
 
 def main() -> int:
     """Serve the bad engine named on the command line."""
     game, name = sys.argv[1], sys.argv[2]
-    for bad in [*corpus([game]), *RULING_ENGINES]:
+    for bad in [*corpus([game]), *RULING_ENGINES, *DECISION_BUGS]:
         if bad.game != game:
             continue
         if bad.name == name:

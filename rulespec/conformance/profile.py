@@ -1,0 +1,424 @@
+"""An engine's ruling profile (``rulespec conform --infer``): which reading of each open question
+it follows, at each player count, shown by the spec's witnesses.
+
+For every record the engine's configuration reaches, the witnesses of all its options are played
+on the engine configured as it declares (``rulespec.conformance.witness_probes``); the option
+whose witnesses hold is the one it follows. When the witnesses of every option fail, the engine
+follows no option: a plain bug at the record's decision point, reported as such. Only where no
+witness decides (none separates the options at that player count, or the engine is not
+configurable for one) are games played (``rulespec.conformance.profile_play``).
+
+What the profile does not ask: records whose options change no play, records whose options are
+the same at a player count (a table that differs only at 7 players), and, for an engine checked
+as an older release, the records and options added after it (``rulespec.conformance.versions``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.inference import Reference
+from rulespec.conformance.levels import projection
+from rulespec.conformance.profile_blame import Observe, Parting
+from rulespec.conformance.profile_play import PlayVerdict, infer_by_play
+from rulespec.conformance.protocol import Hello
+from rulespec.conformance.versions import VersionView, view_for
+from rulespec.conformance.witness_probes import ProbeResult, Probes, WitnessBench, options_held
+from rulespec.examples.model import load_examples
+from rulespec.examples.run import textual
+from rulespec.reference.core import make_config
+from rulespec.spec.model import Spec
+
+PROFILE_FORMAT = "rulespec-ruling-profile/2"
+#: Games played per player count where no witness decides, and their longest length.
+PLAY_GAMES = 3
+PLAY_STEPS = 400
+#: Seconds the fallback play may take in all, and the witnesses and the play together: the
+#: witnesses are quick, the play is what a slow engine makes slow.
+PLAY_SECONDS = 5.0
+PROFILE_SECONDS = 9.0
+
+Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the profile found about one record at one player count."""
+
+    record: str
+    players: int
+    verdict: Verdict
+    #: The option the engine follows (``follows``), or the candidates left (``undecided``).
+    options: tuple[str, ...] = ()
+    #: ``witness`` or ``play`` for a ``follows`` verdict.
+    by: str = ""
+    witnesses: tuple[ProbeResult, ...] = ()
+    note: str = ""
+    #: Why the games played at this count cast doubt on it ("" when they do not).
+    doubt: str = ""
+
+    @property
+    def option(self) -> str | None:
+        """Return the option followed (None unless the verdict is ``follows``)."""
+        return self.options[0] if self.verdict == "follows" else None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the finding as JSON."""
+        return {"players": self.players, "verdict": self.verdict, "options": list(self.options),
+                "by": self.by or None, "witnesses": [w.to_json() for w in self.witnesses],
+                "note": self.note, "doubt": self.doubt or None}
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """An option the engine follows other than the configured one, and where."""
+
+    record: str
+    option: str
+    #: Player counts where its witnesses show it, and where only the games played do.
+    by_witness: tuple[int, ...]
+    by_play: tuple[int, ...]
+    #: Counts where the games played part from the reference under every reading tried, so
+    #: a bug no ruling explains may have made the witness hold.
+    unconfirmed: tuple[int, ...] = ()
+
+
+@dataclass
+class RulingProfile:
+    """Per record and player count, the reading an engine follows."""
+
+    game: str
+    engine: str
+    spec_version: str
+    version: VersionView
+    players: tuple[int, ...]
+    level: str
+    #: The rulings the engine is configured with (what it declares; defaults elsewhere).
+    configured: dict[str, str]
+    defaults: dict[str, str]
+    #: Record -> its findings, one per player count, in spec order.
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+    play: list[PlayVerdict] = field(default_factory=list)
+    witnesses_run: int = 0
+    seconds: float = 0.0
+
+    def deviations(self) -> list[Deviation]:
+        """Return every option the engine follows other than the configured one."""
+        out = []
+        for record, found in self.findings.items():
+            by: dict[str, list[Finding]] = {}
+            for f in found:
+                if f.option is not None and f.option != self.configured[record]:
+                    by.setdefault(f.option, []).append(f)
+            out += [Deviation(record, option,
+                              tuple(f.players for f in fs if f.by == "witness"),
+                              tuple(f.players for f in fs if f.by == "play"),
+                              tuple(f.players for f in fs if f.doubt))
+                    for option, fs in by.items()]
+        return out
+
+    def bugs(self) -> list[tuple[str, list[Finding]]]:
+        """Return every record the engine follows no option of, with those findings."""
+        out = []
+        for record, found in self.findings.items():
+            bad = [f for f in found if f.verdict == "no-option"]
+            if bad:
+                out.append((record, bad))
+        return out
+
+    def undecided(self) -> dict[str, list[int]]:
+        """Return record -> the player counts where neither witness nor play told its options
+        apart (the records whose options change no play, or are the same there, left out)."""
+        out: dict[str, list[int]] = {}
+        for record, found in self.findings.items():
+            counts = [f.players for f in found if f.verdict == "undecided"]
+            if counts:
+                out[record] = counts
+        return out
+
+    def unreached(self) -> dict[str, list[int]]:
+        """Return record -> the player counts where the engine fails its witnesses before the
+        record's readings part (a bug elsewhere keeps the witness's position from being
+        reached)."""
+        out: dict[str, list[int]] = {}
+        for record, found in self.findings.items():
+            counts = [f.players for f in found if f.verdict == "unreached"]
+            if counts:
+                out[record] = counts
+        return out
+
+    def newer(self) -> list[str]:
+        """Return the records not asked because they came after the release checked."""
+        return [r for r, found in self.findings.items()
+                if any(f.verdict == "newer" for f in found)]
+
+
+# -- what is asked where ------------------------------------------------------------------------
+
+
+def configured_rulings(spec: Spec, hello: Hello, asked: Mapping[str, str]) -> dict[str, str]:
+    """Return the rulings the engine is configured with: those asked for, else the default when
+    the engine declares it (or declares nothing for the record), else the first it declares."""
+    declared = hello.games.get(spec.game_id, {}).get("rulings", {})
+    out = {}
+    for record, default in spec.default_rulings().items():
+        options = list(declared.get(record) or [])
+        if record in asked:
+            out[record] = asked[record]
+        elif options and default not in options:
+            out[record] = str(options[0])
+        else:
+            out[record] = default
+    return out
+
+
+def player_counts(spec: Spec, hello: Hello, asked: Sequence[int]) -> tuple[int, ...]:
+    """Return the player counts profiled: those asked for, else every count the engine plays."""
+    if asked:
+        return tuple(sorted(set(asked)))
+    declared = hello.games.get(spec.game_id, {}).get("players")
+    counts = range(spec.min_players, spec.max_players + 1)
+    return tuple(n for n in counts if declared is None or n in declared)
+
+
+def same_at(spec: Spec, record: str, players: int, rulings: Mapping[str, str],
+            variants: Sequence[str] = ()) -> bool:
+    """Return True when every option of ``record`` plays alike at ``players``: no option has a
+    behaviour of its own, and their parameters agree once tables by player count are read at
+    ``players`` (FOOL-AMB-03's Fools per trick differ only at 7 players)."""
+    options = spec.ambiguities[record]["options"]
+    if any(o.get("behaviour") for o in options):
+        return False
+    keys = {str(n) for n in range(spec.min_players, spec.max_players + 1)}
+
+    def at_count(value: Any) -> Any:
+        if isinstance(value, dict) and set(value) == keys:
+            return value[str(players)]
+        return value
+
+    seen = []
+    for option in options:
+        config = make_config(spec, players=players, rulings={**rulings, record: str(option["id"])},
+                             variants=variants)
+        seen.append({k: at_count(v) for k, v in config.parameters.items()})
+    return all(s == seen[0] for s in seen)
+
+
+def _static(spec: Spec, record: str, players: int, view: VersionView,
+            configured: Mapping[str, str], variants: Sequence[str]) -> Finding | None:
+    """Return the finding for a record the engine need not be asked about, else None."""
+    if textual(spec.ambiguities[record]):
+        return Finding(record, players, "no-play", note="its options change no play")
+    if record in view.held:
+        return Finding(record, players, "newer",
+                       note=f"added after {view.declared}, the release the engine is checked "
+                            "as: held at its default, its witnesses not run")
+    if same_at(spec, record, players, configured, variants):
+        return Finding(record, players, "same",
+                       note=f"its options play alike at {players} players")
+    return None
+
+
+# -- the witnesses ------------------------------------------------------------------------------
+
+
+def judge(bench: WitnessBench, adapter: Adapter, record: str, players: int,
+          believed: Mapping[str, str], configured: Mapping[str, str]) -> Finding:
+    """Run the separating witnesses of ``record`` at ``players`` on the engine; say what it
+    follows (and which witnesses were not run, and why)."""
+    probes = bench.probes(record, players, believed, configured)
+    finding = _verdict(bench, adapter, record, players, probes)
+    if not probes.skipped:
+        return finding
+    skipped = "; ".join(f"{w}: {why}" for w, why in probes.skipped.items())
+    return _note(finding, f"not run: {skipped}")
+
+
+def _verdict(bench: WitnessBench, adapter: Adapter, record: str, players: int,
+             probes: Probes) -> Finding:
+    if not probes.found:
+        if probes.skipped and not probes.not_separating:
+            why = "its witnesses are not run on this engine"
+        elif bench.witnesses(record):
+            why = f"no witness separates its options at {players} players"
+        else:
+            why = "it has no witness"
+        return Finding(record, players, "undecided", note=why)
+    results = tuple(bench.run(adapter, p) for p in probes.found)
+    held = options_held(results)
+    if len(held) == 1:
+        return Finding(record, players, "follows", (held[0],), "witness", results)
+    if held:
+        return Finding(record, players, "undecided", tuple(held), witnesses=results,
+                       note="the witnesses of several options hold on this engine")
+    newer = bench.view.added_options.get(record, frozenset())
+    every = [str(o["id"]) for o in bench.spec.ambiguities[record]["options"]
+             if o["id"] not in newer]
+    refuted = {r.probe.option for r in results if not r.holds and not r.before_record}
+    if refuted == set(every):
+        return Finding(record, players, "no-option", witnesses=results,
+                       note=f"the witness of every option fails at {players} players")
+    early = [r for r in results if r.before_record]
+    if early:
+        first = early[0]
+        return Finding(record, players, "unreached", witnesses=results,
+                       note=f"witness {first.probe.example.id} fails before the record's "
+                            f"readings part ({first.message}): a bug before its decision "
+                            "point")
+    unwitnessed = [o for o in every if o not in probes.options]
+    return Finding(record, players, "undecided", tuple(unwitnessed), witnesses=results,
+                   note=f"every witness run fails; {', '.join(unwitnessed)} has no witness "
+                        f"at {players} players")
+
+
+def _judge_count(bench: WitnessBench, adapter: Adapter, records: Sequence[str], players: int,
+                 configured: Mapping[str, str]) -> dict[str, Finding]:
+    """Judge every record at one player count, again under what the others were shown to
+    follow, until that stops changing (a reading of one record can spoil another's witness)."""
+    found: dict[str, Finding] = {}
+    shown: dict[str, str] = {}
+    pending = list(records)
+    for _ in range(len(records) + 1):
+        believed = {**configured, **shown}
+        for record in pending:
+            found[record] = judge(bench, adapter, record, players, believed, configured)
+        now = {r: f.options[0] for r, f in found.items()
+               if f.verdict == "follows" and f.options[0] != configured[r]}
+        if now == shown:
+            break
+        shown = now
+        pending = [r for r in pending if found[r].verdict != "follows"]
+    return found
+
+
+# -- the profile --------------------------------------------------------------------------------
+
+
+def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
+                         players: Sequence[int] = (), rulings: Mapping[str, str] | None = None,
+                         variants: Sequence[str] = (), engine_name: str = "engine",
+                         spec_version: str | None = None, games: int = PLAY_GAMES,
+                         max_steps: int = PLAY_STEPS, seed: int = 0,
+                         play_seconds: float = PLAY_SECONDS,
+                         budget: float = PROFILE_SECONDS) -> RulingProfile:
+    """Return the ruling profile of the engine behind ``adapter`` for ``spec``'s game.
+
+    The witnesses come first, at every player count; then games are played (at most ``games``
+    per count, ``max_steps`` long, ``play_seconds`` in all, and no longer than what is left of
+    ``budget`` seconds for the whole profile) for what they leave open and to check them.
+    """
+    started = time.perf_counter()
+    hello = adapter.hello()
+    view = view_for(spec, hello, override=spec_version)
+    hold = getattr(adapter, "hold", None)
+    if callable(hold):
+        hold(frozenset(view.held))
+    configured = configured_rulings(spec, hello, dict(rulings or {}))
+    bench = WitnessBench(spec, load_examples(spec), hello, view)
+    profile = RulingProfile(spec.game_id, engine_name, spec.version, view,
+                            player_counts(spec, hello, players), hello.level(spec.game_id),
+                            configured, spec.default_rulings(),
+                            {r: [] for r in spec.ambiguities})
+    by_count: dict[int, dict[str, Finding]] = {}
+    for n in profile.players:
+        static = {r: _static(spec, r, n, view, configured, variants) for r in spec.ambiguities}
+        asked = [r for r, f in static.items() if f is None]
+        judged = _judge_count(bench, adapter, asked, n, configured)
+        by_count[n] = {r: f if f is not None else judged[r] for r, f in static.items()}
+    # Games are played at every count: for what the witnesses leave open, and to catch a bug
+    # that coincides with another option in a witness's position. The budget is shared out,
+    # each count getting its share of what is left, so a slow engine gets a game at each.
+    left = budget - (time.perf_counter() - started)
+    ends = time.monotonic() + max(0.0, min(play_seconds, left))
+    observe = projection(spec, profile.level)
+    for i, n in enumerate(profile.players):
+        deadline = time.monotonic() + (ends - time.monotonic()) / (len(profile.players) - i)
+        by_count[n] = _fall_back(adapter, spec, reference, by_count[n], profile, variants,
+                                 observe, games=games, max_steps=max_steps, seed=seed,
+                                 deadline=deadline)
+    for n in profile.players:
+        for record, finding in by_count[n].items():
+            profile.findings[record].append(finding)
+    profile.witnesses_run = bench.runs
+    profile.seconds = time.perf_counter() - started
+    return profile
+
+
+def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[str, Finding],
+               profile: RulingProfile, variants: Sequence[str], observe: Observe, *,
+               games: int, max_steps: int, seed: int, deadline: float) -> dict[str, Finding]:
+    """Play games at one player count: for the records the witnesses left open, and to check
+    what they showed."""
+    open_ = _open(found)
+    n = next(iter(found.values())).players
+    if time.monotonic() > deadline:
+        return {r: _note(f, "no game played: the time budget ran out")
+                if f.verdict == "undecided" else f for r, f in found.items()}
+    shown = {r: f.options[0] for r, f in found.items() if f.verdict == "follows"}
+    verdict = infer_by_play(adapter, spec, reference, players=n, configured=profile.configured,
+                            shown=shown, records=open_, observe=observe, variants=variants,
+                            games=games, max_steps=max_steps, seed=seed, deadline=deadline)
+    profile.play.append(verdict)
+    out = dict(found)
+    for record in open_:
+        f = found[record]
+        named = verdict.named(record)
+        said = _play_note(verdict, record)
+        if f.verdict == "no-option" or (f.verdict == "unreached" and named is None):
+            out[record] = _note(f, said)
+        elif named is not None:
+            out[record] = Finding(record, n, "follows", (named,), "play", f.witnesses,
+                                  f"{f.note}; {said}")
+        else:
+            out[record] = Finding(record, n, "undecided", verdict.consistent.get(record, ()),
+                                  witnesses=f.witnesses, note=f"{f.note}; {said}")
+    for record, parting in verdict.blamed().items():
+        f = out[record]
+        if f.verdict in ("follows", "undecided", "unreached"):
+            out[record] = Finding(record, n, "no-option", (), "play", f.witnesses,
+                                  _blame_note(f, parting))
+    loose = [p for p in verdict.partings if len(p.records) != 1]
+    if loose:
+        doubt = (f"{loose[0].text()} under every reading tried: a bug no ruling explains may "
+                 "make this witness hold")
+        for record, f in out.items():
+            if f.option is not None and f.option != profile.configured[record]:
+                out[record] = replace(f, doubt=doubt)
+    return out
+
+
+def _blame_note(finding: Finding, parting: Parting) -> str:
+    """Say why a record the witnesses (or nothing) decided is a bug after all."""
+    shows = parting.shows.get(finding.record, ())
+    game = (f"{parting.text()}, where the reference's readings of {finding.record} differ, and "
+            + (f"only under {' or '.join(shows)} does the reference play that whole game"
+               if shows else "no reading of it reproduces the game"))
+    if finding.verdict == "follows" and finding.by == "witness":
+        return f"its witnesses show {finding.options[0]}, but {game}"
+    return game
+
+
+def _open(found: Mapping[str, Finding]) -> list[str]:
+    """Return the records the witnesses left open (undecided, or a bug play may say more of)."""
+    return [r for r, f in found.items() if f.verdict in ("undecided", "unreached", "no-option")]
+
+
+def _play_note(verdict: PlayVerdict, record: str) -> str:
+    games = f"{verdict.games} game{'s' if verdict.games != 1 else ''} played"
+    if not verdict.games:
+        return verdict.note
+    if verdict.unexplained:
+        return (f"{games}, {verdict.unexplained} not reproduced under any reading tried (the "
+                "engine also differs in ways no ruling explains)")
+    options = verdict.consistent.get(record, ())
+    if len(options) == 1:
+        return f"{games} show {options[0]}"
+    return f"{games} do not tell {', '.join(options)} apart"
+
+
+def _note(finding: Finding, note: str) -> Finding:
+    return replace(finding, note=f"{finding.note}; {note}" if finding.note else note)

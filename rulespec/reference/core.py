@@ -76,8 +76,21 @@ class Config:
         return self.rulings[ambiguity]
 
     def param(self, name: str) -> Any:
-        """Return the value of parameter ``name``."""
-        return self.parameters[name]
+        """Return the value of parameter ``name``.
+
+        A parameter this configuration's spec lacks, because it came in a later release than
+        the spec being played (today's reference replaying a frozen release), takes its default
+        in today's spec, which by the versioning policy is the behaviour from before it existed.
+        """
+        try:
+            return self.parameters[name]
+        except KeyError:
+            from rulespec.spec.registry import get_spec
+
+            today = get_spec(self.game)
+            if name not in today.parameters:
+                raise
+            return today.default_parameters(self.players)[name]
 
     def to_json(self) -> dict[str, Any]:
         """Return the configuration as it is written in trace headers and sent to engines."""
@@ -193,6 +206,30 @@ def config_from_json(spec: Spec, data: Any) -> Config:
                        parameters=parameters)
 
 
+def _with_later_records(spec: Spec, rulings: Mapping[str, str],
+                        implemented: Mapping[str, Any]) -> Mapping[str, str]:
+    """Return ``rulings``, plus today's default of each record the engine implements but
+    ``spec`` lacks.
+
+    That happens when today's reference plays an older release of its spec (``rulespec diff``
+    replaying a frozen release's evidence, the kit checking an engine as an older release): the
+    record came later, and by the versioning policy its default is the behaviour from before it
+    existed. Today's default is read from the registered spec of the game.
+    """
+    later = [amb for amb in implemented if amb not in rulings]
+    if not later:
+        return rulings
+    from rulespec.spec.registry import get_spec
+
+    today = get_spec(spec.game_id).default_rulings()
+    unknown = [amb for amb in later if amb not in today]
+    if unknown:
+        raise ConfigError(f"{spec.game_id}: the reference implements {', '.join(unknown)}, "
+                          "which neither this spec nor today's registers; fix the engine's "
+                          "RULINGS or the spec")
+    return {**rulings, **{amb: today[amb] for amb in later}}
+
+
 class Engine(ABC):
     """A game's reference interpreter. Subclasses fill in the rules; the base does the checks.
 
@@ -217,10 +254,11 @@ class Engine(ABC):
         self.spec = spec
         self.config = config
         self.players = config.players
-        self._rulings: Mapping[str, str] = config.rulings
+        self._rulings: Mapping[str, str] = _with_later_records(spec, config.rulings,
+                                                               type(self).RULINGS)
         # A plain dict of ints, every known ambiguity at 0: counting is one ``+= 1`` and
         # ``clone`` copies it cheaply (a Counter would be deep-copied).
-        self._decisions: dict[str, int] = dict.fromkeys(config.rulings, 0)
+        self._decisions: dict[str, int] = dict.fromkeys(self._rulings, 0)
 
     # -- what a game implements --------------------------------------------------------------
 
@@ -326,7 +364,10 @@ class Engine(ABC):
         rulebook leaves open (a stone scored, a die rolled), so the count means the same thing
         for every ruling.
         """
-        self._decisions[ambiguity] += 1
+        try:
+            self._decisions[ambiguity] += 1
+        except KeyError:  # a record an older release of the spec lacks (_with_later_records)
+            self._decisions[ambiguity] = 1
 
     def ruled(self, ambiguity: str) -> str:
         """Return the option chosen for ``ambiguity`` without counting a decision point.

@@ -111,10 +111,11 @@ FROZEN = Path(__file__).parent / "engines" / "frozen"
 
 @pytest.mark.parametrize(("engine", "declared"), [
     (FROZEN / "dado_de_ouro-1.0.0.js", "1.0.0"),
-    (kit_dir() / "engines" / "dado_de_ouro.js", get_spec("dado-de-ouro").version),
-], ids=["frozen-at-1.0.0", "maintained"])
+    (kit_dir() / "engines" / "dado_de_ouro.js", "1.1.0"),
+], ids=["frozen-at-1.0.0", "maintained-at-1.1.0"])
 def test_the_node_engines_are_conformant_today(engine: Path, declared: str) -> None:
-    """The Node.js Dado de Ouro engine as frozen at the first release, and as maintained."""
+    """The Node.js Dado de Ouro engine as frozen at the first release, and as maintained: it
+    implements 1.1.0 (not 1.2.0's new options), declares it, and stays conformant."""
     adapter = SubprocessAdapter(["node", str(engine)])
     try:
         report = check_engine(adapter, "dado-de-ouro", options=QUICK)
@@ -176,15 +177,19 @@ def _new_record(data: dict[str, Any]) -> None:
                             "parameters": {}},
                            {"id": "ten-faces", "summary": "A ten-sided die.",
                             "parameters": {"die_faces": list(range(1, 11))}}],
-                  default={**record["default"], "option": "as-before"})
+                  default={**record["default"], "option": "as-before"}, effect="outcome")
     record.pop("impact", None)
     data["ambiguities"].append(record)
+    die = next(p for p in data["parameters"] if p["id"] == "die_faces")
+    die["readings"] = [*die.get("readings", []), "DDO-AMB-99"]
 
 
 def test_a_new_record_keeps_an_engine_of_the_last_release_conformant(edited: Any) -> None:
     """A record whose default keeps the old behaviour is MINOR: nothing the engine does moves."""
-    edited("1.2.0", _new_record)
-    report = check_engine(DeclaredEngine("dado-de-ouro", "1.1.0"), "dado-de-ouro",
+    last = get_spec("dado-de-ouro").version
+    major, minor, _ = (int(x) for x in last.split("."))
+    edited(f"{major}.{minor + 1}.0", _new_record)
+    report = check_engine(DeclaredEngine("dado-de-ouro", last), "dado-de-ouro",
                           options=QUICK)
     assert report.ok, render(report, "text")
     assert dict(report.checked_as.held) == {"DDO-AMB-99": "as-before"}
@@ -201,8 +206,9 @@ def _d8_by_default(data: dict[str, Any]) -> None:
 def test_a_changed_default_fails_an_engine_of_the_last_release_and_names_the_change(
         edited: Any) -> None:
     """DDO-AMB-01's default moved from d6 to d8 (DDO-DIE-01): MAJOR, 2.0.0."""
-    edited("2.0.0", _d8_by_default)
-    engine = DeclaredEngine("dado-de-ouro", "1.1.0", plays={"DDO-AMB-01": "d6"})
+    last = get_spec("dado-de-ouro").version
+    edited(f"{int(last.split('.')[0]) + 1}.0.0", _d8_by_default)
+    engine = DeclaredEngine("dado-de-ouro", last, plays={"DDO-AMB-01": "d6"})
     report = check_engine(engine, "dado-de-ouro", options=QUICK)
     assert not report.ok
     majors = report.checked_as.majors

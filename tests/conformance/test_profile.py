@@ -49,9 +49,16 @@ def test_witnesses_name_the_option_at_every_count_where_it_differs(bad: BadEngin
     amb, opt = bad.behaves_like
     spec = get_spec(bad.game)
     profile = _profile(bad, bad.game, play_seconds=0.0)
-    (deviation,) = profile.deviations()
+    deviations = profile.deviations()
+    (deviation,) = [d for d in deviations if d.record == amb]
     assert (deviation.record, deviation.option) == (amb, opt)
     assert bad.players in deviation.by_witness and not deviation.unconfirmed
+    # A record whose question arises only under another record's default (FOOL-AMB-16, the
+    # second Fool, under FOOL-AMB-03's two Fools at 7) can have its witnesses fooled by the
+    # same behaviour: witness-only profiles (no play here) may name it too, but only at the
+    # counts where the engine's own deviation shows.
+    for other in deviations:
+        assert set(other.by_witness) <= set(deviation.by_witness), other
     assert not profile.bugs() and not profile.unreached()
     for finding in profile.findings[amb]:
         alike = same_at(spec, amb, finding.players, profile.configured)
@@ -59,8 +66,7 @@ def test_witnesses_name_the_option_at_every_count_where_it_differs(bad: BadEngin
         assert finding.verdict in ("same", "follows", "undecided"), finding
         if finding.verdict == "follows":
             assert finding.option == opt and finding.by == "witness"
-    assert summary(profile).startswith(f"follows the defaults except {amb} = {opt} at "
-                                       f"{counts_text(deviation.by_witness)} player")
+    assert f"{amb} = {opt} at {counts_text(deviation.by_witness)} player" in summary(profile)
 
 
 def test_a_table_that_differs_at_one_count_is_asked_only_there() -> None:
@@ -133,7 +139,8 @@ def test_records_newer_than_the_declared_release_are_not_asked() -> None:
                        play_seconds=0.0)
     (finding,) = profile.findings["RR-AMB-15"]
     assert finding.verdict == "newer" and not finding.witnesses
-    assert to_json(profile)["newer"]["records"] == ["RR-AMB-15"]
+    newer = to_json(profile)["newer"]["records"]
+    assert "RR-AMB-15" in newer and "RR-AMB-01" not in newer
     assert "not asked (added after 0.1.0, held at their default): RR-AMB-15" in \
         render_text(profile)
 

@@ -26,8 +26,8 @@ from rulespec.docsgen.pages import ambiguities_page, rules_page
 from rulespec.docsgen.register import register_page
 from rulespec.docsgen.site import release_histories, site_pages
 from rulespec.releases.diff import diff_specs
-from rulespec.releases.store import frozen_releases, release_spec, releases_of
-from rulespec.spec import Spec, load_spec, spec_paths
+from rulespec.releases.store import frozen_releases, parse_version, release_spec, releases_of
+from rulespec.spec import Spec, get_spec, load_spec, spec_paths
 
 A = f"{{{ATOM}}}"
 SITE_URL = "https://example.org/rulespec/"
@@ -138,13 +138,21 @@ def test_each_diff_is_made_once_per_build(
 # -- appeared and last changed ---------------------------------------------------------------------
 
 
+def next_minor(version: str) -> str:
+    """Return the next MINOR version after ``version`` (the edited copies' new release)."""
+    major, minor, _ = parse_version(version)
+    return f"{major}.{minor + 1}.0"
+
+
 def test_record_added_after_the_first_release_appeared_in_it() -> None:
     """FOOL-AMB-15 was recorded in Fool 1.1.0: it appeared, and last changed, in 1.1.0; a record
     of 1.0.0 appeared in 1.0.0. The register page says so with links to the Changes page."""
     history = released("fool")
     lineage = history.lineage("ambiguities", "FOOL-AMB-15")
     assert lineage.appeared is not None and lineage.appeared.version == "1.1.0"
-    assert lineage.changed is not None and lineage.changed.version == "1.1.0"
+    # It last changed in 1.1.0 or later (Fool 1.2.0 gave it its effect and new impact prose).
+    assert lineage.changed is not None
+    assert parse_version(lineage.changed.version) >= parse_version("1.1.0")
     first = history.lineage("ambiguities", "FOOL-AMB-01").appeared
     assert first is not None and first.version == "1.0.0"
     page = ambiguities_page(history.spec, history)
@@ -228,36 +236,41 @@ def test_unreleased_edits_are_an_entry_and_link_nowhere_else(tmp_path: Path) -> 
 def test_release_not_frozen_yet_is_compared_with_todays_spec(tmp_path: Path) -> None:
     """A release recorded but not frozen is listed, compared with today's spec; a clause it adds
     appeared in it; the feed announces it."""
+    today = get_spec("fool").version
+    new = next_minor(today)
+
     def edit(data: dict[str, Any]) -> None:
         clause = copy.deepcopy(data["clauses"][-1])
         clause["id"] = "FOOL-NEW-01"
         data["clauses"].append(clause)
-        data["game"]["spec_version"] = "1.2.0"
-        data["game"]["releases"].append({"version": "1.2.0", "date": "2099-01-02",
+        data["game"]["spec_version"] = new
+        data["game"]["releases"].append({"version": new, "date": "2099-01-02",
                                          "summary": "A clause more."})
 
     spec = edited_copy(tmp_path, "fool", edit)
     history = History(spec, DiffCache(behaviour=False))
     newest = history.newest_first[0]
-    assert (newest.version, newest.frozen, newest.previous) == ("1.2.0", False, "1.1.0")
+    assert (newest.version, newest.frozen, newest.previous) == (new, False, today)
     assert newest.diff is not None and any(c.rule == "CLAUSE_ADDED" for c in newest.diff.changes)
     appeared = history.lineage("clauses", "FOOL-NEW-01").appeared
-    assert appeared is not None and appeared.version == "1.2.0"
+    assert appeared is not None and appeared.version == new
     page = changes_page(spec, history).markdown
-    assert "not frozen yet: compared with today's spec" in section(page, "release-1.2.0")
+    assert "not frozen yet: compared with today's spec" in section(page, f"release-{new}")
     feed = parse_feed(feed_xml([history], site_url=None))
     first = feed.find(f"{A}entry")
-    assert first is not None and first.findtext(f"{A}title") == f"{game_title(spec)} 1.2.0"
+    assert first is not None and first.findtext(f"{A}title") == f"{game_title(spec)} {new}"
     assert first.findtext(f"{A}summary") == "A clause more."
 
 
 def test_declared_change_of_play_counts_as_a_change(tmp_path: Path) -> None:
     """A release that declares a change of play of a clause and a record (their words the same)
     is where they last changed."""
+    new = next_minor(get_spec("ouro-de-tolo").version)
+
     def edit(data: dict[str, Any]) -> None:
-        data["game"]["spec_version"] = "2.1.0"
+        data["game"]["spec_version"] = new
         data["game"]["releases"].append({
-            "version": "2.1.0", "date": "2099-01-03", "summary": "A fix.",
+            "version": new, "date": "2099-01-03", "summary": "A fix.",
             "behaviour_changes": [{"clauses": ["OURO-CARD-01"], "records": ["OURO-AMB-01"],
                                    "reason": "the reference was wrong"}]})
 
@@ -265,7 +278,7 @@ def test_declared_change_of_play_counts_as_a_change(tmp_path: Path) -> None:
     history = History(spec, DiffCache(behaviour=False))
     for section_name, ident in (("clauses", "OURO-CARD-01"), ("ambiguities", "OURO-AMB-01")):
         changed = history.lineage(section_name, ident).changed  # type: ignore[arg-type]
-        assert changed is not None and changed.version == "2.1.0", ident
+        assert changed is not None and changed.version == new, ident
 
 
 def test_changes_page_is_linked_from_the_overview_nav_and_games_table(

@@ -31,8 +31,10 @@ def _ten_round_record(data: dict[str, Any], rounds: int) -> None:
                             "parameters": {"rounds_per_game": rounds}},
                            {"id": "printed", "summary": "The printed number.",
                             "parameters": {"rounds_per_game": 10}}],
-                  default={**record["default"], "option": "short"})
+                  default={**record["default"], "option": "short"}, effect="outcome")
     data["ambiguities"].append(record)
+    rounds = by_id(data, "parameters", "rounds_per_game")
+    rounds["readings"] = [*rounds.get("readings", []), "DDO-AMB-90"]
 
 
 def test_a_new_record_whose_default_changes_play_is_major_only_by_replay(tmp_path: Path) -> None:
@@ -43,7 +45,8 @@ def test_a_new_record_whose_default_changes_play_is_major_only_by_replay(tmp_pat
         _ten_round_record(data, 9)
 
     text_only = diff_edit(tmp_path / "text", DDO, edit)
-    assert [c.rule for c in text_only.changes] == ["RECORD_ADDED"] and text_only.level == "minor"
+    assert [c.rule for c in text_only.changes] == ["RECORD_ADDED", "PARAMETER_TEXT_CHANGED"]
+    assert text_only.level == "minor"
     full = diff_edit(tmp_path / "full", DDO, edit, behaviour=True)
     assert full.level == "major" and not full.ok
     replays = [c for c in full.changes if c.rule == "BEHAVIOUR_CHANGED"]
@@ -59,7 +62,7 @@ def test_the_same_record_with_the_printed_default_stays_minor(tmp_path: Path) ->
     """DDO-GAME-02: the same record with a default of 10 rounds keeps play: every old trace,
     example and perft table replays, so the diff stays MINOR."""
     diff = diff_edit(tmp_path, DDO, lambda data: _ten_round_record(data, 10), behaviour=True)
-    assert [c.rule for c in diff.changes] == ["RECORD_ADDED"], diff.changes
+    assert [c.rule for c in diff.changes] == ["RECORD_ADDED", "PARAMETER_TEXT_CHANGED"], diff.changes
     assert diff.level == "minor" and diff.replayed.startswith("8 golden trace(s)")
 
 

@@ -11,9 +11,14 @@ import pytest
 
 from rulespec.cli import main
 from rulespec.releases.diff import bump
+from rulespec.releases.store import parse_version
+from rulespec.spec import get_spec
 from tests.releases.support import by_id, today_data, write_copy
 
 DDO = "dado-de-ouro"
+#: Dado de Ouro's version today, and the MINOR release after it.
+TODAY = get_spec(DDO).version
+NEXT = f"{parse_version(TODAY)[0]}.{parse_version(TODAY)[1] + 1}.0"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -40,37 +45,37 @@ def _with_variant(version: str, entry: bool) -> dict[str, Any]:
 def test_check_fails_when_the_bump_is_too_small(capsys: pytest.CaptureFixture[str],
                                                tmp_path: Path) -> None:
     """A new variant (VARIANT_ADDED, MINOR) without a bump: --check exits 1 and says the bump."""
-    new = write_copy(tmp_path, DDO, _with_variant("1.1.0", entry=False))
-    code, out, _ = run(capsys, "diff", "--check", "-q", f"{DDO}@1.1.0", str(new))
+    new = write_copy(tmp_path, DDO, _with_variant(TODAY, entry=False))
+    code, out, _ = run(capsys, "diff", "--check", "-q", f"{DDO}@{TODAY}", str(new))
     assert code == 1
-    assert "VARIANT_ADDED" in out and "needs at least 1.2.0" in out and "too small" in out
-    code, out, _ = run(capsys, "diff", "-q", f"{DDO}@1.1.0", str(new))
+    assert "VARIANT_ADDED" in out and f"needs at least {NEXT}" in out and "too small" in out
+    code, out, _ = run(capsys, "diff", "-q", f"{DDO}@{TODAY}", str(new))
     assert code == 0, "without --check the diff only reports"
 
 
 def test_check_passes_with_the_right_bump(capsys: pytest.CaptureFixture[str],
                                           tmp_path: Path) -> None:
     """The same change released as 1.2.0 passes; --against names OLD the buf way."""
-    new = write_copy(tmp_path, DDO, _with_variant("1.2.0", entry=True))
-    code, out, _ = run(capsys, "diff", "--check", "-q", str(new), "--against", f"{DDO}@1.1.0")
-    assert code == 0 and "needs at least 1.2.0 (ok)" in out
+    new = write_copy(tmp_path, DDO, _with_variant(NEXT, entry=True))
+    code, out, _ = run(capsys, "diff", "--check", "-q", str(new), "--against", f"{DDO}@{TODAY}")
+    assert code == 0 and f"needs at least {NEXT} (ok)" in out
 
 
 def test_one_file_is_compared_with_its_previous_release(capsys: pytest.CaptureFixture[str],
                                                         tmp_path: Path) -> None:
     """A spec file alone is checked against its game's previous release (as pre-commit does)."""
-    new = write_copy(tmp_path, DDO, _with_variant("1.1.0", entry=False))
+    new = write_copy(tmp_path, DDO, _with_variant(TODAY, entry=False))
     code, out, _ = run(capsys, "diff", "--check", "-q", str(new))
-    assert code == 1 and f"replayed from {DDO}@1.1.0" in out
+    assert code == 1 and f"replayed from {DDO}@{TODAY}" in out
 
 
 def test_json_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """JSON carries the level, the version needed, and each change with its rule."""
-    new = write_copy(tmp_path, DDO, _with_variant("1.2.0", entry=True))
-    code, out, _ = run(capsys, "diff", "--format", "json", "-q", f"{DDO}@1.1.0", str(new))
+    new = write_copy(tmp_path, DDO, _with_variant(NEXT, entry=True))
+    code, out, _ = run(capsys, "diff", "--format", "json", "-q", f"{DDO}@{TODAY}", str(new))
     report = json.loads(out)
     assert code == 0 and report["format"] == "rulespec-diff/1"
-    assert (report["level"], report["required_version"], report["ok"]) == ("minor", "1.2.0", True)
+    assert (report["level"], report["required_version"], report["ok"]) == ("minor", NEXT, True)
     assert report["counts"] == {"VARIANT_ADDED": 1}
     (change,) = report["changes"]
     assert change["rule"] == "VARIANT_ADDED" and change["category"] == "variants"

@@ -152,7 +152,7 @@ def test_record_added_after_the_first_release_appeared_in_it() -> None:
     assert lineage.appeared is not None and lineage.appeared.version == "1.1.0"
     # It last changed in 1.1.0 or later (Fool 1.2.0 gave it its effect and new impact prose).
     assert lineage.changed is not None
-    assert parse_version(lineage.changed.version) >= parse_version("1.1.0")
+    assert parse_version(str(lineage.changed.version)) >= parse_version("1.1.0")
     first = history.lineage("ambiguities", "FOOL-AMB-01").appeared
     assert first is not None and first.version == "1.0.0"
     page = ambiguities_page(history.spec, history)

@@ -33,8 +33,8 @@ def _ten_round_record(data: dict[str, Any], rounds: int) -> None:
                             "parameters": {"rounds_per_game": 10}}],
                   default={**record["default"], "option": "short"}, effect="outcome")
     data["ambiguities"].append(record)
-    rounds = by_id(data, "parameters", "rounds_per_game")
-    rounds["readings"] = [*rounds.get("readings", []), "DDO-AMB-90"]
+    reader = by_id(data, "parameters", "rounds_per_game")
+    reader["readings"] = [*reader.get("readings", []), "DDO-AMB-90"]
 
 
 def test_a_new_record_whose_default_changes_play_is_major_only_by_replay(tmp_path: Path) -> None:

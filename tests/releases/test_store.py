@@ -67,7 +67,7 @@ def test_a_bad_version_says_how_to_write_one() -> None:
     """MAJOR.MINOR.PATCH, three whole numbers without leading zeros."""
     assert parse_version("10.2.0") == (10, 2, 0)
     for bad in ("1.0", "01.0.0", "1.0.0-rc1", "v1.0.0", ""):
-        with pytest.raises(BadVersion, match="is not MAJOR.MINOR.PATCH"):
+        with pytest.raises(BadVersion, match=r"is not MAJOR\.MINOR\.PATCH"):
             parse_version(bad)
 
 

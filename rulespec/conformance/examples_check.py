@@ -36,7 +36,7 @@ from rulespec.conformance.protocol import (
     Hello,
     Legal,
 )
-from rulespec.conformance.scope import Scope, refusal
+from rulespec.conformance.scope import Scope, needs, refusal
 from rulespec.examples.model import Example, ExampleFile, load_examples
 from rulespec.examples.position import Move
 from rulespec.examples.run import Outcome, as_trace, check_expectations, odds, run_example
@@ -116,7 +116,8 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
         unsupported = hello.supports(spec.game_id, config["rulings"], config["variants"],
                                      players=config["players"], parameters=config["parameters"])
         if unsupported:
-            result.undeclared.append({"id": example.id, "why": "; ".join(unsupported)})
+            result.undeclared.append({"id": example.id, "why": "; ".join(unsupported),
+                                      "needs": ", ".join(needs(u) for u in unsupported)})
             continue
         outcome = run_example(spec, example, words_module=file.vocabulary)
         if not outcome.ok:

@@ -136,17 +136,17 @@ def _counted(items: Sequence[Mapping[str, str]]) -> str:
     players (3), 6 players (2)``; reasons sharing a head (before ``: ``) are said once."""
     heads: dict[str, dict[str, int]] = {}
     for item in items:
-        head, _, tail = item["why"].partition(": ") if item["why"].startswith(
-            "outside the scope") else (item["why"], "", "")
+        why = item["why"]
+        head, _, tail = why.partition(": ") if why.startswith("outside the scope") else (
+            "", "", why)
         tails = heads.setdefault(head, {})
-        tails[tail] = tails.get(tail, 0) + 1
+        for need in item["needs"].split(", ") if item.get("needs") else [tail]:
+            tails[need] = tails.get(need, 0) + 1
     out = []
     for head, tails in heads.items():
-        if list(tails) == [""]:
-            out.append(head + (f" ({tails['']})" if tails[""] > 1 else ""))
-        else:
-            out.append(f"{head}: " + ", ".join(f"{t} ({n})" if n > 1 else t
-                                                 for t, n in tails.items()))
+        ranked = sorted(tails.items(), key=lambda item: -item[1])
+        listed = ", ".join(f"{t} ({n})" if n > 1 else t for t, n in ranked)
+        out.append(f"{head}: {listed}" if head else listed)
     return "; ".join(out)
 
 
@@ -159,7 +159,7 @@ def _examples_lines(ex: RunResult) -> list[str]:
                         "  ", 2)
     if ex.undeclared:
         out += _wrapped(f"{len(ex.undeclared)} not run, needing what the engine does not "
-                        "declare: " + _counted(ex.undeclared), "  ", 3)
+                        "declare: " + _counted(ex.undeclared), "  ", 2)
     if ex.newer:
         out += _wrapped(f"{len(ex.newer)} left out as newer than the version checked "
                         f"({', '.join(ex.newer)})", "  ", 2)
@@ -230,8 +230,14 @@ def _golden_lines(report: Report) -> list[str]:
     if report.golden_skipped:
         if not report.golden:
             out.append("golden traces: none replayed")
-        out += _wrapped(f"{len(report.golden_skipped)} not replayed, "
-                        + _counted(report.golden_skipped), "  ", 2)
+        skipped = report.golden_skipped
+        scoped = [g for g in skipped if g["why"].startswith("outside the scope")]
+        if scoped:
+            out += _wrapped(f"{len(scoped)} not replayed, " + _counted(scoped), "  ", 2)
+        if len(scoped) < len(skipped):
+            out += _wrapped(f"{len(skipped) - len(scoped)} not replayed, needing what the "
+                            "engine does not declare: "
+                            + _counted([g for g in skipped if g not in scoped]), "  ", 2)
     if report.golden_not_run:
         out.append(f"golden traces: {'the rest ' if report.golden else ''}not run: "
                    f"{report.golden_not_run}")

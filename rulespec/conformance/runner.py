@@ -31,7 +31,7 @@ from rulespec.conformance.probes import ProbeMaker
 from rulespec.conformance.progress import KitListener
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
-from rulespec.conformance.scope import Scope, label
+from rulespec.conformance.scope import Scope, label, needs
 from rulespec.conformance.steering import Watch, continuation
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import Verdicts
@@ -284,6 +284,11 @@ class Conformance(GamePlay):
             # (its final replay then "passes"): either way the smallest failure seen is kept.
             if self._last is not None:
                 result.failures.append(self._keep_smallest(config, salt))
+            elif isinstance(exc.__context__, Stopped):
+                # Hypothesis records every test case it runs, and may take a game stopped
+                # before its first choice for one that changed its mind (flaky data): the stop
+                # it masks is what happened.
+                result.cut = exc.__context__.reason
             elif type(exc).__name__ == "Unsatisfiable":
                 result.skipped = ("no game fitted in Hypothesis's choice budget (games too "
                                   "long); lower --max-steps")
@@ -386,7 +391,8 @@ class Conformance(GamePlay):
             unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
                                          players=config.players, parameters=config.overrides)
             if unsupported:
-                left.append({"trace": path.name, "why": "; ".join(unsupported)})
+                left.append({"trace": path.name, "why": "; ".join(unsupported),
+                             "needs": ", ".join(needs(u) for u in unsupported)})
                 continue
             if self.dead is not None or self.budget.skip("golden traces"):
                 break

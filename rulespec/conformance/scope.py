@@ -18,6 +18,7 @@ sent it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +92,24 @@ def _common(dicts: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def needs(problem: str) -> str:
+    """Return what a ``Hello.supports`` sentence says is missing, short: ``parameter
+    card_counts``, ``OURO-AMB-03=owner``, ``variant hard-week``, ``5 players``."""
+    found = re.match(r"(?:ruling )?(\S+=\S+) is not supported", problem)
+    if found:
+        return found.group(1)
+    found = re.match(r"parameter (\S+?)(?:=\S+)? is", problem)
+    if found:
+        return f"parameter {found.group(1)}"
+    found = re.match(r"variant '?([^' ]+)'? is not supported", problem)
+    if found:
+        return f"variant {found.group(1)}"
+    found = re.search(r", not (\d+)$", problem)
+    if found:
+        return f"{found.group(1)} players"
+    return problem
 
 
 def label(spec: Spec, config: Mapping[str, Any]) -> str:

@@ -76,7 +76,7 @@ def test_every_configuration_is_reached_before_any_is_deepened() -> None:
         calls.append((int(config["players"]), what))
         return play_stage(config, **kw)
 
-    kit._play_stage = recording  # type: ignore[method-assign]
+    kit._play_stage = recording  # type: ignore[method-assign,assignment]
     report = kit.run(supported_configs(kit.spec, players=[2, 5]))
     assert calls == [(2, "perft"), (5, "perft"), (2, "games 0"), (5, "games 0"),
                      (2, "games 1"), (5, "games 1")]

@@ -56,12 +56,16 @@ class Budget:
         return self._stop is not None and self._stop.is_set()
 
     def reason(self) -> str | None:
-        """Say why no new work may start now (None: it may)."""
+        """Say why no new work may start now (None: it may); the first reason given is what
+        the report says stopped the run."""
+        why = None
         if self.stopped():
-            return "stopped at the first failure (-x/--fail-fast)"
-        if time.monotonic() > self.deadline:
-            return f"the budget of {self.seconds:g} s was spent"
-        return None
+            why = "stopped at the first failure (-x/--fail-fast)"
+        elif time.monotonic() > self.deadline:
+            why = f"the budget of {self.seconds:g} s was spent"
+        if why is not None and self.why is None:
+            self.why = why
+        return why
 
     def found(self) -> None:
         """Record that a failure was confirmed: under ``-x``, everything stops."""
@@ -75,10 +79,8 @@ class Budget:
 
     def skip(self, what: str) -> bool:
         """Return True (and note ``what`` as left out) when no new work may start now."""
-        why = self.reason()
-        if why is None:
+        if self.reason() is None:
             return False
-        self.why = self.why or why
         if what not in self.left_out:
             self.left_out.append(what)
         return True

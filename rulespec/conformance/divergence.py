@@ -46,7 +46,12 @@ def first_divergence(spec: Spec, reference: Callable[[Spec, Config], Engine], co
     return None
 
 
+#: How a failure's message says where the engine's state first differed (the text report
+#: prints what follows on a line of its own).
+DIVERGED = "its state first differs from the reference's "
+
+
 def divergence_text(at: int, changes: Sequence[Change]) -> str:
     """Say where the engine's state first differs from the reference's."""
     where = "at the start" if at == 0 else f"after {at} actions"
-    return f"its state first differs from the reference's {where}: {describe(changes, limit=3)}"
+    return f"{DIVERGED}{where}: {describe(changes, limit=3)}"

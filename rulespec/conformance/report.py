@@ -11,6 +11,7 @@ from typing import Any
 from rulespec.conformance.causes import Cause, report_causes, signatures, where
 from rulespec.conformance.checks import BY_ID, CHECKS, Failure, Report, RunResult
 from rulespec.conformance.coverage import coverage_lines, exercised_line
+from rulespec.conformance.divergence import DIVERGED
 from rulespec.conformance.scope import label
 
 
@@ -61,9 +62,12 @@ def _body(f: Failure, matches: Sequence[Mapping[str, str]],
     most = _GAME_LINES if game_lines is None else game_lines
     clauses = ", ".join(f.clauses[:8]) + (f" and {len(f.clauses) - 8} more"
                                           if len(f.clauses) > 8 else "")
+    message, _, first = f.message.partition(f"; {DIVERGED}")
     lines = [*_wrapped(f"clauses: {clauses or '(none: a protocol or whole-game check)'}",
                        "  ", 1),
-             *_wrapped(f.message, "  ", _MESSAGE_LINES)]
+             *_wrapped(message, "  ", _MESSAGE_LINES - (1 if first else 0))]
+    if first:
+        lines += _wrapped(f"first difference {first}", "  ", 2)
     if f.also:
         lines.append(f"  also failing at that step: {', '.join(f.also)}")
     lines.extend(f"  {line}" for line in f.changed)

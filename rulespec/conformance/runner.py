@@ -133,6 +133,8 @@ class Conformance(GamePlay):
         report.runs = self._run_configs(configs)
         if not self.version.today:
             _explain_changes(report, self.version)
+        cut = next((r.cut for r in report.runs if r.cut), None)  # a worker's, perhaps
+        self.budget.why = self.budget.why or cut
         report.budget = self.budget.to_json()
         return report
 
@@ -554,6 +556,7 @@ def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None =
     else:
         configs = supported_configs(kit.spec, players=players, rulings=rulings,
                                     variants=variants, parameters=parameters)
-    with kit_progress(kit, f"conform {game}", len(configs), show=show_progress,
-                      on_failure=on_failure):
+    budget = kit.options.budget
+    title = f"conform {game}" + (f" (budget {budget:g} s)" if budget else "")
+    with kit_progress(kit, title, len(configs), show=show_progress, on_failure=on_failure):
         return kit.run(configs)

@@ -168,7 +168,9 @@ class Conformance(GamePlay):
         the games in rounds (``schedule``), then (steered) the games sought for what they did
         not reach. Each result gets its coverage; the listener hears of each as it is done."""
         results: list[RunResult | None] = [None] * len(configs)
-        stages: list[tuple[str, int, int]] = [("perft", 0, 0)] if self.options.perft_seconds > 0 else []
+        stages: list[tuple[str, int, int]] = []
+        if self.options.perft_seconds > 0:
+            stages.append(("perft", 0, 0))
         stages += [("games", salt, games) for salt, games in schedule(self.options)]
         if self.options.steer:
             stages.append(("seek", 0, 0))

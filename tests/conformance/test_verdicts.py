@@ -146,3 +146,27 @@ def test_failures_of_parallel_workers_are_told_as_found(tmp_path: Path) -> None:
                           on_failure=found)
     assert len(told) == len(report.failures) == 2
     assert sum(1 for t in told if t.startswith("found after")) == 1, told  # one cause
+
+
+def test_a_failure_found_is_printed_above_the_progress_line() -> None:
+    """On a terminal the failure is printed through the progress display's console (above the
+    line that keeps counting), once per cause."""
+    import io
+
+    from rich.console import Console
+
+    from rulespec.conformance.checks import Failure
+    from rulespec.conformance.progress import KitProgress
+
+    out = io.StringIO()
+    failure = Failure("INVARIANT", ("DDO-TIE-02",), "the gain is wrong",
+                      {"game": "dado-de-ouro", "players": 4}, subject="DDO-INV-GAINER-HIGHEST",
+                      found_after=1.5)
+    with KitProgress("conform dado-de-ouro", 1, lambda: 0,
+                     console=Console(file=out, force_terminal=True, width=120),
+                     found=FoundStream()) as progress:
+        progress.failure(failure)
+        progress.failure(failure)
+    text = out.getvalue()
+    assert text.count("found after 1.5 s") == 1, text
+    assert "FAIL INVARIANT" in text and "DDO-INV-GAINER-HIGHEST" in text

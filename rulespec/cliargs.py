@@ -22,12 +22,16 @@ class _Seconds(click.FloatRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{value!r} is not a number of seconds in the range 0<x<=86400", param, ctx)
+            low = "0<x" if self.min_open else "0<=x"
+            self.fail(f"{value!r} is not a number of seconds in the range {low}<=86400", param,
+                      ctx)
         return number
 
 
 #: ``--seconds``, ``--timeout``: more than zero, at most a day.
 POSITIVE_SECONDS = _Seconds(min=0, min_open=True, max=86_400)
+#: ``--budget``: zero (no limit) or more, at most a day.
+NON_NEGATIVE_SECONDS = _Seconds(min=0, max=86_400)
 #: ``--max-steps``, ``--examples``: at least one.
 AT_LEAST_ONE = click.IntRange(min=1)
 #: ``--players``: a player count is at least one (the game's own range is checked later).

@@ -47,6 +47,11 @@ const RULING_PARAMETERS = {
 };
 const VARIANTS = {"short-game": {rounds_per_game: 5}, "single-game": {games_to_win: 1},
                   "custom-length": {}};
+// The parameters a configuration may override, as hello declares them (the kit sends no other).
+const PARAMETERS = {rounds_per_game: {minimum: 1, maximum: 100}, games_to_win: {minimum: 1, maximum: 20},
+                    tiebreak_rolls: {minimum: 1, maximum: 50},
+                    starting_score: {minimum: -1000, maximum: 1000}, die_faces: {},
+                    score_floor: {}};
 
 class Refusal extends Error {
   constructor(code, message, data) { super(message); this.code = code; this.data = data; }
@@ -71,6 +76,8 @@ class Match {
       if (!(v in VARIANTS)) throw new Refusal(2, `variant ${v} is not implemented`);
       Object.assign(p, VARIANTS[v]);
     }
+    for (const name of Object.keys(config.parameters || {}))
+      if (!(name in PARAMETERS)) throw new Refusal(2, `parameter ${name} is not declared`);
     Object.assign(p, config.parameters || {});
     this.p = p;
     this.game = 1;
@@ -340,7 +347,7 @@ const methods = {
     if (params.protocol !== PROTOCOL) throw new Refusal(-32602, `this engine speaks ${PROTOCOL}`);
     return {protocol: PROTOCOL, name: "dado-de-ouro.js", version: "1.0.0",
             games: {[GAME]: {spec_version: "1.1.0", rulings: RULINGS,
-                             variants: Object.keys(VARIANTS)}},
+                             variants: Object.keys(VARIANTS), parameters: PARAMETERS}},
             capabilities: ["batch"]};
   },
   start(params) { match = new Match(params.config || {}); return {}; },

@@ -23,6 +23,7 @@ from rulespec.conformance import processes
 from rulespec.conformance.protocol import (
     BAD_CONFIG,
     PROTOCOL,
+    ConfigRefused,
     EngineCrashed,
     EngineError,
     EngineFailure,
@@ -30,6 +31,7 @@ from rulespec.conformance.protocol import (
     Hello,
     Legal,
     ProtocolViolation,
+    declared_parameters,
     dumps,
     encode_known,
     encode_line,
@@ -160,6 +162,7 @@ class InProcessAdapter:
                             for aid, a in spec.ambiguities.items()},
                 "variants": sorted(spec.variants),
                 "players": list(range(spec.min_players, spec.max_players + 1)),
+                "parameters": declared_parameters(spec),
             }
         return Hello(self.name, _version(), games, ("batch",))
 
@@ -545,7 +548,7 @@ class SubprocessAdapter:
             result = self.call("start", {"config": without_rulings(config, self.held)})
         except EngineError as exc:
             if exc.code == BAD_CONFIG:
-                raise ConfigError(f"the engine refuses the configuration: {exc.message}") from None
+                raise ConfigRefused(exc.message) from None
             raise
         if not isinstance(result, dict):
             raise ProtocolViolation(f"start: result must be an object, not {result!r:.100}")

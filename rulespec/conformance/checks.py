@@ -89,6 +89,11 @@ class Failure:
     #: The MAJOR spec changes since the release the engine declares that touch this failure,
     #: each a sentence ("this behaviour changed in 2.0.0 (...): ...").
     changed: tuple[str, ...] = ()
+    #: What went wrong, without where (``rulespec.conformance.causes``): failures with the same
+    #: cause are reported once. None: the reporter derives it from the check and the message.
+    cause: str | None = None
+    #: Seconds from the start of the run to when the failure was confirmed (shrunk, written).
+    found_after: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the failure as JSON."""
@@ -99,7 +104,8 @@ class Failure:
                 "trace": self.trace, "also": list(self.also), "diff": list(self.diff),
                 "shrunk_from": self.shrunk_from,
                 "matches": [dict(m) for m in self.matches], "inference": self.inference,
-                "changed": list(self.changed)}
+                "changed": list(self.changed), "cause": self.cause,
+                "found_after": None if self.found_after is None else round(self.found_after, 3)}
 
 
 @dataclass
@@ -123,6 +129,13 @@ class RunResult:
     #: Rule examples left out because they need something added after the release the engine
     #: is checked as (their ids; only in the rule examples' run).
     newer: list[str] = field(default_factory=list)
+    #: Why play stopped before every game was played (the budget, ``-x``); None: it did not.
+    cut: str | None = None
+    #: Rule examples left out, each ``{"id", "why"}``: outside the scope asked (``-n``,
+    #: ``--ruling``...), or needing what the engine does not declare (only in the rule
+    #: examples' run).
+    outside_scope: list[dict[str, str]] = field(default_factory=list)
+    undeclared: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -139,6 +152,11 @@ class RunResult:
             out["coverage"] = self.coverage.to_json()
         if self.newer:
             out["newer"] = list(self.newer)
+        if self.cut is not None:
+            out["cut"] = self.cut
+        if "rule_examples" in self.config:
+            out["outside_scope"] = list(self.outside_scope)
+            out["undeclared"] = list(self.undeclared)
         return out
 
 
@@ -160,6 +178,13 @@ class Report:
     checked_as: Any = None
     #: Golden traces left out because they need something added after that release.
     golden_newer: list[str] = field(default_factory=list)
+    #: Golden traces left out, each ``{"trace", "why"}``: outside the scope asked, or needing
+    #: what the engine does not declare.
+    golden_skipped: list[dict[str, str]] = field(default_factory=list)
+    #: The run's budget and stop (``rulespec.conformance.budget.Budget.to_json``), when known.
+    budget: dict[str, Any] | None = None
+    #: What the run was asked for (``rulespec.conformance.scope.Scope.to_json``), when known.
+    scope: dict[str, Any] | None = None
 
     @property
     def failures(self) -> list[Failure]:

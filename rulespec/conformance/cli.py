@@ -17,6 +17,7 @@ import click
 
 from rulespec.cliargs import (
     AT_LEAST_ONE,
+    NON_NEGATIVE_SECONDS,
     PLAYER_COUNT,
     POSITIVE_SECONDS,
     engine_argv,
@@ -24,6 +25,7 @@ from rulespec.cliargs import (
     output_folder,
     parse_pairs,
 )
+from rulespec.conformance.options import DEFAULT_BUDGET
 from rulespec.exitcodes import EXIT_ENGINE, EXIT_FAILED, EXIT_OK, exit_code_for
 
 
@@ -56,7 +58,15 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
               help="Parameter override, VALUE in JSON (a bare word is a string); repeatable. "
                    "Played only if the engine's hello declares the parameter.")
 @click.option("--examples", type=AT_LEAST_ONE, default=40, show_default=True,
-              help="Games Hypothesis plays per configuration (at least 1).")
+              help="Games Hypothesis plays per configuration (at least 1), as far as the "
+                   "--budget allows.")
+@click.option("--budget", type=NON_NEGATIVE_SECONDS, default=DEFAULT_BUDGET, show_default=True,
+              help="Wall-clock seconds for the run, spent by priority: rule examples, golden "
+                   "traces and PERFT first, then games in rounds over every configuration, then "
+                   "games sought for what play missed. A failure found is still shrunk. "
+                   "0: no limit (every game of --examples is played).")
+@click.option("--fail-fast", "-x", is_flag=True,
+              help="Stop at the first failure (once it is shrunk and written).")
 @click.option("--max-steps", type=AT_LEAST_ONE, default=3000, show_default=True,
               help="Longest game played, in actions (at least 1).")
 @click.option("--timeout", type=POSITIVE_SECONDS, default=10.0, show_default=True,
@@ -97,21 +107,24 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress display (there is none off a terminal either).")
 def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling: tuple[str, ...],
-            variant: tuple[str, ...], examples: int, max_steps: int, timeout: float,
-            seed: int | None, report_path: Path | None, fmt: str, trace_dir: Path,
-            no_golden: bool, full: bool, infer: bool, param: tuple[str, ...],
-            declared: bool, jobs: int | None, spec_version: str | None, quiet: bool) -> None:
+            variant: tuple[str, ...], examples: int, budget: float, fail_fast: bool,
+            max_steps: int, timeout: float, seed: int | None, report_path: Path | None,
+            fmt: str, trace_dir: Path, no_golden: bool, full: bool, infer: bool,
+            param: tuple[str, ...], declared: bool, jobs: int | None, spec_version: str | None,
+            quiet: bool) -> None:
     """Check an engine against a game's spec, rule by rule.
 
-    Exits 0 when conformant, 1 when a check failed, 2 on a usage error, 3 when the engine
-    cannot be started or never answers hello. The engine runs in its own process group and is
-    ended with the kit, however the kit ends (SIGINT, SIGTERM, SIGHUP, an error).
+    Each failure is printed on standard error as soon as it is found (once per cause); the
+    report follows at the end. Exits 0 when conformant, 1 when a check failed, 2 on a usage
+    error, 3 when the engine cannot be started or never answers hello. The engine runs in its
+    own process group and is ended with the kit, however the kit ends (SIGINT, SIGTERM,
+    SIGHUP, an error).
     """
     from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
     from rulespec.conformance.parallel import default_jobs
     from rulespec.conformance.processes import ending_engines_on_signals
     from rulespec.conformance.progress import on_terminal
-    from rulespec.conformance.report import render
+    from rulespec.conformance.report import FoundStream, render
     from rulespec.conformance.runner import Options, check_engine
     from rulespec.reference.core import ConfigError
     from rulespec.spec.errors import RulespecError
@@ -151,14 +164,17 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
         return
     options = Options(examples=examples, max_steps=max_steps, seed=seed, trace_dir=trace_dir,
                       golden=not no_golden, full=full, spec_version=spec_version,
-                      jobs=default_jobs() if jobs is None else jobs)
+                      jobs=default_jobs() if jobs is None else jobs,
+                      budget=budget or None, fail_fast=fail_fast)
     with ending_engines_on_signals():
         try:
             _handshake(adapter)
             report = check_engine(adapter, game, players=players or None, rulings=rulings,
                                   variants=variant, options=options, engine_name=name,
                                   parameters=parameters, declared=declared,
-                                  show_progress=not quiet and on_terminal())
+                                  show_progress=not quiet and on_terminal(),
+                                  on_failure=None if quiet else FoundStream(
+                                      fail_fast=fail_fast))
         except ConfigError as exc:
             raise click.UsageError(str(exc)) from None
         except RulespecError as exc:

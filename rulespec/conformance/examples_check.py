@@ -4,47 +4,92 @@ An example is expanded on the reference into the actions from the start of a gam
 words force the chance outcomes), so it runs on any engine at every conformance level. The
 engine must accept every move the reference accepts, refuse every move the example marks
 illegal, and after the steps every expectation must hold over the engine's own state, legal
-actions and result. A failure names the example, its clauses and the sentence of the rule.
+actions and result. A failure names the example, its clauses and the sentence of the rule, and
+(like a failure in play) the ruling under which the reference does what the engine did, if one
+does.
+
+Only examples the run may send are played: inside the scope asked (``-n``, ``--ruling``...),
+declared by the engine's hello (players, rulings, variants, parameters), and no newer than the
+release the engine is checked as. The others are counted, with the reason.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rulespec.conformance import causes
 from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.budget import Budget
 from rulespec.conformance.checks import Failure, RunResult
+from rulespec.conformance.divergence import divergence_text, first_divergence
+from rulespec.conformance.inference import Evidence, Reference, explain
 from rulespec.conformance.levels import projection
-from rulespec.conformance.protocol import EngineError, EngineFailure
+from rulespec.conformance.protocol import (
+    ConfigRefused,
+    EngineError,
+    EngineFailure,
+    EngineTimeout,
+    Hello,
+    Legal,
+)
+from rulespec.conformance.scope import Scope, needs, refusal
 from rulespec.examples.model import Example, ExampleFile, load_examples
 from rulespec.examples.position import Move
 from rulespec.examples.run import Outcome, as_trace, check_expectations, odds, run_example
-from rulespec.reference.core import ConfigError, config_from_json
+from rulespec.reference.core import Config, ConfigError, config_from_json
+from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
+from rulespec.spec.statediff import StateSchema
 
 CHECK = "EXAMPLE"
+
+
+@dataclass
+class ExampleRun:
+    """How the kit runs the rule examples: what it may play, and what it does with a failure."""
+
+    #: The scope asked; the kit's ``--ruling`` pairs alone when None.
+    scope: Scope | None = None
+    #: Says why a configuration needs more than the release the engine is checked as.
+    newer: Callable[[Mapping[str, Any]], str | None] | None = None
+    #: Stops the examples when the budget is spent or ``-x`` stopped the run.
+    budget: Budget = field(default_factory=Budget)
+    #: With ``trace_dir``, each failing example is written there as a trace with its
+    #: expectations as expect lines (``rulespec replay`` runs it on the reference).
+    trace_dir: Path | None = None
+    #: Told each failure as soon as it is confirmed.
+    on_failure: Callable[[Failure], Failure] | None = None
+    #: The reference a failing example is replayed on, to find where the engine first departs
+    #: from it and which ruling it follows (None: neither is looked for).
+    reference: Reference | None = None
+    #: Name the ruling the engine follows when one explains a failure; its seconds.
+    infer: bool = True
+    infer_seconds: float = 10.0
+    #: Set when the engine stopped answering (a timeout) during an example.
+    dead: str | None = None
+    #: The rulings that explained failures so far (tried first; found ones are added).
+    known: list[dict[str, str]] = field(default_factory=list)
 
 
 def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = None, *,
                       rulings: Mapping[str, str] | None = None,
                       trace_dir: Path | None = None,
-                      newer: Callable[[Mapping[str, Any]], str | None] | None = None
-                      ) -> RunResult:
+                      newer: Callable[[Mapping[str, Any]], str | None] | None = None,
+                      how: ExampleRun | None = None) -> RunResult:
     """Run every rule example the engine supports; one failure per failing example.
 
-    Examples whose configuration contradicts the ``rulings`` the kit was asked to check under
-    are left out, and so are those under rulings or variants the engine does not declare. An
-    engine that breaks the protocol stops the examples (the configuration runs report it).
-
-    ``newer(config)`` says why a configuration needs more than the release the engine is
-    checked as; those examples are left out and their ids listed in the result's ``newer``.
-
-    With ``trace_dir``, each failing example is written there as a trace with its expectations
-    as expect lines (``rulespec replay`` runs it on the reference; an engine can replay it too).
+    ``rulings`` (the kit's ``--ruling`` pairs) and ``trace_dir``/``newer`` are shortcuts for
+    ``how``'s fields. Examples outside the scope, under what the engine does not declare, or
+    newer than the release it is checked as are left out and counted. An engine that breaks
+    the protocol stops the examples (the configuration runs report it).
     """
+    how = how or ExampleRun(scope=Scope(rulings=dict(rulings or {})), newer=newer,
+                            trace_dir=trace_dir)
+    scope = how.scope or Scope()
     file = load_examples(spec) if file is None else file
     result = RunResult({"game": spec.game_id, "rule_examples": len(file.examples)})
     started = time.perf_counter()
@@ -53,38 +98,145 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
     except EngineFailure as exc:
         result.skipped = f"the engine did not say hello: {exc}"
         return result
-    asked = dict(rulings or {})
+    runner = _Runner(adapter, spec, file, hello, how)
     for example in file.examples:
-        config = config_from_json(spec, example.config_json(spec.game_id)).to_json()
-        if any(config["rulings"].get(a) != o for a, o in asked.items()):
+        if how.budget.skip("rule examples"):
+            result.cut = how.budget.why
+            break
+        resolved = config_from_json(spec, example.config_json(spec.game_id))
+        config = resolved.to_json()
+        outside = scope.outside(resolved)
+        if outside is not None:
+            result.outside_scope.append({"id": example.id, "why": f"outside the scope asked "
+                                         f"({scope.text()}): {outside}"})
             continue
-        if newer is not None and newer(config):
+        if how.newer is not None and how.newer(config):
             result.newer.append(example.id)
             continue
-        if hello.supports(spec.game_id, config["rulings"], config["variants"],
-                          players=config["players"], parameters=config["parameters"]):
+        unsupported = hello.supports(spec.game_id, config["rulings"], config["variants"],
+                                     players=config["players"], parameters=config["parameters"])
+        if unsupported:
+            result.undeclared.append({"id": example.id, "why": "; ".join(unsupported),
+                                      "needs": ", ".join(needs(u) for u in unsupported)})
             continue
         outcome = run_example(spec, example, words_module=file.vocabulary)
         if not outcome.ok:
             continue  # the reference's own tests report it; an engine is not blamed for it
         try:
-            failure = _run_one(adapter, example, outcome, config, spec,
-                               hello.level(spec.game_id))
+            failure = runner.run(example, outcome, config, resolved)
         except EngineFailure as exc:
             result.skipped = f"the engine failed during rule example {example.id}: {exc}"
+            if isinstance(exc, EngineTimeout):
+                how.dead = (f"the engine stopped answering in rule example {example.id} "
+                            f"({str(exc).split(';')[0]})")
             break
         result.examples += 1
         result.steps += len(outcome.setup) + len(outcome.steps)
         if failure is not None:
-            result.failures.append(_with_trace(spec, failure, outcome, trace_dir))
+            result.failures.append(failure)
     if not file.examples and result.skipped is None:
         result.skipped = f"the game has no rule examples (none in {file.path})"
-    elif not result.examples and result.skipped is None:
-        wanted = ", ".join(f"{a}={o}" for a, o in sorted(asked.items()))
+    elif not result.examples and result.skipped is None and result.cut is None:
+        wanted = ", ".join(f"{a}={o}" for a, o in sorted(scope.rulings.items()))
         result.skipped = ("no rule example fits the engine's declared rulings and variants"
                           + (f" under {wanted}" if wanted else ""))
     result.seconds = time.perf_counter() - started
     return result
+
+
+@dataclass
+class _Seen:
+    """What the engine did in one example: every move tried (accepted or refused), and its
+    state and legal actions where it stopped."""
+
+    moves: list[tuple[Any, Any]] = field(default_factory=list)
+    refused: set[int] = field(default_factory=set)
+    state: dict[str, Any] | None = None
+    legal: Legal | None = None
+
+
+class _Runner:
+    """Runs examples on one engine; explains each new cause of failure once."""
+
+    def __init__(self, adapter: Adapter, spec: Spec, file: ExampleFile, hello: Hello,
+                 how: ExampleRun) -> None:
+        self.adapter, self.spec, self.file, self.hello, self.how = adapter, spec, file, hello, how
+        self.level = hello.level(spec.game_id)
+        self.schema = StateSchema.of(spec)
+        #: Examples that passed, by configuration (evidence for the ruling inference).
+        self.passed: dict[str, list[Example]] = {}
+
+    def run(self, example: Example, outcome: Outcome, config: Mapping[str, Any],
+            resolved: Config) -> Failure | None:
+        seen = _Seen()
+        failure = _run_one(self.adapter, example, outcome, config, self.spec, self.level, seen,
+                           self.hello)
+        key = causes.canonical(config)
+        if failure is None:
+            self.passed.setdefault(key, []).append(example)
+            return None
+        failure = self._diverged(failure, outcome, config, resolved)
+        failure = self._explain(failure, seen, resolved, key)
+        failure = _with_trace(self.spec, failure, outcome, self.how.trace_dir)
+        failure = replace(failure, found_after=self.how.budget.elapsed())
+        if self.how.on_failure is not None:
+            failure = self.how.on_failure(failure)
+        return failure
+
+    def _diverged(self, failure: Failure, outcome: Outcome, config: Mapping[str, Any],
+                  resolved: Config) -> Failure:
+        """Play the example again, reading the engine's state after every move, and name the
+        first position where it differs from the reference's (``divergence``)."""
+        if self.how.reference is None or self.level == "none":
+            return failure
+        moves = [m.action for m in (*outcome.setup, *outcome.steps)]
+        states: list[Any] = []
+        refused: set[int] = set()
+        try:
+            self.adapter.start(config)
+            states.append(self.adapter.state())
+            for i, action in enumerate(moves):
+                if self.adapter.apply(action) is not None:
+                    refused.add(i)
+                states.append(self.adapter.state())
+        except (EngineError, ConfigError):
+            pass  # compared as far as the engine went
+        found = first_divergence(self.spec, self.how.reference, resolved, moves, states,
+                                 projection(self.spec, self.level), self.schema,
+                                 frozenset(refused))
+        if found is None:
+            return failure
+        at, changes = found
+        return replace(failure, diff=tuple(c.to_json() for c in changes),
+                       message=f"{failure.message}; {divergence_text(at, changes)}")
+
+    def _explain(self, failure: Failure, seen: _Seen, resolved: Config, key: str) -> Failure:
+        """Name the ruling the engine follows, if one reproduces what it did (at the full level
+        only); the rulings that explained earlier failures are tried first."""
+        how = self.how
+        if (how.reference is None or not how.infer or self.level != "full"
+                or not self.spec.ambiguities
+                or causes.cause_of(failure).startswith("refused the configuration")):
+            return failure
+        n = len(seen.moves)
+        evidence = Evidence(tuple(a for _, a in seen.moves), (*([None] * n), seen.state),
+                            (*([None] * n), seen.legal), frozenset(seen.refused))
+        passing = self.passed.get(key, [])
+
+        def also(override: Mapping[str, str]) -> bool:
+            return all(run_example(self.spec, ex, words_module=self.file.vocabulary,
+                                   rulings={**resolved.rulings, **override}).ok
+                       for ex in passing)
+
+        reference = how.reference
+        try:
+            matches, note = explain(self.spec, reference, resolved, [evidence],
+                                    budget=how.budget.allow(how.infer_seconds), also=also,
+                                    known=how.known)
+        except RulespecError:
+            return failure
+        how.known.extend(m for m in matches if m not in how.known)
+        return replace(failure, matches=tuple(matches), inference=note)
 
 
 def _with_trace(spec: Spec, failure: Failure, outcome: Outcome,
@@ -100,25 +252,36 @@ def _with_trace(spec: Spec, failure: Failure, outcome: Outcome,
     return replace(failure, trace=str(path))
 
 
-def _run_one(adapter: Adapter, example: Example, outcome: Outcome,
-             config: Mapping[str, Any], spec: Spec, level: str) -> Failure | None:
+def _run_one(adapter: Adapter, example: Example, outcome: Outcome, config: Mapping[str, Any],
+             spec: Spec, level: str, seen: _Seen, hello: Hello) -> Failure | None:
     moves = [*outcome.setup, *outcome.steps]
     done: list[tuple[Any, Mapping[str, Any]]] = []
 
-    def fail(message: str) -> Failure:
+    def fail(message: str, cause: str | None = None) -> Failure:
+        try:
+            seen.state, seen.legal = adapter.state(), adapter.legal()
+        except (EngineError, ConfigError):
+            seen.state, seen.legal = None, None
         return Failure(CHECK, example.clauses, f"example {example.id} ({example.title}): "
                        f"{message}", dict(config), step=len(done), actions=tuple(done),
-                       subject=example.id)
+                       subject=example.id, cause=cause)
 
     try:
         adapter.start(config)
+    except ConfigError as exc:
+        says = exc.engine_says if isinstance(exc, ConfigRefused) else str(exc)
+        return Failure(CHECK, example.clauses, refusal(
+            spec, hello, config, says, f"rule example {example.id}"), dict(config),
+            step=0, subject=example.id, cause=causes.refused_config(says))
+    try:
         prev: dict[str, Any] = adapter.state()
         for i, move in enumerate(moves):
             if i == len(outcome.setup):
                 prev = adapter.state()
-            problem = _play(adapter, move)
+            seen.moves.append((move.actor, move.action))
+            problem = _play(adapter, move, seen)
             if problem is not None:
-                return fail(f"move {i + 1}: {problem}")
+                return fail(f"move {i + 1}: {problem[0]}", problem[1])
             if move.kind == "apply":
                 done.append((move.actor, move.action))
         if not outcome.steps:
@@ -127,26 +290,34 @@ def _run_one(adapter: Adapter, example: Example, outcome: Outcome,
         legal = adapter.legal()
     except (EngineError, ConfigError) as exc:
         return fail(f"the engine refused: {exc}")
+    seen.state, seen.legal = state, legal
     observe = projection(spec, level)
     variables = {"state": observe(state), "prev": observe(prev), "result": state.get("result"),
                  "legal": legal.actions, "actor": legal.actor,
                  "odds": odds(list(zip(legal.actions, legal.probabilities or [], strict=False)))}
     failed, why = check_expectations(example.expect, variables, level=level)
-    return None if failed is None else fail(why)
+    return None if failed is None else Failure(
+        CHECK, example.clauses, f"example {example.id} ({example.title}): {why}", dict(config),
+        step=len(done), actions=tuple(done), subject=example.id)
 
 
-def _play(adapter: Adapter, move: Move) -> str | None:
-    """Play one move; say what went wrong (None when the engine did as the rules demand)."""
+def _play(adapter: Adapter, move: Move, seen: _Seen) -> tuple[str, str] | None:
+    """Play one move; say what went wrong and its cause (None when the engine did as the rules
+    demand)."""
     if move.kind == "refuse":
         before = adapter.state()
         rejection = adapter.apply(move.action)
         if rejection is None:
-            return f"{move.action!r} was accepted, but the rules forbid it here"
+            return (f"{move.action!r} was accepted, but the rules forbid it here",
+                    causes.accepted_illegal(move.action))
+        seen.refused.add(len(seen.moves) - 1)
         if adapter.state() != before:
-            return f"refusing {move.action!r} changed the state"
+            return (f"refusing {move.action!r} changed the state",
+                    causes.refusal_changed_state(move.action))
         return None
     rejection = adapter.apply(move.action)
     if rejection is not None:
-        return f"{move.action!r} was refused ({rejection.reason}), but the rules allow it here"
+        seen.refused.add(len(seen.moves) - 1)
+        return (f"{move.action!r} was refused ({rejection.reason}), but the rules allow it here",
+                causes.refused_legal(move.action, rejection.reason))
     return None
-

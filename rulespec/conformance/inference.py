@@ -19,7 +19,7 @@ from typing import Any
 
 from rulespec.conformance.adapters import Adapter
 from rulespec.conformance.checks import Failure
-from rulespec.conformance.protocol import Legal, legal_of
+from rulespec.conformance.protocol import Hello, Legal, legal_of
 from rulespec.reference.core import Action, Config, Engine, config_from_json, make_config
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
@@ -27,7 +27,7 @@ from rulespec.spec.model import Spec
 #: Builds a reference engine for a configuration.
 Reference = Callable[[Spec, Config], Engine]
 #: Checks whose failure is not a behaviour another ruling could produce.
-NOT_EXPLAINED = frozenset({"PROTOCOL", "DETERMINISM", "GOLDEN", "STATE-SCHEMA"})
+NOT_EXPLAINED = frozenset({"PROTOCOL", "DETERMINISM", "STATE-SCHEMA"})
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,9 @@ class Evidence:
     actions: tuple[Action, ...]
     states: tuple[Mapping[str, Any] | None, ...]
     legals: tuple[Legal | None, ...]
+    #: Indices of the actions the engine refused (a rule example's illegal moves, or a legal
+    #: move it refused): the reference must refuse them too, and they change nothing.
+    refused: frozenset[int] = frozenset()
 
     @property
     def length(self) -> int:
@@ -56,7 +59,7 @@ def agreement(spec: Spec, reference: Reference, config: Config, evidence: Eviden
     try:
         engine = reference(spec, config)
         for i in range(evidence.length):
-            if i and not _applied(engine, evidence.actions[i - 1]):
+            if i and _applied(engine, evidence.actions[i - 1]) == (i - 1 in evidence.refused):
                 return i
             if not _agrees(engine, evidence, i):
                 return i
@@ -101,6 +104,13 @@ class _Search:
     evidence: Sequence[Evidence]
     deadline: float
     replays: int = 0
+    #: Games the engine played that passed every check (their actions): the engine follows the
+    #: configured rulings there, so a ruling under which the reference plays them otherwise does
+    #: not describe the engine.
+    passed: Sequence[Sequence[Action]] = ()
+    #: Other checks that a ruling must pass to describe the engine (a rule example's passing
+    #: examples, run under it): True when it passes.
+    also: Callable[[Mapping[str, str]], bool] | None = None
 
     def scores(self, override: Mapping[str, str]) -> tuple[int, ...]:
         try:
@@ -117,20 +127,74 @@ class _Search:
     def late(self) -> bool:
         return time.monotonic() > self.deadline
 
+    def describes(self, override: Mapping[str, str]) -> bool:
+        """Return True when ``override`` also plays, on the reference, the games the engine
+        passed exactly as the configured rulings do (and passes ``also``); False when it
+        departs from them, or when there is no time left to tell."""
+        try:
+            alt = with_rulings(self.spec, self.base, override)
+        except RulespecError:
+            return False
+        for actions in self.passed:
+            if self.late() or _departs(self.spec, self.reference, self.base, alt, actions,
+                                       self.deadline):
+                return False
+        return self.also is None or (not self.late() and self.also(override))
+
+
+def _departs(spec: Spec, reference: Reference, base: Config, alt: Config,
+             actions: Sequence[Action], deadline: float) -> bool:
+    """Return True when the reference under ``alt`` plays ``actions`` otherwise than under
+    ``base`` (another state, player to move, legal action or chance outcome), or when the
+    deadline passes first."""
+    one, two = reference(spec, base), reference(spec, alt)
+    for n, action in enumerate(actions):
+        if n % 64 == 0 and time.monotonic() > deadline:
+            return True
+        if one.state() != two.state() or legal_of(one) != legal_of(two):
+            return True
+        one.apply(action)
+        if not _applied(two, action):
+            return True
+    return one.state() != two.state()
+
 
 def explain(spec: Spec, reference: Reference, base: Config, evidence: Sequence[Evidence], *,
-            budget: float = 10.0) -> tuple[list[dict[str, str]], str]:
+            budget: float = 10.0, passed: Sequence[Sequence[Action]] = (),
+            also: Callable[[Mapping[str, str]], bool] | None = None,
+            known: Sequence[Mapping[str, str]] = ()) -> tuple[list[dict[str, str]], str]:
     """Return the rulings (ambiguity -> option) that reproduce ``evidence``, and what was tried.
 
     Single alternative options first; pairs only when no single option is enough: a pair joins an
     option that reproduces more of the evidence than the configured rulings with any option of
-    another ambiguity.
+    another ambiguity. A ruling is named only if it also describes what the engine did right:
+    the games it ``passed`` play the same under it, and ``also`` (more evidence) accepts it; a
+    plain bug that one game happens to share with a ruling is then not blamed on the ruling.
+    The rulings ``known`` to explain earlier failures of the run are tried first: one that
+    explains this failure too is named without a search.
     """
-    s = _Search(spec, reference, base, evidence, time.monotonic() + budget)
+    s = _Search(spec, reference, base, evidence, time.monotonic() + budget, passed=passed,
+                also=also)
     base_scores = s.scores({})
     if base_scores == s.full:
         return [], ("the reference under the configured rulings does the same in this game, so "
                     "no ruling explains the failure")
+    for match in known:
+        if (all(base.rulings.get(a) != o for a, o in match.items())
+                and s.scores(match) == s.full and s.describes(match)):
+            return [dict(match)], "the ruling that explains the run's earlier failures"
+    found, note = _candidates(s, base_scores)
+    s.deadline = time.monotonic() + budget  # telling them apart gets time of its own
+    named = [m for m in found if s.describes(m)]
+    if len(named) < len(found):
+        note += (f"; {len(found) - len(named)} reproducing this game left unnamed: the engine "
+                 "passed games (or rule examples) they play otherwise")
+    return named, note
+
+
+def _candidates(s: _Search, base_scores: tuple[int, ...]) -> tuple[list[dict[str, str]], str]:
+    """Return the single options (then pairs) that reproduce the evidence, and what was tried."""
+    spec, base = s.spec, s.base
     alts = alternatives(spec, base.rulings)
     found: list[dict[str, str]] = []
     better: list[tuple[str, str]] = []
@@ -171,16 +235,24 @@ def failure_evidence(failure: Failure, states: Sequence[Any], legal: Legal | Non
 
 
 def explain_failure(spec: Spec, reference: Reference, failure: Failure, states: Sequence[Any],
-                    legal: Legal | None, *, budget: float = 10.0) -> Failure:
-    """Return ``failure`` with the rulings under which the reference does what the engine did."""
+                    legal: Legal | None, *, budget: float = 10.0,
+                    passed: Sequence[Sequence[Action]] = (),
+                    refused: frozenset[int] = frozenset(),
+                    also: Callable[[Mapping[str, str]], bool] | None = None,
+                    known: Sequence[Mapping[str, str]] = ()) -> Failure:
+    """Return ``failure`` with the rulings under which the reference does what the engine did
+    (and does what it did right: the games it ``passed``, and ``also``)."""
     if failure.check in NOT_EXPLAINED or not spec.ambiguities:
+        return failure
+    if failure.cause and failure.cause.startswith("refused the configuration"):
         return failure
     try:
         base = config_from_json(spec, dict(failure.config))
     except RulespecError:
         return failure
-    evidence = failure_evidence(failure, states, legal)
-    matches, note = explain(spec, reference, base, [evidence], budget=budget)
+    evidence = replace(failure_evidence(failure, states, legal), refused=refused)
+    matches, note = explain(spec, reference, base, [evidence], budget=budget, passed=passed,
+                            also=also, known=known)
     return replace(failure, matches=tuple(matches), inference=note)
 
 
@@ -308,11 +380,39 @@ def render_profile(profile: Profile, defaults: Mapping[str, str]) -> str:
 def run_inference(adapter: Adapter, spec: Spec, reference: Reference, *,
                   players: Sequence[int], rulings: Mapping[str, str] | None = None,
                   variants: Sequence[str] = (), games: int = 10, max_steps: int = 500,
-                  seed: int = 0, budget: float = 60.0) -> list[Profile]:
-    """Play the engine under each player count and infer its ruling profile for each."""
+                  seed: int = 0, budget: float = 60.0,
+                  skipped: list[str] | None = None) -> list[Profile]:
+    """Play the engine under each player count and infer its ruling profile for each.
+
+    Only what the engine's hello declares is played: a player count it does not declare is
+    left out (and said in ``skipped``), and a record whose default option it does not declare
+    is started under the first option it does.
+    """
+    hello = adapter.hello()
     out = []
     for n in players:
-        base = make_config(spec, players=n, rulings=rulings, variants=variants)
+        base, why = declared_base(spec, hello, n, dict(rulings or {}), variants)
+        if base is None:
+            if skipped is not None:
+                skipped.append(f"{n} players not played: {why}")
+            continue
         evidence = play_engine(adapter, base, games=games, max_steps=max_steps, seed=seed)
         out.append(infer_profile(spec, reference, base, evidence, budget=budget))
     return out
+
+
+def declared_base(spec: Spec, hello: Hello, players: int, rulings: Mapping[str, str],
+                  variants: Sequence[str]) -> tuple[Config | None, str]:
+    """Return the configuration to start inference games with, inside what ``hello``
+    declares (the asked ``rulings``, a declared option where a default is not declared), or
+    None and why it cannot be."""
+    declared = (hello.games.get(spec.game_id) or {}).get("rulings") or {}
+    chosen = dict(rulings)
+    for amb, default in spec.default_rulings().items():
+        options = declared.get(amb)
+        if amb not in chosen and options and default not in options:
+            chosen[amb] = options[0]
+    base = make_config(spec, players=players, rulings=chosen, variants=variants)
+    problems = hello.supports(spec.game_id, base.rulings, base.variants, players=players,
+                              parameters=base.overrides)
+    return (None, "; ".join(problems)) if problems else (base, "")

@@ -71,21 +71,49 @@ class Options:
     #: Hypothesis games, searching for what is still not reached (the games found are then
     #: played with every check).
     seek_steps: int = 5000
+    #: Wall-clock seconds for the whole run, spent by priority (``rulespec.conformance.budget``):
+    #: rule examples, golden traces and PERFT first, then games in rounds over every
+    #: configuration, then the games sought for what play did not reach. None: no limit (every
+    #: game of ``examples`` is played). ``rulespec conform`` sets ``DEFAULT_BUDGET``.
+    budget: float | None = None
+    #: Stop the run at the first failure confirmed (``-x``).
+    fail_fast: bool = False
+
+
+#: The budget of a ``rulespec conform`` run, in seconds (``--budget``): an honest engine's run
+#: ends within it, and a bug the kit can find is almost always found within half of it
+#: (``docs/implementers/conformance.md``, "Time budget").
+DEFAULT_BUDGET = 60.0
+#: Games per configuration in each round of a run with a budget: every configuration gets a
+#: round before any gets the next, so a budget spent early leaves none unplayed.
+ROUND = 8
 
 
 def schedule(options: Options) -> list[tuple[int, int]]:
-    """Return the stages of a run: (salt, games per configuration), the short stage first."""
+    """Return the stages of a run: (salt, games per configuration), the short stage first.
+
+    With a budget, the games after the first stage come in rounds of ``ROUND``, each played
+    over every configuration before the next (each round its own salt, so other games).
+    """
     warm = options.warmup_examples
-    if 0 < warm < options.examples:
-        return [(0, warm), (1, options.examples - warm)]
-    return [(0, options.examples)]
+    if not 0 < warm < options.examples:
+        return [(0, options.examples)]
+    rest = options.examples - warm
+    if options.budget is None:
+        return [(0, warm), (1, rest)]
+    rounds = [(0, warm)]
+    while rest > 0:
+        rounds.append((len(rounds), min(ROUND, rest)))
+        rest -= ROUND
+    return rounds
 
 
 def merge_runs(first: RunResult, then: RunResult) -> RunResult:
     """Return one configuration's result over two stages."""
     return RunResult(first.config, first.examples + then.examples, first.steps + then.steps,
                      first.seconds + then.seconds, first.failures + then.failures,
-                     then.skipped, then.level, first.perft or then.perft)
+                     then.skipped, then.level, first.perft or then.perft,
+                     cut=then.cut or first.cut)
 
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,

@@ -1,12 +1,15 @@
 """Check configurations in several engine processes at once (``rulespec conform --jobs N``).
 
 Each worker is a fork of the kit with its own engine (a fresh ``SubprocessAdapter`` on the same
-command, or a fresh ``InProcessAdapter``); it checks whole configurations, every stage of each,
-and sends back their results. The report is the sequential one: results come back in the
-configurations' order, each configuration's games depend only on it and the seed (Hypothesis is
-seeded per configuration), and failure traces are written by each worker in a folder of its own
-then moved into the trace folder in the order the sequential kit would have written them, so
-they get the same names.
+command, or a fresh ``InProcessAdapter``); it checks a fixed share of the configurations (every
+``jobs``-th), stage by stage over its share as the sequential kit does over all of them (so a
+budget is spent over every configuration, not on the first ones), and sends back each result as
+it is finished, and each failure as it is confirmed. Without a budget the report is the
+sequential one: results come back in the configurations' order, each configuration's games
+depend only on it and the seed (Hypothesis is seeded per configuration), and failure traces are
+written by each worker in a folder of its own then moved into the trace folder in the order the
+sequential kit would have written them, so they get the same names. The budget's deadline and
+``-x``'s stop flag are shared with the workers (``rulespec.conformance.budget``).
 
 Ending: a worker ends its engines on SIGINT/SIGTERM/SIGHUP like the kit does (the handlers are
 inherited through the fork); the kit terminates its workers however it ends, and a worker whose
@@ -30,6 +33,7 @@ from typing import Any, Protocol
 
 from rulespec.conformance import processes
 from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
+from rulespec.conformance.budget import Budget
 from rulespec.conformance.checks import Failure, RunResult
 from rulespec.conformance.options import Options
 from rulespec.conformance.progress import KitListener
@@ -50,6 +54,7 @@ class ParallelKit(Protocol):
     full_checks: int
     dead: str | None
     level: str
+    budget: Budget
 
     def run_here(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
         """Check the configurations in this process."""
@@ -94,29 +99,29 @@ def can_run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]]) -> 
 
 def run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]],
                  on_steps: Callable[[int], None] | None = None,
-                 on_done: Callable[[int, RunResult], None] | None = None) -> list[RunResult]:
+                 on_done: Callable[[int, RunResult], None] | None = None,
+                 on_failure: Callable[[Failure], None] | None = None) -> list[RunResult]:
     """Check ``configs`` in ``kit.options.jobs`` forked workers; return results in order.
 
     ``on_steps(n)`` is called with steps checked since its last call, ``on_done(i, result)``
-    when configuration ``i`` is finished (both in this process, for a progress display).
+    when configuration ``i`` is finished, ``on_failure(failure)`` when a worker confirmed a
+    failure (all in this process, for a progress display).
     """
     ctx = multiprocessing.get_context("fork")
     jobs = min(kit.options.jobs, len(configs))
     scratch = Path(tempfile.mkdtemp(prefix="rulespec-jobs-"))
-    tasks: Any = ctx.Queue()
     results: Any = ctx.Queue()
-    for i, config in enumerate(configs):
-        tasks.put((i, dict(config)))
-    for _ in range(jobs):
-        tasks.put(None)
-    workers = [ctx.Process(target=_worker, args=(kit, tasks, results, scratch, os.getpid()),
-                           daemon=True, name=f"rulespec-job-{n}") for n in range(jobs)]
-    got: dict[int, tuple[RunResult, str | None, int, int]] = {}
+    shares = [[(i, dict(c)) for i, c in enumerate(configs) if i % jobs == n] for n in range(jobs)]
+    workers = [ctx.Process(target=_worker, args=(kit, share, results, scratch, os.getpid()),
+                           daemon=True, name=f"rulespec-job-{n}")
+               for n, share in enumerate(shares)]
+    got: dict[int, tuple[RunResult, str | None]] = {}
+    counted: dict[str, tuple[int, int]] = {}
     ticked = 0
     try:
         for w in workers:
             w.start()
-        while len(got) < len(configs):
+        while len(got) < len(configs) or len(counted) < jobs:
             try:
                 msg = results.get(timeout=1.0)
             except queue.Empty:
@@ -133,16 +138,22 @@ def run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]],
             elif msg[0] == "error":
                 raise WorkerFailed(f"a worker of the kit failed: {msg[1]}; run with --jobs 1 "
                                    "to see where")
+            elif msg[0] == "failure":
+                if on_failure is not None:
+                    on_failure(msg[1])
+            elif msg[0] == "counted":
+                counted[msg[1]] = (msg[2], msg[3])
             else:
-                _, i, result, dead_msg, steps, full = msg
-                got[i] = (result, dead_msg, steps, full)
+                _, i, result, dead_msg = msg
+                got[i] = (result, dead_msg)
                 if on_done is not None:
                     on_done(i, result)
-        out: list[RunResult] = []
-        for i in range(len(configs)):
-            result, dead_msg, steps, full = got[i]
+        for steps, full in counted.values():
             kit.steps_checked += steps
             kit.full_checks += full
+        out: list[RunResult] = []
+        for i in range(len(configs)):
+            result, dead_msg = got[i]
             if dead_msg is not None:
                 kit.dead = dead_msg  # the last one in configuration order, as sequentially
             if result.level is not None:
@@ -153,9 +164,8 @@ def run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]],
         return out
     finally:
         _stop(workers)
-        for q in (tasks, results):
-            q.close()
-            q.cancel_join_thread()
+        results.close()
+        results.cancel_join_thread()
         shutil.rmtree(scratch, ignore_errors=True)
 
 
@@ -192,8 +202,10 @@ def _move_traces(result: RunResult, trace_dir: Path | None) -> RunResult:
     return result
 
 
-def _worker(kit: ParallelKit, tasks: Any, results: Any, scratch: Path, parent: int) -> None:
-    """Check the configurations of ``tasks`` with a fresh engine; put each result."""
+def _worker(kit: ParallelKit, share: list[tuple[int, dict[str, Any]]], results: Any,
+            scratch: Path, parent: int) -> None:
+    """Check the configurations of ``share`` with a fresh engine; put each result as it is
+    finished, each failure as it is confirmed, and the steps checked at the end."""
     # The kit's engines were copied into this process's registry by the fork: not ours.
     processes._LIVE.clear()
     for sig in processes.SIGNALS:  # end this worker's engines on a signal, whoever set what
@@ -204,22 +216,18 @@ def _worker(kit: ParallelKit, tasks: Any, results: Any, scratch: Path, parent: i
         if fresh is None:  # pragma: no cover - can_run_parallel checked
             raise RuntimeError("this adapter cannot be copied into a worker")
         kit.adapter = fresh
-        kit.listener = None  # the kit's display lives in the kit's process
+        # The kit's display lives in the kit's process: this worker forwards to it.
+        kit.listener = _Forward(kit, results, [i for i, _ in share], parent)
         ticker = _Ticker(kit, results)
         try:
-            while True:
-                task = tasks.get()
-                if task is None or os.getppid() != parent:
-                    break
-                i, config = task
-                kit.options = replace(kit.options, trace_dir=(
-                    None if kit.options.trace_dir is None else scratch / f"config-{i}"))
-                steps, full = kit.steps_checked, kit.full_checks
-                kit.dead = None
-                [result] = kit.run_here([config])
-                ticker.flush()
-                results.put(("done", i, result, kit.dead, kit.steps_checked - steps,
-                             kit.full_checks - full))
+            kit.options = replace(kit.options, trace_dir=(
+                None if kit.options.trace_dir is None else scratch / f"job-{share[0][0]}"))
+            steps, full = kit.steps_checked, kit.full_checks
+            kit.dead = None
+            kit.run_here([config for _, config in share])
+            ticker.flush()
+            results.put(("counted", f"job-{share[0][0]}", kit.steps_checked - steps,
+                         kit.full_checks - full))
         finally:
             ticker.stop()
             with contextlib.suppress(Exception):
@@ -248,6 +256,33 @@ def _end_worker(signum: int, frame: object) -> None:
         return
     processes.end_all()
     os._exit(128 + signum)
+
+
+class _Forward:
+    """The listener of a worker's kit: finished configurations and confirmed failures go to
+    the kit's process; a worker whose kit has gone stops before its next stage."""
+
+    def __init__(self, kit: ParallelKit, results: Any, indices: list[int], parent: int) -> None:
+        self.kit = kit
+        self.results = results
+        self.indices = indices
+        self.parent = parent
+
+    def activity(self, text: str) -> None:
+        """Stop when the kit has gone (nothing is displayed here)."""
+        if os.getppid() != self.parent:
+            raise processes.Interrupted(signal.SIGHUP)
+
+    def config_done(self, index: int, result: RunResult) -> None:
+        """Send configuration ``index`` of this worker's share, finished."""
+        self.results.put(("done", self.indices[index], result, self.kit.dead))
+
+    def steps(self, count: int) -> None:
+        """Steps are sent by the ticker."""
+
+    def failure(self, failure: Failure) -> None:
+        """Send a confirmed failure, to be shown at once."""
+        self.results.put(("failure", failure))
 
 
 class _Ticker:

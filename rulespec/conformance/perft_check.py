@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.causes import refused_legal
 from rulespec.conformance.checks import Failure
-from rulespec.conformance.protocol import Legal, legal_of
+from rulespec.conformance.protocol import ConfigRefused, Legal, legal_of
 from rulespec.conformance.verdicts import Verdicts
 from rulespec.reference.core import Action, Actor, Config, ConfigError, Engine
 
@@ -87,7 +88,8 @@ def perft_check(adapter: Adapter, verdicts: Verdicts, config: Config,
                 where = _where(node.path)
                 out.failure = Failure(
                     "PERFT", found.clauses, f"{where}: {found.message}", cfg,
-                    step=len(node.path), actions=node.path, subject=found.check)
+                    step=len(node.path), actions=node.path, subject=found.check,
+                    cause=found.cause)
                 break
             actor = expected.actor
             if actor is None:
@@ -120,8 +122,11 @@ def _legal_after(adapter: Adapter, cfg: dict[str, Any],
                 return Failure("PERFT", rejection.clauses,
                                f"{_where(path[:n - 1])}: the engine refused {action!r}, which "
                                f"it listed as legal: {rejection.reason}", cfg, step=n,
-                               actions=tuple(path[:n]), subject="DIFF-LEGAL")
+                               actions=tuple(path[:n]), subject="DIFF-LEGAL",
+                               cause=refused_legal(action, rejection.reason))
         return legal
+    except ConfigRefused:
+        raise  # the kit's driver says what was refused and why it was sent
     except ConfigError as exc:
         return Failure("PERFT", (), f"the engine refused the configuration: {exc}", cfg,
                        step=0, subject="PROTOCOL")

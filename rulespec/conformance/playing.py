@@ -13,12 +13,24 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn
 
+from rulespec.conformance import causes
 from rulespec.conformance.adapters import Adapter, StepResult
+from rulespec.conformance.budget import Budget
 from rulespec.conformance.checks import Failure
 from rulespec.conformance.inference import explain_failure
 from rulespec.conformance.options import Options
 from rulespec.conformance.probes import ActionPool, ProbeMaker, after_end
-from rulespec.conformance.protocol import EngineError, EngineFailure, EngineTimeout, Legal, legal_of
+from rulespec.conformance.progress import KitListener
+from rulespec.conformance.protocol import (
+    ConfigRefused,
+    EngineError,
+    EngineFailure,
+    EngineTimeout,
+    Hello,
+    Legal,
+    legal_of,
+)
+from rulespec.conformance.scope import refusal
 from rulespec.conformance.steering import Watch
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import Finding, Verdicts, state_diff, unique
@@ -32,10 +44,15 @@ from rulespec.reference.core import (
     config_from_json,
 )
 from rulespec.spec.model import Spec
+from rulespec.spec.statediff import diff_states
 
 #: Steps of a determinism replay sent before their answers are read (bounded so the requests
 #: never fill the pipe while the engine waits for its answers to be read).
 _REPLAY_CHUNK = 16
+#: Games that passed kept per configuration as evidence for the ruling inference, and the most
+#: actions they may hold together.
+_PASSED_GAMES = 8
+_PASSED_STEPS = 20_000
 
 
 class FoundFailure(Exception):
@@ -60,6 +77,15 @@ class OutOfTime(BaseException):
     Returning early from each example instead leaves Hypothesis's shrinker running its own
     bookkeeping over the long choice sequence for many more seconds.
     """
+
+
+class Stopped(OutOfTime):
+    """The run's budget is spent, or ``-x`` stopped it: no new game starts."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
 
 class GamePlay:
     """The kit's game loop and failure recording, mixed into the kit's driver.
@@ -90,6 +116,15 @@ class GamePlay:
     _deadline: float
     _project: Callable[[Any], Any]
     _expect: Callable[..., None] | None
+    budget: Budget
+    listener: KitListener | None
+    #: Seconds the failure being shrunk may take (``options.shrink_seconds``, within budget).
+    _shrink_for: float
+    #: The actions of the last games of this configuration that passed every check: evidence
+    #: that the engine follows the configured rulings there (``inference.explain_failure``).
+    _passed: list[list[Action]]
+    #: The rulings that explained the run's failures so far (tried first on the next one).
+    known_matches: list[dict[str, str]]
 
     def _play(self, config: Config, choose: Callable[[int], int],
               prefix: Sequence[Action] = ()) -> None:
@@ -112,9 +147,13 @@ class GamePlay:
 
     def _play_game(self, config: Config, choose: Callable[[int], int]) -> None:
         now = time.perf_counter()
-        if ((self._found_at is not None and now - self._found_at > self.options.shrink_seconds)
+        if ((self._found_at is not None and now - self._found_at > self._shrink_for)
                 or now > self._deadline):
             raise OutOfTime  # keep the smallest failing game found so far
+        if self._found_at is None and self._deadline == float("inf"):
+            stop = self.budget.reason()
+            if stop is not None:
+                raise Stopped(stop)
         self._examples += 1
         spec, opts = self.spec, self.options
         cfg = config.to_json()
@@ -184,6 +223,16 @@ class GamePlay:
             self._probe(game, probe.action, why, game.steps[-1][0])()
         if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
             self._check_determinism(game)
+        self._keep_passed(game.ref_actions)
+
+    def _keep_passed(self, actions: list[Action]) -> None:
+        """Keep a game that passed as evidence of what the engine does (the last few only)."""
+        if not actions:
+            return
+        self._passed.append(actions)
+        while len(self._passed) > _PASSED_GAMES or (
+                len(self._passed) > 1 and sum(map(len, self._passed)) > _PASSED_STEPS):
+            self._passed.pop(0)
 
     def _step_check(self, game: _Game, collect: Callable[[], StepResult], actor: Actor,
                     action: Action, expected: dict[str, Any],
@@ -222,8 +271,12 @@ class GamePlay:
         if full:
             game.since_full = 0
             self.full_checks += 1
-            self._check(game, self.verdicts.schema_and_invariants(state, prev, action,
-                                                                  game.params, game.cfg))
+            found = self.verdicts.schema_and_invariants(state, prev, action, game.params,
+                                                        game.cfg)
+            if found is not None and differs:  # where it departs names the cause too
+                found = replace(found, diff=tuple(diff_states(state, expected,
+                                                              self.verdicts.schema)))
+            self._check(game, found)
         else:
             game.since_full += 1
         if differs:
@@ -339,17 +392,21 @@ class GamePlay:
         """Turn a check's finding into the failure of this game (nothing when it passed)."""
         if found is not None:
             self._fail(game, found.check, found.clauses, found.message, subject=found.subject,
-                       also=found.also, diff=tuple(c.to_json() for c in found.diff))
+                       also=found.also, diff=tuple(c.to_json() for c in found.diff),
+                       cause=found.cause)
 
     def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
               subject: str | None = None, also: tuple[str, ...] = (),
-              step: int | None = None, diff: tuple[Mapping[str, Any], ...] = ()) -> NoReturn:
+              step: int | None = None, diff: tuple[Mapping[str, Any], ...] = (),
+              cause: str | None = None) -> NoReturn:
         at = len(game.steps) if step is None else step
         failure = Failure(check, tuple(unique(clauses)), message, game.cfg, step=at,
-                          actions=tuple(game.steps[:at]), also=also, subject=subject, diff=diff)
+                          actions=tuple(game.steps[:at]), also=also, subject=subject, diff=diff,
+                          cause=cause)
         game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
             self._found_at = time.perf_counter()
+            self._shrink_for = self.budget.allow(self.options.shrink_seconds)
             self.watch.steering.freeze()
         if self._first_length is None:
             self._first_length = at
@@ -362,15 +419,29 @@ class GamePlay:
         raise FoundFailure(failure)
 
     def _protocol_failure(self, cfg: Mapping[str, Any], exc: Exception,
-                          game: _Game | None = None) -> Failure:
+                          game: _Game | None = None, *,
+                          why_sent: str = "a configuration the run was asked for") -> Failure:
         kind = getattr(exc, "kind", "error")
         if isinstance(exc, EngineTimeout):
             where = f"a {cfg['players']}-player game" if "players" in cfg else "its handshake"
             self.dead = f"the engine stopped answering in {where} ({str(exc).split(';')[0]})"
         steps = tuple(game.steps) if game else ()
         self._last_states = list(game.states) if game else []
+        if isinstance(exc, ConfigError):
+            says = exc.engine_says if isinstance(exc, ConfigRefused) else str(exc)
+            return Failure("PROTOCOL", (), refusal(self.spec, self._hello(), cfg, says,
+                                                   why_sent),
+                           dict(cfg), step=len(steps), actions=steps, subject="refused",
+                           cause=causes.refused_config(says))
         return Failure("PROTOCOL", (), f"{kind}: {exc}", dict(cfg), step=len(steps),
                        actions=steps, subject=kind)
+
+    def _hello(self) -> Hello | None:
+        """Return the engine's hello (None when it cannot be read)."""
+        try:
+            return self.adapter.hello()
+        except EngineFailure:
+            return None
 
     def _write_trace(self, failure: Failure) -> Failure:
         """Write the failing game as a trace ``rulespec replay`` runs; return it with the path.
@@ -382,10 +453,24 @@ class GamePlay:
             failure = replace(failure, shrunk_from=self._first_length)
         if self.options.infer_rulings and self.level == "full":
             failure = explain_failure(self.spec, self.reference, failure, self._last_states,
-                                      self._last_legal, budget=self.options.infer_seconds)
+                                      self._last_legal, passed=self._passed,
+                                      budget=self.budget.allow(self.options.infer_seconds),
+                                      known=self.known_matches)
         # Below the full level the states are partial: the trace records the actions only.
         states = self._last_states if self.level == "full" else []
-        return write_failure_trace(self.spec, failure, states, self.options.trace_dir)
+        return self._confirmed(write_failure_trace(self.spec, failure, states,
+                                                   self.options.trace_dir))
+
+    def _confirmed(self, failure: Failure) -> Failure:
+        """Return ``failure`` stamped with when it was found; tell the listener (a failure is
+        printed as it is found) and the budget (``-x`` stops the run at the first one)."""
+        failure = replace(failure, found_after=self.budget.elapsed())
+        self.known_matches.extend(dict(m) for m in failure.matches
+                                  if dict(m) not in self.known_matches)
+        if self.listener is not None:
+            self.listener.failure(failure)
+        self.budget.found()
+        return failure
 
 
 

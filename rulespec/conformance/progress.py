@@ -1,9 +1,10 @@
 """What the kit is doing, shown on a terminal while ``conform`` and ``conform-bench`` run.
 
 The kit tells a ``KitListener`` what it starts (rule examples, a configuration's games, the
-golden traces), when a configuration is finished, and (from parallel workers) how many steps
-they checked. ``KitProgress`` draws that with rich on standard error when it is a terminal;
-off a terminal, or with ``--quiet``, nothing is drawn and nothing is printed.
+golden traces), when a configuration is finished, (from parallel workers) how many steps they
+checked, and each failure as soon as it is confirmed. ``KitProgress`` draws that with rich on
+standard error when it is a terminal, and prints each failure above the progress line; off a
+terminal nothing is drawn, and failures are printed on standard error as plain lines.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any, Protocol
 
-from rulespec.conformance.checks import RunResult
+from rulespec.conformance.checks import Failure, RunResult
 
 #: Seconds between two refreshes of the steps counter.
 _REFRESH = 0.25
@@ -35,6 +36,15 @@ class KitListener(Protocol):
         """A worker process checked ``count`` more steps."""
         ...
 
+    def failure(self, failure: Failure) -> None:
+        """A failure was confirmed (shrunk and written): it may be shown at once."""
+        ...
+
+
+#: Turns a confirmed failure into the text to print at once (None: nothing, e.g. a cause
+#: already printed).
+FoundText = Callable[[Failure], "str | None"]
+
 
 def on_terminal(stream: IO[str] | None = None) -> bool:
     """Return True when ``stream`` (default: standard error) is an interactive terminal."""
@@ -49,7 +59,8 @@ class KitProgress:
     """A rich progress line: configurations done, steps checked, what is being checked."""
 
     def __init__(self, title: str, configs: int, steps_here: Callable[[], int],
-                 console: Any = None, unit: str = "configurations") -> None:
+                 console: Any = None, unit: str = "configurations",
+                 found: FoundText | None = None) -> None:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -60,6 +71,7 @@ class KitProgress:
         )
 
         self._steps_here = steps_here
+        self._found = found
         self._from_workers = 0
         self._done = 0
         self._progress = Progress(
@@ -102,14 +114,54 @@ class KitProgress:
         """Count steps checked by a worker (taken back, negative, once the kit adds them)."""
         self._from_workers += count
 
+    def failure(self, failure: Failure) -> None:
+        """Print the failure above the progress line, as soon as it is confirmed."""
+        text = None if self._found is None else self._found(failure)
+        if text:
+            self._progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+class _Printer:
+    """A listener without a display: it prints each failure on standard error, nothing else."""
+
+    def __init__(self, found: FoundText, stream: IO[str] | None = None) -> None:
+        self._found = found
+        self._stream = stream
+
+    def activity(self, text: str) -> None:
+        """Nothing is displayed."""
+
+    def config_done(self, index: int, result: RunResult) -> None:
+        """Nothing is displayed."""
+
+    def steps(self, count: int) -> None:
+        """Nothing is displayed."""
+
+    def failure(self, failure: Failure) -> None:
+        """Print the failure's text at once."""
+        text = self._found(failure)
+        if text:
+            out = self._stream or sys.stderr
+            out.write(text if text.endswith("\n") else text + "\n")
+            out.flush()
+
 
 @contextmanager
-def kit_progress(kit: Any, title: str, configs: int, *, show: bool) -> Iterator[None]:
-    """Show the progress of ``kit`` (a ``Conformance``) while the block runs, when ``show``."""
+def kit_progress(kit: Any, title: str, configs: int, *, show: bool,
+                 on_failure: FoundText | None = None) -> Iterator[None]:
+    """Show the progress of ``kit`` (a ``Conformance``) while the block runs, when ``show``;
+    print what ``on_failure`` says of each failure as it is found (above the progress line, or
+    on standard error without one)."""
     if not show:
-        yield
+        if on_failure is not None:
+            kit.listener = _Printer(on_failure)
+        try:
+            yield
+        finally:
+            kit.listener = None
         return
-    with KitProgress(title, configs, lambda: int(kit.steps_checked)) as progress:
+    with KitProgress(title, configs, lambda: int(kit.steps_checked),
+                     found=on_failure) as progress:
         kit.listener = progress
         try:
             yield

@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 from rulespec.data import kit_dir
 from rulespec.exitcodes import EXIT_ENGINE
-from rulespec.reference.core import CHANCE, Action, Actor, Engine, Rejection
+from rulespec.reference.core import CHANCE, Action, Actor, ConfigError, Engine, Rejection
 from rulespec.spec.errors import RulespecError
+from rulespec.spec.model import Spec
 
 PROTOCOL = "rulespec-engine/1"
 SCHEMA_DIR = kit_dir() / "schema"
@@ -75,6 +76,14 @@ class EngineError(RulespecError):
         self.message = message
         self.data = data
         super().__init__(f"{method}: engine error {code}: {message}")
+
+
+class ConfigRefused(ConfigError):
+    """The engine refused a configuration in ``start`` (error 2); ``engine_says`` is its reason."""
+
+    def __init__(self, engine_says: str) -> None:
+        self.engine_says = engine_says
+        super().__init__(f"the engine refuses the configuration: {engine_says}")
 
 
 @dataclass(frozen=True)
@@ -135,8 +144,9 @@ class Hello:
                  parameters: Mapping[str, Any] | None = None) -> list[str]:
         """Return why this configuration is unsupported (empty when supported).
 
-        Player counts and parameters are checked only when the engine declares them (an engine
-        written before they could be declared plays every count and no parameter override).
+        An engine that declares no player counts plays every count of the spec; one that
+        declares no parameters accepts no parameter override (the protocol's rule: a parameter
+        not listed is not to be overridden).
         """
         if game not in self.games:
             return [f"the engine does not play {game!r} (it plays {', '.join(self.games)})"]
@@ -189,20 +199,42 @@ def _counts(counts: Sequence[int]) -> str:
 def _parameter_problems(declared: Mapping[str, Any] | None,
                         parameters: Mapping[str, Any]) -> list[str]:
     """Return why parameter overrides fall outside what the engine declares."""
-    if declared is None:
-        return []
     out = []
     for name, value in sorted(parameters.items()):
-        info = declared.get(name)
+        info = None if declared is None else declared.get(name)
         if info is None:
-            out.append(f"parameter {name!r} is not declared by the engine")
-        elif "values" in info and value not in info["values"]:
-            out.append(f"parameter {name}={value!r} is not among {info['values']!r}")
-        elif isinstance(value, int | float) and not (
+            out.append(f"parameter {name} is not declared by the engine (its hello "
+                       + ("declares no parameters)" if declared is None else
+                          f"declares {', '.join(sorted(declared)) or 'none'})"))
+        elif "values" in info and not any(_same_json(value, v) for v in info["values"]):
+            out.append(f"parameter {name}={dumps(value)} is not among {dumps(info['values'])}, "
+                       "the values its hello declares")
+        elif _number(value) and not (
                 info.get("minimum", value) <= value <= info.get("maximum", value)):
-            out.append(f"parameter {name}={value!r} is outside {info.get('minimum')}.."
-                       f"{info.get('maximum')}")
+            out.append(f"parameter {name}={dumps(value)} is outside "
+                       f"{info.get('minimum', '')}..{info.get('maximum', '')}, the range its "
+                       "hello declares")
     return out
+
+
+def declared_parameters(spec: Spec) -> dict[str, dict[str, Any]]:
+    """Return every parameter of ``spec`` as a hello declares it: a number's range from the
+    spec's schema, any value otherwise (what the reference, served, accepts)."""
+    out: dict[str, dict[str, Any]] = {}
+    for pid, param in spec.parameters.items():
+        schema = param.get("schema") or {}
+        out[pid] = {k: schema[k] for k in ("minimum", "maximum")
+                    if schema.get("type") == "integer" and k in schema}
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _same_json(one: Any, two: Any) -> bool:
+    """Return True when two JSON values are the same value (``true`` is not ``1``)."""
+    return json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
 
 
 def fraction_text(p: Fraction) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.causes import refused_legal, state_differs
 from rulespec.conformance.checks import Failure
 from rulespec.conformance.protocol import EngineError, EngineFailure
 from rulespec.conformance.verdicts import Verdicts
@@ -44,20 +45,22 @@ def replay_golden(adapter: Adapter, verdicts: Verdicts, name: str, trace: Trace,
             if rejection is not None:
                 return Failure("GOLDEN", verdicts.clauses(step.action),
                                f"{name} step {step.n}: the engine refused {step.action!r}: "
-                               f"{rejection.reason}", cfg, step.n, tuple(steps), subject=name)
+                               f"{rejection.reason}", cfg, step.n, tuple(steps), subject=name,
+                               cause=refused_legal(step.action, rejection.reason))
             if step.state is not None and keep(state) != keep(step.state):
                 changes = tuple(diff_states(keep(state), keep(step.state), verdicts.schema))
                 return Failure("GOLDEN", governing_clauses(changes) + verdicts.clauses(step.action),
                                f"{name} step {step.n}: " + describe(changes),
                                cfg, step.n, tuple(steps), subject=name,
-                               diff=tuple(c.to_json() for c in changes))
+                               diff=tuple(c.to_json() for c in changes),
+                               cause=state_differs([c.to_json() for c in changes]))
         final = adapter.state()
     except (EngineFailure, EngineError, ConfigError) as exc:
         return replace(protocol_failure(cfg, exc), check="GOLDEN", subject=name)
     if final.get("result") != trace.result:
         return Failure("GOLDEN", verdicts.end_clauses, f"{name}: result "
                        f"{final.get('result')!r} but the trace records {trace.result!r}", cfg,
-                       len(steps), tuple(steps), subject=name)
+                       len(steps), tuple(steps), subject=name, cause="DIFF-RESULT")
     return None
 
 

@@ -16,17 +16,22 @@ from pathlib import Path
 from typing import Any
 
 from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.budget import Budget
+from rulespec.conformance.causes import canonical
 from rulespec.conformance.checks import Failure, Report, RunResult
-from rulespec.conformance.examples_check import run_rule_examples
+from rulespec.conformance.divergence import divergence_text, first_divergence
+from rulespec.conformance.examples_check import ExampleRun, run_rule_examples
+from rulespec.conformance.inference import explain_failure
 from rulespec.conformance.levels import projection
 from rulespec.conformance.options import Options, merge_runs, schedule, supported_configs
 from rulespec.conformance.parallel import can_run_parallel, run_parallel
 from rulespec.conformance.perft_check import perft_check
-from rulespec.conformance.playing import AbortConfig, FoundFailure, GamePlay, OutOfTime
+from rulespec.conformance.playing import AbortConfig, FoundFailure, GamePlay, OutOfTime, Stopped
 from rulespec.conformance.probes import ProbeMaker
 from rulespec.conformance.progress import KitListener
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
+from rulespec.conformance.scope import Scope, label, needs
 from rulespec.conformance.steering import Watch, continuation
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import Verdicts
@@ -84,34 +89,53 @@ class Conformance(GamePlay):
         self.version: VersionView = today(self.spec)
         #: Golden traces left out as newer than that release.
         self.golden_newer: list[str] = []
+        #: What the run was asked for (None: what its configurations share, ``Scope.of``).
+        self.scope: Scope | None = None
+        #: The run's deadline and stop flag (a fresh one per ``run``; none until then).
+        self.budget = Budget()
+        self._shrink_for = self.options.shrink_seconds
+        self.known_matches: list[dict[str, str]] = []
+        #: Per configuration, the games that passed (``GamePlay._keep_passed``).
+        self._passed_by: dict[str, list[list[Any]]] = {}
+        self._passed: list[list[Any]] = []
 
     # -- public ------------------------------------------------------------------------------
 
     def run(self, configs: Iterable[Mapping[str, Any]]) -> Report:
-        """Check every configuration, then the golden traces; return the report."""
+        """Check the rule examples, the golden traces, then every configuration; return the
+        report. With a budget, each stage starts only while the budget lasts (``budget``)."""
+        self.budget = Budget(self.options.budget, fail_fast=self.options.fail_fast)
         report = Report(self.engine_name, self.spec.game_id, self.spec.version)
         configs = list(configs)
         report.checked_as = self.version = self._checked_as()
         hold = getattr(self.adapter, "hold", None)
         if callable(hold):
             hold(frozenset(self.version.held))
-        if self.options.rule_examples:
+        scope = self.scope or Scope.of(configs)
+        report.scope = scope.to_json()
+        if self.options.rule_examples and not self.budget.skip("rule examples"):
             self._tell("rule examples")
-            asked = dict(configs[0].get("rulings", {})) if configs else {}
-            report.examples = run_rule_examples(self.adapter, self.spec, rulings=asked,
-                                                trace_dir=self.options.trace_dir,
-                                                newer=self.version.newer)
-        # Golden traces follow the player counts asked for (and those the engine declares).
-        self._players = {int(c["players"]) for c in configs if "players" in c}
-        report.runs = self._run_configs(configs)
+            how = ExampleRun(scope=scope, newer=self.version.newer, budget=self.budget,
+                             trace_dir=self.options.trace_dir, on_failure=self._confirmed,
+                             reference=self.reference, infer=self.options.infer_rulings,
+                             infer_seconds=self.options.infer_seconds, known=self.known_matches)
+            report.examples = run_rule_examples(self.adapter, self.spec, how=how)
+            self.dead = how.dead
+        # Golden traces follow the scope asked (and what the engine declares).
+        self._players = set(scope.players)
         if self.options.golden:
-            if self.dead is None:
+            if self.dead is None and not self.budget.skip("golden traces"):
                 self._tell("golden traces")
-                report.golden = self.run_golden()
-            report.golden_not_run = self.dead
+                report.golden = self.run_golden(scope, report.golden_skipped)
+            report.golden_not_run = self.dead or (
+                self.budget.why if "golden traces" in self.budget.left_out else None)
             report.golden_newer = list(self.golden_newer)
+        report.runs = self._run_configs(configs)
         if not self.version.today:
             _explain_changes(report, self.version)
+        cut = next((r.cut for r in report.runs if r.cut), None)  # a worker's, perhaps
+        self.budget.why = self.budget.why or cut
+        report.budget = self.budget.to_json()
         return report
 
     def _checked_as(self) -> VersionView:
@@ -135,48 +159,82 @@ class Conformance(GamePlay):
             listener = self.listener
             return run_parallel(self, configs,
                                 on_steps=None if listener is None else listener.steps,
-                                on_done=None if listener is None else listener.config_done)
+                                on_done=None if listener is None else listener.config_done,
+                                on_failure=None if listener is None else listener.failure)
         return self.run_here(configs)
 
     def run_here(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
-        """Check the configurations in this process: the interleaved games, then (steered) the
-        games sought for what they did not reach; each result gets its coverage."""
-        runs = self._run_interleaved(configs)
-        if self.options.steer and len(runs) == len(configs):
-            runs = [self._seek(c, r) for c, r in zip(configs, runs, strict=True)]
-        self.watch.attach(runs)
-        return runs
-
-    def _run_interleaved(self, configs: list[Mapping[str, Any]]) -> list[RunResult]:
-        """Play every configuration a little first, then deepen each (``schedule``).
-
-        A bug that shows only under the last configuration is then found within the first
-        stage, not after every other configuration has had all its games.
-        """
+        """Check the configurations in this process, stage by stage over all of them: PERFT,
+        the games in rounds (``schedule``), then (steered) the games sought for what they did
+        not reach. Each result gets its coverage; the listener hears of each as it is done."""
         results: list[RunResult | None] = [None] * len(configs)
-        stages = schedule(self.options)
-        for salt, examples in stages:
+        stages: list[tuple[str, int, int]] = []
+        if self.options.perft_seconds > 0:
+            stages.append(("perft", 0, 0))
+        stages += [("games", salt, games) for salt, games in schedule(self.options)]
+        if self.options.steer:
+            stages.append(("seek", 0, 0))
+        for n, (stage, salt, games) in enumerate(stages):
             for i, config in enumerate(configs):
                 prev = results[i]
-                if prev is not None and (prev.skipped is not None or prev.failures):
+                if prev is not None and (prev.skipped is not None or prev.failures
+                                         or prev.cut is not None):
+                    continue
+                if self.budget.skip(label(self.spec, config)):
+                    results[i] = self._cut(config, prev)
+                    self._done(i, results[i])
                     continue
                 if self.listener is not None:
-                    self.listener.activity(_describe(config, salt))
-                got = self.run_config(config, examples=examples, salt=salt)
-                done = got if prev is None else merge_runs(prev, got)
-                results[i] = done
-                if self.listener is not None and (salt == stages[-1][0] or done.failures
-                                                  or done.skipped is not None):
-                    self.listener.config_done(i, done)
+                    self.listener.activity(_describe(self.spec, config, stage, salt))
+                got = self._stage(config, stage, games, salt, prev)
+                results[i] = got
+                if (n == len(stages) - 1 or got.failures or got.skipped is not None
+                        or got.cut is not None):
+                    self._done(i, got)
         return [r for r in results if r is not None]
+
+    def _done(self, i: int, result: RunResult | None) -> None:
+        """Give a finished configuration its coverage and tell the listener."""
+        if result is None:
+            return
+        self.watch.attach([result])
+        if self.listener is not None:
+            self.listener.config_done(i, result)
+
+    def _cut(self, config: Mapping[str, Any], prev: RunResult | None) -> RunResult:
+        """Return a configuration's result as the budget (or ``-x``) left it."""
+        out = prev or RunResult(config_from_json(self.spec, dict(config)).to_json())
+        out.cut = self.budget.why
+        return out
+
+    def _stage(self, config: Mapping[str, Any], stage: str, games: int, salt: int,
+               prev: RunResult | None) -> RunResult:
+        """Run one stage of one configuration; return its result so far."""
+        if stage == "perft":
+            return self._play_stage(config, perft=self.options.perft_seconds > 0)
+        if prev is None:  # no PERFT stage came first
+            prev = RunResult(config_from_json(self.spec, dict(config)).to_json())
+        if stage == "seek":
+            return self._seek(config, prev)
+        return merge_runs(prev, self._play_stage(config, examples=games, salt=salt,
+                                                 seeds=salt == 0))
 
     def run_config(self, config_json: Mapping[str, Any], *, examples: int | None = None,
                    salt: int = 0) -> RunResult:
-        """Play Hypothesis-driven games under one configuration.
+        """Play Hypothesis-driven games under one configuration (PERFT first, with salt 0).
 
         ``examples`` overrides the options' count; a nonzero ``salt`` draws other games than the
         first stage did (a fixed seed, so runs stay reproducible).
         """
+        first = salt == 0
+        return self._play_stage(config_json, examples=examples or self.options.examples,
+                                salt=salt, perft=first and self.options.perft_seconds > 0,
+                                seeds=first)
+
+    def _play_stage(self, config_json: Mapping[str, Any], *, examples: int = 0, salt: int = 0,
+                    perft: bool = False, seeds: bool = False) -> RunResult:
+        """Check one configuration: PERFT (``perft``), the games along the rule examples
+        (``seeds``), then ``examples`` Hypothesis games drawn with ``salt``."""
         config = config_from_json(self.spec, dict(config_json))
         cfg = config.to_json()
         result = RunResult(cfg)
@@ -184,7 +242,7 @@ class Conformance(GamePlay):
         try:
             hello = self.adapter.hello()
         except EngineFailure as exc:
-            result.failures.append(self._protocol_failure(cfg, exc))
+            result.failures.append(self._confirmed(self._protocol_failure(cfg, exc)))
             return result
         unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
                                      players=config.players, parameters=config.overrides)
@@ -195,25 +253,33 @@ class Conformance(GamePlay):
         self.level = hello.level(self.spec.game_id)
         self._project = projection(self.spec, self.level)
         result.level = self.level
-        if salt == 0 and self.options.perft_seconds > 0:
+        self._passed = self._passed_by.setdefault(canonical(cfg), [])
+        if perft:
             try:
                 self._perft(config, result)
             except (EngineFailure, EngineError, ConfigError) as exc:
-                result.failures.append(self._protocol_failure(cfg, exc))
+                result.failures.append(self._confirmed(self._protocol_failure(cfg, exc)))
                 return result
+            if result.failures:
+                return result
+        if not examples and not seeds:
+            return self._finish(result, started, self.steps_checked)
         self._examples = 0
         self._last = None
         self._found_at = None
         self._first_length = None
         steps_before = self.steps_checked
-        test = self._hypothesis_test(config, examples or self.options.examples, salt)
+        test = self._hypothesis_test(config, examples, salt) if examples else None
         self.watch.configure(config)
         try:
-            if salt == 0:
+            if seeds:
                 self.watch.play_seeds(lambda prefix, choose: self._play(config, choose, prefix))
-            test()
+            if test is not None:
+                test()
         except AbortConfig as abort:
             result.failures.append(self._write_trace(abort.failure))
+        except Stopped as stop:
+            result.cut = stop.reason
         except OutOfTime:
             if self._last is not None:
                 result.failures.append(self._keep_smallest(config, salt))
@@ -222,6 +288,11 @@ class Conformance(GamePlay):
             # (its final replay then "passes"): either way the smallest failure seen is kept.
             if self._last is not None:
                 result.failures.append(self._keep_smallest(config, salt))
+            elif isinstance(exc.__context__, Stopped):
+                # Hypothesis records every test case it runs, and may take a game stopped
+                # before its first choice for one that changed its mind (flaky data): the stop
+                # it masks is what happened.
+                result.cut = exc.__context__.reason
             elif type(exc).__name__ == "Unsatisfiable":
                 result.skipped = ("no game fitted in Hypothesis's choice budget (games too "
                                   "long); lower --max-steps")
@@ -236,6 +307,7 @@ class Conformance(GamePlay):
             return result
         config = config_from_json(self.spec, dict(config_json))
         self.watch.configure(config)
+        self._passed = self._passed_by.setdefault(canonical(config.to_json()), [])
         games = self.watch.seek(budget=self.options.seek_steps, max_steps=self.options.max_steps)
         if not games:
             return result
@@ -247,6 +319,8 @@ class Conformance(GamePlay):
                 self._play(config, continuation(i), actions)
         except AbortConfig as abort:
             got.failures.append(self._write_trace(abort.failure))
+        except Stopped as stop:
+            got.cut = stop.reason
         except (FoundFailure, OutOfTime):
             if self._last is not None:
                 got.failures.append(self._keep_smallest(config, 2))
@@ -271,7 +345,7 @@ class Conformance(GamePlay):
         skip = ("PROTOCOL", "DETERMINISM")
         if opts.shorter_seconds <= 0 or self._last is None or self._last.check in skip:
             return
-        self._deadline = time.perf_counter() + opts.shorter_seconds
+        self._deadline = time.perf_counter() + self.budget.allow(opts.shorter_seconds)
         try:
             for attempt in range(1, 1000):
                 before = len(self._last.actions)
@@ -292,28 +366,39 @@ class Conformance(GamePlay):
             self._cap = None
             self._deadline = float("inf")
 
-    def run_golden(self) -> list[tuple[str, Failure | None]]:
-        """Replay every golden trace of the game the engine supports."""
+    def run_golden(self, scope: Scope | None = None,
+                   skipped: list[dict[str, str]] | None = None) -> list[tuple[str, Failure | None]]:
+        """Replay every golden trace of the game inside ``scope`` that the engine supports;
+        those left out are added to ``skipped`` with the reason (newer ones to
+        ``golden_newer``)."""
         out: list[tuple[str, Failure | None]] = []
         try:
             hello = self.adapter.hello()
         except EngineFailure as exc:
-            return [("hello", self._protocol_failure({}, exc))]
+            return [("hello", self._confirmed(self._protocol_failure({}, exc)))]
         self.level = hello.level(self.spec.game_id)
         self._project = projection(self.spec, self.level)
         self.golden_newer = []
+        scope = scope or Scope(players=frozenset(self._players))
+        left = skipped if skipped is not None else []
         for path in golden_paths(self.spec.game_id):
             trace = read_trace(path)
             config = config_from_json(self.spec, trace.config)
-            if self._players and config.players not in self._players:
+            outside = scope.outside(config)
+            if outside is not None:
+                left.append({"trace": path.name, "why": f"outside the scope asked ({scope.text()}): "
+                             f"{outside}"})
                 continue
             if self.version.newer(config.to_json()):
                 self.golden_newer.append(path.name)
                 continue
-            if hello.supports(self.spec.game_id, config.rulings, config.variants,
-                              players=config.players, parameters=config.overrides):
+            unsupported = hello.supports(self.spec.game_id, config.rulings, config.variants,
+                                         players=config.players, parameters=config.overrides)
+            if unsupported:
+                left.append({"trace": path.name, "why": "; ".join(unsupported),
+                             "needs": ", ".join(needs(u) for u in unsupported)})
                 continue
-            if self.dead is not None:
+            if self.dead is not None or self.budget.skip("golden traces"):
                 break
             out.append((path.name, self.replay(path.name, trace, path=path)))
         return out
@@ -344,13 +429,40 @@ class Conformance(GamePlay):
         written as a trace, like any other failure.
         """
         states: list[Any] = []
-        failure = replay_golden(self.adapter, self.verdicts, name, trace, self._protocol_failure,
-                                states, self._project)
+        def protocol(cfg: Mapping[str, Any], exc: Exception) -> Failure:
+            return self._protocol_failure(cfg, exc, why_sent=f"golden trace {name}")
+
+        failure = replay_golden(self.adapter, self.verdicts, name, trace, protocol, states,
+                                self._project)
         if failure is None:
             return None
+        failure = self._diverged(failure, trace, states)
+        if self.options.infer_rulings and self.level == "full":
+            failure = explain_failure(self.spec, self.reference, failure, states, None,
+                                      budget=self.budget.allow(self.options.infer_seconds),
+                                      known=self.known_matches)
         if path is not None:
             failure = replace(failure, message=f"{failure.message} (golden file: {path})")
-        return write_failure_trace(self.spec, failure, states, self.options.trace_dir)
+        return self._confirmed(write_failure_trace(self.spec, failure, states,
+                                                   self.options.trace_dir))
+
+    def _diverged(self, failure: Failure, trace: Trace, states: list[Any]) -> Failure:
+        """Name where a golden replay's engine states first differ from the reference's, when
+        that is before the failure the trace's recorded states show."""
+        if self.level == "none" or failure.check != "GOLDEN":
+            return failure
+        try:
+            config = config_from_json(self.spec, dict(trace.config))
+        except ConfigError:
+            return failure
+        found = first_divergence(self.spec, self.reference, config,
+                                 [a for _, a in failure.actions], states, self._project,
+                                 self.verdicts.schema)
+        if found is None or (failure.diff and found[0] >= (failure.step or 0)):
+            return failure
+        at, changes = found
+        return replace(failure, diff=tuple(c.to_json() for c in changes),
+                       message=f"{failure.message}; {divergence_text(at, changes)}")
 
     def _perft(self, config: Config, result: RunResult) -> None:
         """Run the PERFT check first: deterministic, cheap, and the most precise failure."""
@@ -410,11 +522,11 @@ def _explain_changes(report: Report, version: VersionView) -> None:
                      for name, f in report.golden]
 
 
-def _describe(config: Mapping[str, Any], salt: int) -> str:
+def _describe(spec: Spec, config: Mapping[str, Any], stage: str, salt: int) -> str:
     """Say which configuration is being checked, in words (for a progress display)."""
-    rulings = ", ".join(f"{a}={o}" for a, o in sorted(dict(config.get("rulings", {})).items()))
-    stage = "first games" if salt == 0 else "more games"
-    return f"{config.get('players')} players{f' ({rulings})' if rulings else ''}: {stage}"
+    what = {"perft": "PERFT", "seek": "games sought for what play missed"}.get(
+        stage, "first games" if salt == 0 else f"games, round {salt}")
+    return f"{label(spec, config)}: {what}"
 
 
 
@@ -422,16 +534,22 @@ def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None =
                  rulings: Mapping[str, str] | None = None, variants: Sequence[str] = (),
                  options: Options | None = None, engine_name: str | None = None,
                  parameters: Mapping[str, Any] | None = None, declared: bool = False,
-                 show_progress: bool = False) -> Report:
+                 show_progress: bool = False,
+                 on_failure: Callable[[Failure], str | None] | None = None) -> Report:
     """Run the kit: check the engine behind ``adapter`` on ``game``; return the report.
 
     With ``declared`` (and no ``rulings``), every ruling option the engine declares in ``hello``
-    is played, pairwise across ambiguities (``rulespec.conformance.coverage``). With
-    ``show_progress``, a progress line is drawn on standard error while the kit runs.
+    is played, pairwise across ambiguities (``rulespec.conformance.coverage``). The player
+    counts, rulings, variants and parameters asked for apply to every stage: configurations,
+    rule examples and golden traces (``rulespec.conformance.scope``). With ``show_progress``, a
+    progress line is drawn on standard error while the kit runs; each failure is given to
+    ``on_failure`` as soon as it is confirmed, and what it returns is printed there.
     """
     from rulespec.conformance.progress import kit_progress
 
     kit = Conformance(adapter, game, options=options, engine_name=engine_name)
+    kit.scope = Scope(frozenset(players or ()), dict(rulings or {}),
+                      tuple(variants) if variants else None, dict(parameters or {}))
     if declared and not rulings:
         from rulespec.conformance.coverage import declared_configs
 
@@ -440,5 +558,7 @@ def check_engine(adapter: Adapter, game: str, *, players: Sequence[int] | None =
     else:
         configs = supported_configs(kit.spec, players=players, rulings=rulings,
                                     variants=variants, parameters=parameters)
-    with kit_progress(kit, f"conform {game}", len(configs), show=show_progress):
+    budget = kit.options.budget
+    title = f"conform {game}" + (f" (budget {budget:g} s)" if budget else "")
+    with kit_progress(kit, title, len(configs), show=show_progress, on_failure=on_failure):
         return kit.run(configs)

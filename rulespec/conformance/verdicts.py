@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rulespec.conformance import causes
 from rulespec.conformance.protocol import Legal, same_fractions
 from rulespec.conformance.validation import StateValidator
 from rulespec.reference.core import CHANCE, Action, Actor, Rejection
@@ -32,6 +33,8 @@ class Finding:
     also: tuple[str, ...] = ()
     #: Every differing field, when the finding compares two states.
     diff: tuple[Change, ...] = ()
+    #: What went wrong, without where (``rulespec.conformance.causes``), when the check knows.
+    cause: str | None = None
 
 
 class Verdicts:
@@ -100,7 +103,7 @@ class Verdicts:
         """The engine refused an action the reference allows."""
         return Finding("DIFF-LEGAL", self.clauses(action) + rejection.clauses,
                        f"the engine refused {action!r}, which the reference allows; it said: "
-                       f"{rejection.reason}")
+                       f"{rejection.reason}", cause=causes.refused_legal(action, rejection.reason))
 
     def legal(self, legal: Legal, expected: Legal, last: Action | None) -> Finding | None:
         """Compare who moves and the legal actions (and chance outcomes) with the reference's."""
@@ -114,7 +117,8 @@ class Verdicts:
                     f"{who(expected.actor)}")
             if legal.actor is None or expected.actor is None:
                 return Finding("DIFF-RESULT", self.end_clauses + last_clauses, said)
-            return Finding("DIFF-LEGAL", last_clauses, said)
+            return Finding("DIFF-LEGAL", last_clauses, said,
+                           cause=f"another player to move after {causes.kind_of(last)}")
         if expected.actor == CHANCE:
             found = self.chance(legal, expected)
             if found is not None:
@@ -129,11 +133,14 @@ class Verdicts:
             clauses = self._kind_clauses(extra + missing)
             msg = (f"legal actions differ from the reference: the engine also allows "
                    f"{extra[:5]!r} and lacks {missing[:5]!r}")
+            cause = (f"legal actions differ: extra {causes.kinds(extra)}, missing "
+                     f"{causes.kinds(missing)}")
         else:
             clauses = self._kind_clauses(expected.actions)
             msg = ("legal actions are the reference's but not in canonical order: the engine "
                    f"lists {legal.actions[:8]!r}, the reference {expected.actions[:8]!r}")
-        return Finding("DIFF-LEGAL", clauses or last_clauses, msg)
+            cause = f"legal {causes.kinds(expected.actions)} not in canonical order"
+        return Finding("DIFF-LEGAL", clauses or last_clauses, msg, cause=cause)
 
     def chance(self, legal: Legal, expected: Legal) -> Finding | None:
         """Compare the chance outcomes and their exact probabilities with the reference's."""
@@ -141,9 +148,11 @@ class Verdicts:
                                                                 expected.probabilities):
             return None  # the reference's outcomes, which its own tests show sum to exactly 1
         clauses = self._kind_clauses(expected.actions)
+        what = f"chance {causes.kinds(expected.actions)}"
         if legal.probabilities is None:
             return Finding("CHANCE-DIST", clauses, "chance is to move but the engine gives no "
-                           "probabilities; list one exact fraction per outcome")
+                           "probabilities; list one exact fraction per outcome",
+                           cause=f"{what}: no probabilities")
         got = {key(a): p for a, p in zip(legal.actions, legal.probabilities, strict=True)}
         want = {key(a): p for a, p in zip(expected.actions, expected.probabilities or [],
                                           strict=True)}
@@ -152,12 +161,14 @@ class Verdicts:
             extra = sorted(got.keys() - want.keys())[:5]
             missing = sorted(want.keys() - got.keys())[:5]
             return Finding("CHANCE-DIST", clauses, f"chance outcome set differs from the "
-                           f"reference: extra {extra}, missing {missing}")
+                           f"reference: extra {extra}, missing {missing}",
+                           cause=f"{what}: another outcome set")
         wrong = [(k, got[k], want[k]) for k in want if got[k] != want[k]]
         if wrong or total != 1:
             shown = ", ".join(f"{k}: {g} instead of {w}" for k, g, w in wrong[:4])
             return Finding("CHANCE-DIST", clauses, f"chance probabilities differ from the "
-                           f"reference ({shown or 'none differ'}); they sum to {total}")
+                           f"reference ({shown or 'none differ'}); they sum to {total}",
+                           cause=f"{what}: other probabilities")
         return None
 
     @staticmethod
@@ -173,11 +184,13 @@ class Verdicts:
         said = why() if callable(why) else why
         if rejection is None:
             return Finding("ILLEGAL-REJECTED", said.clauses,
-                           f"the engine accepted {bad!r}, which is illegal now: {said.reason}")
+                           f"the engine accepted {bad!r}, which is illegal now: {said.reason}",
+                           cause=causes.accepted_illegal(bad))
         if after != before:
             return Finding("ILLEGAL-REJECTED", said.clauses,
                            f"the engine refused {bad!r} but its state changed: "
-                           + state_diff(after or {}, before or {}))
+                           + state_diff(after or {}, before or {}),
+                           cause=causes.refusal_changed_state(bad))
         return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,10 @@ def test_engine_declaring_two_to_four_players_is_conformant(tmp_path: Path) -> N
     assert "2 to 4 players, not 5" in (skipped[0].skipped or "")
     text = render_text(report)
     assert "CONFORMANT under rulings" in text
-    assert "configuration by check" in text
-    assert "  5 players " + " ".join(["skip"] * 9) in text
+    # One line for the counts alike, one for the count skipped, with why.
+    assert "  ruby-rhino p2-p4, defaults ok each:" in text, text
+    assert re.search(r"  ruby-rhino p5, defaults +skipped: the engine plays ruby-rhino with 2 "
+                     "to 4", text), text
 
 
 def test_parameters_outside_the_declared_range_are_skipped(tmp_path: Path) -> None:
@@ -57,24 +60,39 @@ def test_parameters_outside_the_declared_range_are_skipped(tmp_path: Path) -> No
 
 
 def test_every_configuration_is_reached_before_any_is_deepened() -> None:
-    """Configurations are interleaved: a short stage visits every one, then each is deepened,
-    so a bug only at the largest player count shows in the first stage."""
+    """Configurations are interleaved: PERFT of every one first, then a short stage visits
+    every one, then each is deepened, so a bug only at the largest player count shows in the
+    first seconds."""
     from rulespec.conformance.options import supported_configs
     from rulespec.conformance.runner import Conformance
 
     kit = Conformance(InProcessAdapter(), "ruby-rhino",
                       options=Options(examples=4, warmup_examples=1, golden=False))
-    calls: list[tuple[int, int]] = []
-    run_config = kit.run_config
+    calls: list[tuple[int, str]] = []
+    play_stage = kit._play_stage
 
     def recording(config: Mapping[str, Any], **kw: Any) -> Any:
-        calls.append((int(config["players"]), int(kw.get("salt", 0))))
-        return run_config(config, **kw)
+        what = "perft" if kw.get("perft") else f"games {kw.get('salt', 0)}"
+        calls.append((int(config["players"]), what))
+        return play_stage(config, **kw)
 
-    kit.run_config = recording  # type: ignore[method-assign,assignment]
+    kit._play_stage = recording  # type: ignore[method-assign,assignment]
     report = kit.run(supported_configs(kit.spec, players=[2, 5]))
-    assert calls == [(2, 0), (5, 0), (2, 1), (5, 1)]
+    assert calls == [(2, "perft"), (5, "perft"), (2, "games 0"), (5, "games 0"),
+                     (2, "games 1"), (5, "games 1")]
     assert report.ok and [r.examples >= 4 for r in report.runs] == [True, True]
+
+
+def test_with_a_budget_games_come_in_rounds_over_every_configuration() -> None:
+    """--budget: after the first stage, the games come in rounds of ``ROUND`` per configuration,
+    every configuration getting a round before any gets the next, so a budget spent early
+    leaves no configuration with only its first games."""
+    from rulespec.conformance.options import ROUND, schedule
+
+    assert schedule(Options(examples=40)) == [(0, 3), (1, 37)]
+    rounds = schedule(Options(examples=40, budget=30))
+    assert rounds[0] == (0, 3) and all(n <= ROUND for _, n in rounds[1:])
+    assert sum(n for _, n in rounds) == 40 and len({salt for salt, _ in rounds}) == len(rounds)
 
 
 def test_pairwise_rows_cover_every_pair_and_start_with_the_first_choices() -> None:

@@ -34,7 +34,8 @@ def test_progress_shows_configurations_steps_and_the_current_check() -> None:
         assert progress._done == 2
     text = out.getvalue()
     assert "2/2" in text and "configurations" in text and "steps checked" in text
-    assert seen[:2] == ["2 players: first games", "3 players: first games"]
+    assert seen[:2] == ["ruby-rhino p2, defaults: first games",
+                        "ruby-rhino p3, defaults: first games"]
 
 
 def test_conform_off_a_terminal_prints_only_the_report(tmp_path: Path) -> None:

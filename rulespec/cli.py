@@ -52,7 +52,7 @@ def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False)
 #: whole list is, for --help): "module:attribute", the attribute a command or a tuple of them.
 LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.perft_cli:perft",
                  "rulespec.examples.cli:examples", "rulespec.impact.cli:impact",
-                 "rulespec.releases.cli:COMMANDS")
+                 "rulespec.releases.cli:COMMANDS", "rulespec.verify.cli:verify")
 
 
 class _LazyGroup(click.Group):

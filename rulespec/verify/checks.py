@@ -12,7 +12,9 @@ Each kind of violation has a permanent name (as the conformance kit's checks do)
 - ``ENGINE-ERROR``: the engine raised an error;
 - ``KEY-BEHAVIOUR``: two states with equal keys behave differently (the key, or the view, does
   not determine the future);
-- ``TRAP``: a reachable state from which no terminal state can be reached.
+- ``TRAP``: a reachable state from which no terminal state can be reached;
+- ``VIEW``: a view's outcome probabilities fall outside what the search on canonical states
+  allows (the forgotten fields do decide the future).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from rulespec.spec.validate import INVARIANT_VARIABLES
 from rulespec.verify.keys import overlaps, reads
 
 KINDS = ("INVARIANT", "STATE-SCHEMA", "CHANCE", "NO-LEGAL-ACTION", "RESULT", "REFUSED",
-         "ENGINE-ERROR", "KEY-BEHAVIOUR", "TRAP")
+         "ENGINE-ERROR", "KEY-BEHAVIOUR", "TRAP", "VIEW")
 
 
 @dataclass(frozen=True)
@@ -190,8 +192,25 @@ def _actor(actor: Any) -> int:
     return -1 if actor == CHANCE else int(actor)
 
 
-def _encode(action: Any) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+#: Encoded actions by object id, each entry keeping its object alive (so its id cannot be
+#: reused meanwhile): the engines hand out the same precomputed action objects again and again.
+_CODES: dict[int, tuple[Any, str]] = {}
+_CODES_MAX = 1 << 16
+
+
+def encode_action(action: Any) -> str:
+    """Return the canonical JSON of an action (remembered for objects met before)."""
+    hit = _CODES.get(id(action))
+    if hit is not None and hit[0] is action:
+        return hit[1]
+    text = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    if len(_CODES) >= _CODES_MAX:
+        _CODES.clear()
+    _CODES[id(action)] = (action, text)
+    return text
+
+
+_encode = encode_action
 
 
 def _chance_problem(outcomes: Sequence[tuple[Action, Any]], legal: Sequence[Action]) -> Problem | None:

@@ -86,6 +86,9 @@ class _Progress:
                    "as TLC's VIEW; dotted for nested fields; repeatable). Merged states are "
                    "checked to behave alike; invariants that read the field are then checked, "
                    "not proven.")
+@click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="With --forget: search this many canonical states (no view) and check the "
+                   "view's win probabilities lie within the intervals they give (0: do not).")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
                    "(about twice as fast; the key is then trusted).")
@@ -105,7 +108,7 @@ class _Progress:
 def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
            max_states: int | None, max_depth: int | None, forget: tuple[str, ...],
-           no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
+           cross_check: int, no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
     invariant in every state.
@@ -136,7 +139,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
 
     setup = _setup(game, players, ruling, variant, param)
     bounds = Bounds(forget=forget, max_states=max_states, max_depth=max_depth,
-                    check_merges=not no_check_merges, optimal=optimal)
+                    check_merges=not no_check_merges, optimal=optimal,
+                    cross_check=cross_check)
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
 
 
@@ -219,7 +223,8 @@ def _published(game: str | None, page: Path | None, fmt: str, progress: _Progres
         progress.label(f"verifying {entry.command()}")
         run = verify_rulings(entry.setup(spec, engine_class(spec)), entry.bounds(),
                              progress=progress, trace_dir=Path("rulespec-failures"),
-                             announce=lambda a, o: progress.label(f"  {a}={o}"))
+                             announce=lambda a, o: progress.label(f"  {a}={o}"),
+                             options=entry.all_rulings)
         progress.clear()
         failed = failed or bool(run.baseline.violations) or any(
             o.verification is not None and o.verification.violations for o in run.options)

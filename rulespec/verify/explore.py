@@ -27,7 +27,7 @@ from hashlib import blake2b
 from typing import Any
 
 from rulespec.reference.core import Action, Engine, IllegalAction, slot_names
-from rulespec.verify.checks import Problem, StateChecks, Violation
+from rulespec.verify.checks import Problem, StateChecks, Violation, encode_action
 from rulespec.verify.keys import View, fingerprint, key_bytes
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore, winners_mask
 
@@ -53,6 +53,8 @@ class Stats:
     merges: int = 0
     merges_checked: int = 0
     seconds: float = 0.0
+    #: CPU seconds of this process (a busy machine's waiting not counted).
+    cpu_seconds: float = 0.0
     store_bytes: int = 0
     peak_rss: int = 0
     evaluations: int = 0
@@ -61,6 +63,11 @@ class Stats:
     def states_per_second(self) -> float:
         """Return distinct states found per second."""
         return self.states / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def states_per_cpu_second(self) -> float:
+        """Return distinct states found per CPU second."""
+        return self.states / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     @property
     def bytes_per_state(self) -> float:
@@ -126,6 +133,7 @@ class Explorer:
         self._pending: dict[int, tuple[int, int, int]] = {}
         self._players = start.players
         self._depth = 0
+        self._cpu_started = time.process_time()
         self._result = Exploration(self.start, self.view, self.store, self.stats, self.checks)
 
     # -- keys and digests --------------------------------------------------------------------------
@@ -141,7 +149,7 @@ class Explorer:
             child = engine.clone()
             child.apply(action)
             keys.append(self._key(child.state()))
-        text = repr((actor, [(key_bytes(a), str(p)) for a, p in moves], keys))
+        text = repr((actor, [(encode_action(a), str(p)) for a, p in moves], keys))
         return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little"), keys
 
     # -- the search --------------------------------------------------------------------------------
@@ -149,6 +157,7 @@ class Explorer:
     def run(self) -> Exploration:
         """Explore; return the graph and the first violation found (the search stops there)."""
         started = time.perf_counter()
+        self._cpu_started = time.process_time()
         result = self._result
         store, stats = self.store, self.stats
         root = self.start.clone()
@@ -246,7 +255,7 @@ class Explorer:
         if self.check_merges:
             actor = engine.current_player()
             text = repr((None if actor is None else _code(actor),
-                         [(key_bytes(a), str(p)) for a, p in moves], keys))
+                         [(encode_action(a), str(p)) for a, p in moves], keys))
             digest = int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
             return self._settle(index, digest)
         return True
@@ -334,6 +343,7 @@ class Explorer:
         stats.queued = queued
         stats.depth = len(self._result.level_starts) - 1
         stats.seconds = time.perf_counter() - started
+        stats.cpu_seconds = time.process_time() - self._cpu_started
         stats.store_bytes = self.store.bytes_used()
         stats.evaluations = self.checks.evaluations
 

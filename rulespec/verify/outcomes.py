@@ -177,6 +177,7 @@ def _eliminate(group: list[int], rows: dict[int, dict[int, Number]],
         scale = 1 if loop is None else 1 / (1 - loop)
         row = {t: p * scale for t, p in row.items()}
         b: list[Number] = [x * scale for x in rhs.pop(k)]
+        work += len(row) + width
         for t in row:
             preds[t].discard(k)
         for i in preds.pop(k):

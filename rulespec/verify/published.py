@@ -37,13 +37,16 @@ class Published:
     forget: tuple[str, ...] = ()
     max_depth: int | None = None
     max_states: int | None = None
+    cross_check: int = 20_000
     optimal: bool = False
+    #: Also verify every other option of every ambiguity the configuration reaches.
+    all_rulings: bool = True
     note: str = ""
 
     def bounds(self) -> Bounds:
         """Return the bounds it is verified with."""
         return Bounds(forget=self.forget, max_states=self.max_states, max_depth=self.max_depth,
-                      optimal=self.optimal)
+                      optimal=self.optimal, cross_check=self.cross_check)
 
     def setup(self, spec: Any, engine_type: Any) -> Setup:
         """Return the setup of this configuration for a game's spec and engine class."""
@@ -68,15 +71,18 @@ class Published:
             parts += ["--max-depth", str(self.max_depth)]
         if self.max_states is not None:
             parts += ["--max-states", str(self.max_states)]
+        if self.forget and self.cross_check != 20_000:
+            parts += ["--cross-check", str(self.cross_check)]
         if self.optimal:
             parts.append("--optimal")
-        parts.append("--all-rulings")
+        if self.all_rulings:
+            parts.append("--all-rulings")
         return " ".join(shlex.quote(p) for p in parts)
 
 
-def load_published(path: Path = DATA) -> list[Published]:
-    """Return the published configurations, in file order."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+def load_published(path: Path | None = None) -> list[Published]:
+    """Return the published configurations (of ``DATA`` by default), in file order."""
+    data = yaml.safe_load((path or DATA).read_text(encoding="utf-8"))
     out = []
     for item in data["configurations"]:
         out.append(Published(
@@ -84,7 +90,9 @@ def load_published(path: Path = DATA) -> list[Published]:
             parameters=dict(item.get("parameters", {})), rulings=dict(item.get("rulings", {})),
             variants=tuple(item.get("variants", ())), forget=tuple(item.get("forget", ())),
             max_depth=item.get("max_depth"), max_states=item.get("max_states"),
-            optimal=bool(item.get("optimal", False)), note=str(item.get("note", "")).strip()))
+            cross_check=int(item.get("cross_check", 20_000)),
+            optimal=bool(item.get("optimal", False)),
+            all_rulings=bool(item.get("all_rulings", True)), note=str(item.get("note", "")).strip()))
     return out
 
 

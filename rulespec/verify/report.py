@@ -47,10 +47,11 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
     if ex.view:
         key += f", forgetting {', '.join(ex.view.forget)} (a view)"
     lines.append(f"  states identified by {key}")
-    left = f", {s.queued:,} left on the queue" if not ex.complete else ""
+    left = f", {s.queued:,} left on the queue" if ex.stopped in ("max-states", "max-depth") else ""
     lines.append(f"  {s.states:,} distinct states, {s.transitions:,} transitions, depth {s.depth}, "
                  f"{s.terminals:,} terminal{left}")
-    lines.append(f"  {s.seconds:.2f} s ({s.states_per_second:,.0f} states/s), store "
+    lines.append(f"  {s.seconds:.2f} s ({s.states_per_second:,.0f} states/s; {s.cpu_seconds:.2f} s "
+                 f"CPU, {s.states_per_cpu_second:,.0f} states per CPU second), store "
                  f"{s.bytes_per_state:.0f} bytes/state, peak memory {s.peak_rss / 2**20:,.0f} MiB; "
                  f"fingerprint collision probability (optimistic) {v.collision_probability:.1e}")
     if ex.stopped in ("max-states", "max-depth"):
@@ -61,9 +62,15 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
     lines += _invariants(v)
     if not v.violations:
         lines.append("  end: every state explored can reach the end of the game (no trap)")
-    lines.append("  the state graph is acyclic" if v.acyclic else
-                 f"  the state graph has cycles: {v.cyclic_components:,} cyclic component(s), "
-                 f"the largest of {v.largest_component:,} states")
+        lines.append("  the state graph is acyclic" if v.acyclic else
+                     f"  the state graph has cycles: {v.cyclic_components:,} cyclic "
+                     f"component(s), the largest of {v.largest_component:,} states")
+    if v.canonical is not None and not v.violations:
+        c = v.canonical
+        mass = c.uniform.unexplored if c.uniform is not None else 0
+        lines.append(f"  the view agrees with the search on canonical states "
+                     f"({c.exploration.stats.states:,} states, {float(mass):.1e} unexplored): "
+                     "every seat's win probability lies within its interval")
     for violation in v.violations:
         lines.append(f"  VIOLATION {violation.kind}: {violation.message}")
         lines.append(f"    shortest path: {len(violation.path)} step(s)"
@@ -166,7 +173,7 @@ def verification_json(v: Verification) -> dict[str, Any]:
         "config": v.config, "forget": list(ex.view.forget), "status": v.status,
         "stopped": ex.stopped,
         "states": s.states, "transitions": s.transitions, "depth": s.depth,
-        "terminals": s.terminals, "queued": s.queued, "seconds": round(s.seconds, 3),
+        "terminals": s.terminals, "queued": s.queued, "seconds": round(s.seconds, 3), "cpu_seconds": round(s.cpu_seconds, 3),
         "states_per_second": round(s.states_per_second, 1),
         "store_bytes_per_state": round(s.bytes_per_state, 1), "peak_rss": s.peak_rss,
         "collision_probability": v.collision_probability,
@@ -175,6 +182,10 @@ def verification_json(v: Verification) -> dict[str, Any]:
         "invariants": v.invariant_status, "acyclic": v.acyclic,
         "cyclic_components": v.cyclic_components, "largest_component": v.largest_component,
         "traps": len(v.trap_states),
+        "cross_check": None if v.canonical is None else {
+            "states": v.canonical.exploration.stats.states,
+            "uniform": (v.canonical.uniform.to_json() if v.canonical.uniform is not None
+                        else None)},
         "violations": [x.to_json() for x in v.violations],
         "uniform": v.uniform.to_json() if v.uniform is not None else None,
         "optimal": None if v.optimal is None else {

@@ -40,6 +40,9 @@ class Bounds:
     check_merges: bool = True
     optimal: bool = False
     outcomes: bool = True
+    #: With a view: distinct states of the search on canonical states whose outcome
+    #: probabilities the view's must fall within (0: no cross-check).
+    cross_check: int = 20_000
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,8 @@ class Verification:
     largest_component: int = 1
     uniform: Outcomes | None = None
     optimal: OptimalPlay | None = None
+    #: With a view: the search on canonical states the view's outcomes were checked against.
+    canonical: Verification | None = None
     #: Invariant id -> "proven", or "checked" (held wherever it was evaluated, not proven).
     invariant_status: dict[str, str] = field(default_factory=dict)
 
@@ -131,9 +136,43 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
         out.uniform = uniform_outcomes(store, engine.players, exact=exact)
         if bounds.optimal and engine.players == 2 and exploration.complete:
             out.optimal = optimal_play(store)
+    if bounds.forget and bounds.cross_check and out.uniform is not None:
+        _cross_check(engine, bounds, out)
     if trace_dir is not None:
         _write_traces(exploration, trace_dir)
     return out
+
+
+#: Floating-point slack when comparing a view's outcomes with the canonical search's.
+SLACK = 1e-9
+
+
+def _cross_check(engine: Engine, bounds: Bounds, out: Verification) -> None:
+    """Search canonical states (no view, bounded) and check the view's win probabilities lie
+    within the intervals that search gives; its own violations are reported too."""
+    plain = Bounds(max_states=bounds.cross_check, max_depth=bounds.max_depth,
+                   check_merges=bounds.check_merges, cross_check=0)
+    canonical = verify(engine, plain)
+    out.canonical = canonical
+    violations = out.exploration.violations
+    if canonical.violations:
+        found = canonical.violations[0]
+        violations.append(Violation(found.kind, found.message + " (found by the search on "
+                                    "canonical states that checks the view)", found.path,
+                                    found.clauses, found.subject, found.other))
+        return
+    assert out.uniform is not None and canonical.uniform is not None
+    slack = canonical.uniform.unexplored
+    for seat, (mine, low) in enumerate(zip(out.uniform.wins, canonical.uniform.wins,
+                                           strict=True)):
+        if not float(low) - SLACK <= float(mine) <= float(low + slack) + SLACK:
+            violations.append(Violation(
+                "VIEW", f"the view changes the outcomes: seat {seat} wins with probability "
+                f"{float(mine):.9f} in the merged graph, but between {float(low):.9f} and "
+                f"{float(low + slack):.9f} on canonical states ({canonical.exploration.stats.states:,} "
+                f"states searched): the forgotten fields decide the future somewhere the "
+                "one-step check of merges did not look", ()))
+            return
 
 
 def _invariant_status(exploration: Exploration) -> dict[str, str]:
@@ -147,6 +186,8 @@ def _invariant_status(exploration: Exploration) -> dict[str, str]:
 def _write_traces(exploration: Exploration, folder: Path) -> None:
     game = exploration.engine.spec.game_id
     for n, v in enumerate(exploration.violations):
+        if v.kind == "VIEW":  # about the whole graph, not one path
+            continue
         paths = [v.path] if v.other is None else [v.path, v.other]
         written = []
         for k, path in enumerate(paths):
@@ -201,15 +242,16 @@ def options_to_run(setup: Setup, baseline: Verification) -> tuple[list[str], boo
 
 
 def verify_rulings(setup: Setup, bounds: Bounds, *, trace_dir: Path | None = None,
-                   progress: Progress | None = None,
-                   announce: Any = None) -> RulingsRun:
-    """Verify the baseline, then each other option of every ambiguity it reaches."""
+                   progress: Progress | None = None, announce: Any = None,
+                   options: bool = True) -> RulingsRun:
+    """Verify the baseline, then (unless ``options`` is false) each other option of every
+    ambiguity it reaches."""
     baseline_engine = setup.engine()
     baseline = verify(baseline_engine, bounds, trace_dir=trace_dir, progress=progress)
     ambiguities, uncounted = options_to_run(setup, baseline)
     base_config = baseline_engine.config
     runs: list[OptionRun] = []
-    for amb in ambiguities:
+    for amb in ambiguities if options else ():
         for option in _other_options(setup.spec, amb, base_config.rulings[amb]):
             if announce is not None:
                 announce(amb, option)

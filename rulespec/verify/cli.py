@@ -13,13 +13,15 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, parse_pairs
 from rulespec.exitcodes import EXIT_FAILED, EXIT_OK
-from rulespec.verify.explore import Stats
+
+if TYPE_CHECKING:
+    from rulespec.verify.explore import Stats
 
 
 def _pairs(values: Sequence[str], option: str, example: str, *, json_values: bool) -> dict[str, Any]:

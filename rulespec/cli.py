@@ -53,7 +53,7 @@ def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False)
 LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.perft_cli:perft",
                  "rulespec.examples.cli:examples", "rulespec.impact.cli:impact",
                  "rulespec.releases.cli:COMMANDS", "rulespec.docsgen.command:docs",
-                 "rulespec.scaffold.newgame:new_game")
+                 "rulespec.scaffold.newgame:new_game", "rulespec.verify.cli:verify")
 
 
 class _LazyGroup(click.Group):

@@ -1,0 +1,269 @@
+"""What is checked in every state and on every transition, and the violations it reports.
+
+Each kind of violation has a permanent name (as the conformance kit's checks do):
+
+- ``INVARIANT``: a state, transition or terminal invariant of the spec does not hold;
+- ``STATE-SCHEMA``: the canonical state does not match the spec's state schema;
+- ``CHANCE``: chance outcomes that are not exact positive probabilities summing to 1, that
+  repeat an outcome, or that are not the legal actions;
+- ``NO-LEGAL-ACTION``: a player is to move and has no legal action (the game is stuck);
+- ``RESULT``: a terminal state without a well-formed result, or a result before the end;
+- ``REFUSED``: the engine refuses an action it listed as legal;
+- ``ENGINE-ERROR``: the engine raised an error;
+- ``KEY-BEHAVIOUR``: two states with equal keys behave differently (the key, or the view, does
+  not determine the future);
+- ``TRAP``: a reachable state from which no terminal state can be reached;
+- ``VIEW``: a view's outcome probabilities fall outside what the search on canonical states
+  allows (the forgotten fields do decide the future).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rulespec.reference.core import CHANCE, Action, Engine
+from rulespec.spec.expressions import ExpressionError, compile_expression, make_context
+from rulespec.spec.fastschema import compile_schema
+from rulespec.spec.model import Spec
+from rulespec.spec.validate import INVARIANT_VARIABLES
+from rulespec.verify.keys import overlaps, reads
+
+KINDS = ("INVARIANT", "STATE-SCHEMA", "CHANCE", "NO-LEGAL-ACTION", "RESULT", "REFUSED",
+         "ENGINE-ERROR", "KEY-BEHAVIOUR", "TRAP", "VIEW")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Something that went wrong in one state or transition, and the path that reaches it."""
+
+    kind: str
+    message: str
+    #: The move numbers from the start (the actions of the shortest path, replayed to write it).
+    path: tuple[int, ...]
+    clauses: tuple[str, ...] = ()
+    #: The invariant broken (for INVARIANT).
+    subject: str | None = None
+    #: For KEY-BEHAVIOUR: the path of the other state with the same key.
+    other: tuple[int, ...] | None = None
+    #: The trace files written for it.
+    traces: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the violation as JSON."""
+        return {"kind": self.kind, "message": self.message, "clauses": list(self.clauses),
+                "subject": self.subject, "steps": len(self.path), "traces": list(self.traces)}
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One compiled invariant and the state fields it reads."""
+
+    ident: str
+    scope: str
+    clauses: tuple[str, ...]
+    description: str
+    source: str
+    fields: frozenset[str]
+    expression: Any = field(compare=False, repr=False)
+
+
+def compile_invariants(spec: Spec) -> list[Invariant]:
+    """Return the spec's invariants, compiled, in spec order."""
+    out = []
+    for inv in spec.section("invariants"):
+        scope = str(inv["scope"])
+        source = str(inv["expression"])
+        out.append(Invariant(str(inv["id"]), scope, tuple(str(c) for c in inv["clauses"]),
+                             str(inv["description"]), source, reads(source),
+                             compile_expression(source, INVARIANT_VARIABLES[scope])))
+    return out
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A violation before its path is known: the kind, a sentence, the clauses."""
+
+    kind: str
+    message: str
+    clauses: tuple[str, ...] = ()
+    subject: str | None = None
+
+
+class StateChecks:
+    """The checks of one configuration: invariants, the state schema, moves and results."""
+
+    def __init__(self, engine: Engine, forget: Sequence[str] = ()) -> None:
+        spec = engine.spec
+        self.players = engine.players
+        self.invariants = compile_invariants(spec)
+        self.params = dict(engine.config.parameters)
+        self.config = engine.config.to_json()
+        self._schema = compile_schema(spec.state_schema)
+        self.forget = tuple(forget)
+        #: Invariants whose truth a merged state may not share with its representative.
+        self.unkeyed = frozenset(i.ident for i in self.invariants
+                                 if forget and overlaps(i.fields, forget))
+        self.evaluations = 0
+
+    def _variables(self, state: Mapping[str, Any], prev: Mapping[str, Any] | None,
+                   action: Action | None) -> dict[str, Any]:
+        variables: dict[str, Any] = {"state": state, "params": self.params,
+                                     "config": self.config}
+        if prev is not None:
+            variables["prev"] = prev
+            variables["action"] = action
+        return variables
+
+    def _evaluate(self, items: Sequence[Invariant], variables: dict[str, Any]) -> Problem | None:
+        context = make_context(variables)
+        for item in items:
+            self.evaluations += 1
+            try:
+                value = item.expression.evaluate_in(context)
+            except ExpressionError as exc:
+                return Problem("INVARIANT", f"invariant {item.ident} could not be evaluated: "
+                               f"{exc}", item.clauses, item.ident)
+            if value is not True:
+                return Problem("INVARIANT", f"invariant {item.ident} ({item.description.strip()}) "
+                               f"does not hold: {item.source.strip()!r} gave {value!r}",
+                               item.clauses, item.ident)
+        return None
+
+    def state(self, state: Mapping[str, Any], *, only_unkeyed: bool = False) -> Problem | None:
+        """Check the schema and the state (and, once over, terminal) invariants of a state."""
+        if not only_unkeyed and not self._schema(state):
+            return Problem("STATE-SCHEMA", "the canonical state does not match the spec's state "
+                           f"schema: {json.dumps(state, sort_keys=True)[:400]}")
+        terminal = state.get("result") is not None
+        items = [i for i in self.invariants
+                 if (i.scope == "state" or (terminal and i.scope == "terminal"))
+                 and (not only_unkeyed or i.ident in self.unkeyed)]
+        return self._evaluate(items, self._variables(state, None, None)) if items else None
+
+    def transition(self, prev: Mapping[str, Any], action: Action,
+                   state: Mapping[str, Any]) -> Problem | None:
+        """Check the transition invariants of one step."""
+        items = [i for i in self.invariants if i.scope == "transition"]
+        return self._evaluate(items, self._variables(state, prev, action)) if items else None
+
+    def moves(self, engine: Engine) -> tuple[int | None, list[tuple[Action, Fraction]], Problem | None]:
+        """Return who moves, the moves with their weights, and what is wrong with them.
+
+        Chance moves carry their exact probabilities; a player's moves weigh ``1/k`` each (the
+        uniform random player). A terminal state has no moves and must carry a well-formed
+        result; a state that is not terminal must have moves.
+        """
+        actor = engine.current_player()
+        if actor is None:
+            return None, [], self._result(engine)
+        legal = engine.legal_actions()
+        if engine.result() is not None:
+            return _actor(actor), [], Problem("RESULT", "the state has a result but the game "
+                                              f"is not over: {actor!r} is to move")
+        if actor == CHANCE:
+            outcomes = engine.chance_outcomes()
+            return -1, outcomes, _chance_problem(outcomes, legal)
+        if not isinstance(actor, int) or not 0 <= actor < self.players:
+            return 0, [], Problem("ENGINE-ERROR", f"current_player() is {actor!r}, neither "
+                                  "chance, None nor a seat")
+        if not legal:
+            return actor, [], Problem("NO-LEGAL-ACTION", f"player {actor} is to move and has no "
+                                      "legal action")
+        encoded = {_encode(a) for a in legal}
+        if len(encoded) != len(legal):
+            return actor, [], Problem("ENGINE-ERROR", "legal_actions() lists an action twice")
+        share = Fraction(1, len(legal))
+        return actor, [(a, share) for a in legal], None
+
+    def _result(self, engine: Engine) -> Problem | None:
+        result = engine.result()
+        if result is None:
+            return Problem("RESULT", "the game is over (nobody is to move) but result() is None")
+        if engine.legal_actions():
+            return Problem("RESULT", "the game is over but legal_actions() is not empty")
+        return result_problem(result, self.players)
+
+
+def _actor(actor: Any) -> int:
+    return -1 if actor == CHANCE else int(actor)
+
+
+#: Encoded actions by object id, each entry keeping its object alive (so its id cannot be
+#: reused meanwhile): the engines hand out the same precomputed action objects again and again.
+_CODES: dict[int, tuple[Any, str]] = {}
+_CODES_MAX = 1 << 16
+
+
+def encode_action(action: Any) -> str:
+    """Return the canonical JSON of an action (remembered for objects met before)."""
+    hit = _CODES.get(id(action))
+    if hit is not None and hit[0] is action:
+        return hit[1]
+    text = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    if len(_CODES) >= _CODES_MAX:
+        _CODES.clear()
+    _CODES[id(action)] = (action, text)
+    return text
+
+
+_encode = encode_action
+
+
+def _chance_problem(outcomes: Sequence[tuple[Action, Any]], legal: Sequence[Action]) -> Problem | None:
+    if not outcomes:
+        return Problem("CHANCE", "chance is to move but has no outcome")
+    total = Fraction(0)
+    for action, p in outcomes:
+        if type(p) is not Fraction and type(p) is not int:
+            return Problem("CHANCE", f"the probability of {action!r} is {p!r}, not an exact "
+                           "fraction")
+        if p <= 0:
+            return Problem("CHANCE", f"the probability of {action!r} is {p}, not positive")
+        total += p
+    if total != 1:
+        return Problem("CHANCE", f"the chance outcomes' probabilities sum to {total}, not 1")
+    encoded = [_encode(a) for a, _ in outcomes]
+    if len(set(encoded)) != len(encoded):
+        return Problem("CHANCE", "the chance outcomes list an outcome twice")
+    if encoded != [_encode(a) for a in legal]:
+        return Problem("CHANCE", "the legal actions at a chance node are not the chance "
+                       "outcomes in their order")
+    return None
+
+
+def result_problem(result: Any, players: int) -> Problem | None:
+    """Say what is wrong with a terminal result (None when it is well formed).
+
+    Well formed: an object whose ``winners`` are distinct seats, at least one; ``ranking``, when
+    given, lists disjoint non-empty groups of seats and starts with the winners; ``scores``, when
+    given, has one entry per seat.
+    """
+    if not isinstance(result, dict):
+        return Problem("RESULT", f"the result is {result!r}, not an object")
+    winners = result.get("winners")
+    if not _seats(winners, players) or not winners:
+        return Problem("RESULT", f"the result's winners {winners!r} are not distinct seats, "
+                       "at least one")
+    ranking = result.get("ranking")
+    if ranking is not None:
+        flat = [p for group in ranking for p in group] if isinstance(ranking, list) and all(
+            isinstance(g, list) and g for g in ranking) else None
+        if flat is None or not _seats(flat, players):
+            return Problem("RESULT", f"the result's ranking {ranking!r} is not a list of "
+                           "disjoint groups of seats")
+        if sorted(ranking[0]) != sorted(winners):
+            return Problem("RESULT", f"the ranking's first place {ranking[0]!r} is not the "
+                           f"winners {winners!r}")
+    scores = result.get("scores")
+    if scores is not None and (not isinstance(scores, list) or len(scores) != players):
+        return Problem("RESULT", f"the result's scores {scores!r} are not one per seat")
+    return None
+
+
+def _seats(values: Any, players: int) -> bool:
+    return (isinstance(values, list) and all(type(v) is int and 0 <= v < players for v in values)
+            and len(set(values)) == len(values))

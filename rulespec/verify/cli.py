@@ -1,0 +1,249 @@
+"""``rulespec verify``: explore every reachable state of a small configuration and prove its
+invariants, or find the shortest path to a violation; exact outcome probabilities.
+
+Registered on the ``rulespec`` group through ``LAZY_COMMANDS``. Exit codes: 0 nothing violated
+(proved, or bounded: the report says which), 1 a violation (its shortest trace written), 2 a
+usage or input error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, parse_pairs
+from rulespec.exitcodes import EXIT_FAILED, EXIT_OK
+
+if TYPE_CHECKING:
+    from rulespec.verify.explore import Stats
+
+
+def _pairs(values: Sequence[str], option: str, example: str, *, json_values: bool) -> dict[str, Any]:
+    raw = parse_pairs(values, option, example=example)
+    if not json_values:
+        return dict(raw)
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+class _Progress:
+    """One line on stderr, rewritten about once a second, when stderr is a terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.shown = False
+
+    def __call__(self, stats: Stats) -> None:
+        if not self.enabled:
+            return
+        line = (f"{stats.states:,} states, {stats.transitions:,} transitions, {stats.queued:,} "
+                f"queued, depth {stats.depth}, {stats.states_per_second:,.0f} states/s, "
+                f"{stats.store_bytes / 2**20:,.1f} MiB stored")
+        click.echo(f"\r\x1b[2K{line}", err=True, nl=False)
+        self.shown = True
+
+    def label(self, text: str) -> None:
+        if self.enabled:
+            self.clear()
+            click.echo(text, err=True)
+
+    def clear(self) -> None:
+        if self.shown:
+            click.echo("\r\x1b[2K", err=True, nl=False)
+            self.shown = False
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.option("--players", "-n", type=PLAYER_COUNT, help="Number of players (default: the "
+              "minimum).")
+@click.option("--ruling", "-r", multiple=True, metavar="AMB=OPTION",
+              help="Choose an option of an ambiguity (repeatable; others take their default).")
+@click.option("--variant", "-v", multiple=True, metavar="VARIANT", help="Play a variant "
+              "(repeatable).")
+@click.option("--param", "-p", multiple=True, metavar="NAME=VALUE",
+              help="Override a parameter; VALUE is JSON (repeatable). Small targets, fewer "
+                   "rounds and smaller dice make small configurations.")
+@click.option("--all-rulings", is_flag=True,
+              help="Also verify every other option of every ambiguity the configuration "
+                   "reaches, one at a time, with each seat's exact change in win probability.")
+@click.option("--max-states", type=AT_LEAST_ONE, default=2_000_000, show_default=True,
+              help="Stop after this many distinct states (the result is then bounded, not a "
+                   "proof).")
+@click.option("--max-depth", type=AT_LEAST_ONE, help="Expand no state this many actions from "
+              "the start (bounded, not a proof).")
+@click.option("--forget", multiple=True, metavar="FIELD",
+              help="Leave a field of the canonical state out of the state's identity (a view, "
+                   "as TLC's VIEW; dotted for nested fields; repeatable). Merged states are "
+                   "checked to behave alike; invariants that read the field are then checked, "
+                   "not proven.")
+@click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="With --forget: search this many canonical states (no view) and check the "
+                   "view's win probabilities lie within the intervals they give (0: do not).")
+@click.option("--no-check-merges", is_flag=True,
+              help="Do not check that states merged by their key behave alike one step ahead "
+                   "(about twice as fast; the key is then trusted).")
+@click.option("--optimal", is_flag=True,
+              help="Two players: also solve optimal play by value iteration.")
+@click.option("--trace-dir", type=click.Path(path_type=Path, file_okay=False),
+              default=Path("rulespec-failures"), show_default=True,
+              help="Where the shortest trace of a violation is written.")
+@click.option("--published", is_flag=True,
+              help="Verify the published configurations (of GAME, or of every game).")
+@click.option("--write-docs", type=click.Path(path_type=Path, dir_okay=False),
+              help="With --published: write their tables into this page, between its "
+                   "<!-- verify:begin --> and <!-- verify:end --> markers.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Report format.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
+           variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
+           max_states: int | None, max_depth: int | None, forget: tuple[str, ...],
+           cross_check: int, no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
+           write_docs: Path | None, fmt: str, quiet: bool) -> None:
+    """Explore every reachable state of GAME's configuration, breadth first, and check every
+    invariant in every state.
+
+    Also checked in every state: chance probabilities exact and summing to 1, a legal action
+    wherever a player is to move, a well-formed result once the game is over; on the whole
+    graph: every state can reach the end (no trap), and whether the graph is acyclic. A
+    violation's shortest path from the start is written as a trace (`rulespec replay` reads
+    it). Then each seat's exact win probability and the expected length under uniform random
+    players (and, with --optimal, under optimal play). Reports distinct states, transitions,
+    depth, time and memory; a progress line on a terminal.
+
+    States are identified by the canonical state. A canonical state that records the past
+    (turn counts, finished rounds, re-rolls) makes the graph endless; --forget leaves such
+    fields out (a view), --max-states and --max-depth bound the search.
+    """
+    progress = _Progress(not quiet and sys.stderr.isatty())
+    if published:
+        if ruling or variant or param or players or forget or max_depth:
+            raise click.UsageError("--published verifies the published configurations as they "
+                                   "are; drop the configuration options")
+        sys.exit(_published(game, write_docs, fmt, progress))
+    if write_docs is not None:
+        raise click.UsageError("--write-docs goes with --published")
+    if game is None:
+        raise click.UsageError("name a GAME (see `rulespec games`), or pass --published")
+    from rulespec.verify.run import Bounds
+
+    setup = _setup(game, players, ruling, variant, param)
+    bounds = Bounds(forget=forget, max_states=max_states, max_depth=max_depth,
+                    check_merges=not no_check_merges, optimal=optimal,
+                    cross_check=cross_check)
+    sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
+
+
+def _setup(game: str, players: int | None, ruling: Sequence[str], variant: Sequence[str],
+           param: Sequence[str]) -> Any:
+    from rulespec.reference.core import ConfigError
+    from rulespec.spec.registry import UnknownGame, get_spec
+    from rulespec.verify.run import Setup
+
+    rulings = _pairs(ruling, "--ruling", "DDO-AMB-01=d8", json_values=False)
+    parameters = _pairs(param, "--param", "target_score=10", json_values=True)
+    try:
+        setup = Setup.of(get_spec(game), players=players, rulings=rulings,
+                         variants=tuple(variant), parameters=parameters)
+        setup.config()
+    except (UnknownGame, ConfigError) as exc:
+        raise click.UsageError(str(exc)) from None
+    return setup
+
+
+def _one(setup: Any, bounds: Any, all_rulings: bool, trace_dir: Path, fmt: str,
+         progress: _Progress) -> int:
+    from rulespec.verify.keys import ViewError
+    from rulespec.verify.report import (
+        rulings_json,
+        rulings_text,
+        verification_json,
+        verification_text,
+    )
+    from rulespec.verify.run import verify, verify_rulings
+
+    defaults = setup.spec.default_rulings()
+    try:
+        if all_rulings:
+            run = verify_rulings(setup, bounds, trace_dir=trace_dir, progress=progress,
+                                 announce=lambda a, o: progress.label(f"verifying {a}={o}"))
+            progress.clear()
+            verifications = [run.baseline] + [o.verification for o in run.options
+                                              if o.verification is not None]
+            if fmt == "json":
+                click.echo(json.dumps(rulings_json(run), indent=1))
+            else:
+                click.echo("\n".join(rulings_text(run, defaults)))
+        else:
+            result = verify(setup.engine(), bounds, trace_dir=trace_dir, progress=progress)
+            progress.clear()
+            verifications = [result]
+            if fmt == "json":
+                click.echo(json.dumps(verification_json(result), indent=1))
+            else:
+                click.echo("\n".join(verification_text(result, defaults)))
+    except ViewError as exc:
+        raise click.UsageError(str(exc)) from None
+    return EXIT_FAILED if any(v.violations for v in verifications) else EXIT_OK
+
+
+def _published(game: str | None, page: Path | None, fmt: str, progress: _Progress) -> int:
+    import platform
+
+    from rulespec.reference.registry import engine_class
+    from rulespec.spec.registry import game_ids, get_spec
+    from rulespec.verify.published import load_published, section, write_section
+    from rulespec.verify.report import rulings_json, rulings_text
+    from rulespec.verify.run import verify_rulings
+
+    entries = [p for p in load_published() if game is None or p.game == game]
+    if not entries:
+        raise click.UsageError(f"no published configuration of {game!r}")
+    known = set(game_ids())
+    results: list[tuple[Any, Any]] = []
+    documents = []
+    defaults_of: dict[str, dict[str, str]] = {}
+    failed = False
+    for entry in entries:
+        if entry.game not in known:
+            results.append((entry, f"{entry.game} is not installed"))
+            continue
+        spec = get_spec(entry.game)
+        defaults_of[entry.game] = spec.default_rulings()
+        progress.label(f"verifying {entry.command()}")
+        run = verify_rulings(entry.setup(spec, engine_class(spec)), entry.bounds(),
+                             progress=progress, trace_dir=Path("rulespec-failures"),
+                             announce=lambda a, o: progress.label(f"  {a}={o}"),
+                             options=entry.all_rulings)
+        progress.clear()
+        failed = failed or bool(run.baseline.violations) or any(
+            o.verification is not None and o.verification.violations for o in run.options)
+        results.append((entry, run))
+        if fmt == "json":
+            documents.append({"command": entry.command(), **rulings_json(run)})
+        else:
+            click.echo(f"$ {entry.command()}")
+            click.echo("\n".join(rulings_text(run, defaults_of[entry.game])))
+            click.echo()
+    if fmt == "json":
+        click.echo(json.dumps(documents, indent=1))
+    if page is not None:
+        stamp = (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on "
+                 f"{platform.processor() or platform.machine()}, CPython "
+                 f"{platform.python_version()}, by `rulespec verify --published --write-docs "
+                 f"{page.as_posix()}`.")
+        write_section(page, section(results, defaults_of, stamp))
+        click.echo(f"wrote {page}", err=True)
+    return EXIT_FAILED if failed else EXIT_OK

@@ -1,0 +1,405 @@
+"""Explicit-state exploration: every reachable state, breadth first, every check in every state.
+
+From the start position the explorer applies every move (each chance outcome and each legal
+action) of every state it finds, identifying states by their key (``rulespec.verify.keys``),
+as TLC explores a bounded model. Every new state is checked when it is found (the state schema,
+its state and terminal invariants, who moves and what the moves are), every transition when it
+is taken (its transition invariants), so the first violation found is one of the nearest to the
+start: its path in the BFS tree is a shortest path, and no shorter one exists.
+
+When a transition leads to a state already found (a *merge*), the engine reached there may
+differ from the one first found with that key: it may carry memory the canonical state does
+not show, or fields a view forgets. The explorer then checks that the two behave alike one step
+ahead (same mover, same moves with the same probabilities, successors with the same keys) and
+reports ``KEY-BEHAVIOUR`` otherwise.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from hashlib import blake2b
+from typing import Any
+
+from rulespec.reference.core import Action, Engine, IllegalAction, slot_names
+from rulespec.verify.checks import Problem, StateChecks, Violation, encode_action
+from rulespec.verify.keys import View, fingerprint, key_bytes
+from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore, winners_mask
+
+Moves = list[tuple[Action, Fraction]]
+#: Called about once a second with the figures so far.
+Progress = Callable[["Stats"], None]
+
+#: Merges whose two engines are compared attribute by attribute, to name the hidden memory.
+MEMORY_SAMPLES = 32
+#: Engine attributes that are caches of the current step, not memory (``StepMemo``).
+_CACHES = frozenset({"_state_memo", "_legal_memo"})
+
+
+@dataclass
+class Stats:
+    """What an exploration found and spent, as TLC reports it."""
+
+    states: int = 0
+    transitions: int = 0
+    depth: int = 0
+    terminals: int = 0
+    queued: int = 0
+    merges: int = 0
+    merges_checked: int = 0
+    seconds: float = 0.0
+    #: CPU seconds of this process (a busy machine's waiting not counted).
+    cpu_seconds: float = 0.0
+    store_bytes: int = 0
+    peak_rss: int = 0
+    evaluations: int = 0
+
+    @property
+    def states_per_second(self) -> float:
+        """Return distinct states found per second."""
+        return self.states / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def states_per_cpu_second(self) -> float:
+        """Return distinct states found per CPU second."""
+        return self.states / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
+
+    @property
+    def bytes_per_state(self) -> float:
+        """Return the store's bytes per distinct state."""
+        return self.store_bytes / self.states if self.states else 0.0
+
+
+@dataclass
+class Exploration:
+    """The explored graph, the figures, and the first violation (if any)."""
+
+    engine: Engine
+    view: View
+    store: StateStore
+    stats: Stats
+    checks: StateChecks
+    violations: list[Violation] = field(default_factory=list)
+    #: None when every reachable state was expanded; else why the search stopped.
+    stopped: str | None = None
+    #: Depth d's states are numbered ``level_starts[d] .. level_starts[d + 1] - 1``.
+    level_starts: list[int] = field(default_factory=list)
+    #: Ambiguities whose decision point some explored path reached.
+    reached: set[str] = field(default_factory=set)
+    #: Engine attributes that differed between engines with equal keys (sampled merges).
+    memory: set[str] = field(default_factory=set)
+    #: Merges whose representative was never expanded (the search stopped first).
+    unchecked_merges: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Return True when every reachable state was found and expanded."""
+        return self.stopped is None
+
+    def depth_of(self, index: int) -> int:
+        """Return the BFS depth of state ``index``."""
+        from bisect import bisect_right
+
+        return bisect_right(self.level_starts, index) - 1
+
+
+def _peak_rss() -> int:
+    usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(usage) * (1 if sys.platform == "darwin" else 1024)
+
+
+class Explorer:
+    """Breadth-first exploration of one configuration from a fresh engine."""
+
+    def __init__(self, start: Engine, *, forget: tuple[str, ...] = (),
+                 max_states: int | None = None, max_depth: int | None = None,
+                 check_merges: bool = True, progress: Progress | None = None) -> None:
+        self.start = start.clone()
+        self.view = View(forget)
+        self.view.check(start.state())
+        self.max_states = max_states
+        self.max_depth = max_depth
+        self.check_merges = check_merges
+        self.progress = progress
+        self.checks = StateChecks(start, self.view.forget)
+        self.store = StateStore()
+        self.stats = Stats()
+        #: The first merge into each state not expanded yet: (its digest, parent, move).
+        self._pending: dict[int, tuple[int, int, int]] = {}
+        self._players = start.players
+        self._depth = 0
+        self._cpu_started = time.process_time()
+        self._result = Exploration(self.start, self.view, self.store, self.stats, self.checks)
+
+    # -- keys and digests --------------------------------------------------------------------------
+
+    def _key(self, state: Mapping[str, Any]) -> int:
+        return fingerprint(key_bytes(self.view.apply(state) if self.view else state))
+
+    def _digest(self, engine: Engine, actor: int | None, moves: Moves) -> tuple[int, list[int]]:
+        """Return a digest of what can happen next (mover, moves, successor keys) and the
+        successors' keys."""
+        keys = []
+        for action, _ in moves:
+            child = engine.clone()
+            child.apply(action)
+            keys.append(self._key(child.state()))
+        text = repr((actor, [(encode_action(a), str(p)) for a, p in moves], keys))
+        return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little"), keys
+
+    # -- the search --------------------------------------------------------------------------------
+
+    def run(self) -> Exploration:
+        """Explore; return the graph and the first violation found (the search stops there)."""
+        started = time.perf_counter()
+        self._cpu_started = time.process_time()
+        result = self._result
+        store, stats = self.store, self.stats
+        root = self.start.clone()
+        state = root.state()
+        actor, moves, problem = self.checks.moves(root)
+        index = store.add(self._key(state), -1, 0, _code(actor), self._winners(root, actor))
+        problem = problem or self.checks.state(state)
+        result.level_starts = [0]
+        if problem is not None:
+            self._violate(problem, ())
+            return self._finish(started)
+        if actor is None:
+            stats.terminals += 1
+        queue: deque[tuple[int, Engine, Moves]] = deque([(index, root, moves)])
+        self._depth = 0
+        next_report = started + 1.0
+        while queue:
+            index, engine, moves = queue[0]
+            starts = result.level_starts
+            if len(starts) > self._depth + 1 and index >= starts[self._depth + 1]:
+                self._depth += 1
+            terminal = store.actors[index] == TERMINAL_NODE
+            if self.max_depth is not None and self._depth >= self.max_depth and not terminal:
+                result.stopped = "max-depth"
+                break
+            if self.max_states is not None and len(store) >= self.max_states:
+                result.stopped = "max-states"
+                break
+            queue.popleft()
+            if terminal:
+                store.close_expansion()
+                if self.check_merges and not self._settle(index, self._terminal_digest(engine)):
+                    break
+                continue
+            if not self._expand(index, engine, moves, queue):
+                break
+            if self.progress is not None and time.perf_counter() >= next_report:
+                next_report = time.perf_counter() + 1.0
+                self._snapshot(started, len(queue))
+                self.progress(stats)
+        stats.queued = len(queue)
+        return self._finish(started)
+
+    def _terminal_digest(self, engine: Engine) -> int:
+        text = repr(("over", key_bytes(engine.result())))
+        return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
+
+    def _expand(self, index: int, engine: Engine, moves: Moves,
+                queue: deque[tuple[int, Engine, Moves]]) -> bool:
+        """Expand one state; return False when a violation stops the search."""
+        store, stats, checks, view = self.store, self.stats, self.checks, self.view
+        state = engine.state()
+        keys: list[int] = []
+        for k, (action, p) in enumerate(moves):
+            child = engine.clone()
+            try:
+                child.apply(action)
+                child_state = child.state()
+            except IllegalAction as exc:
+                return self._violate(Problem("REFUSED", f"the engine refuses {action!r}, which "
+                                             f"it listed as legal: {exc}"), self._path(index, k))
+            except Exception as exc:  # the engine under exploration failed: report, not crash
+                return self._violate(Problem("ENGINE-ERROR", f"applying {action!r} raised "
+                                             f"{type(exc).__name__}: {exc}"), self._path(index, k))
+            stats.transitions += 1
+            key = self._key(child_state)
+            keys.append(key)
+            problem = checks.transition(state, action, child_state)
+            if problem is not None:
+                return self._violate(problem, self._path(index, k))
+            self._note_decisions(child)
+            target = store.find(key)
+            if target < 0:
+                child_actor, child_moves, problem = checks.moves(child)
+                target = store.add(key, index, k, _code(child_actor),
+                                   self._winners(child, child_actor))
+                problem = problem or checks.state(child_state)
+                if problem is not None:
+                    return self._violate(problem, self._path(target))
+                if len(self._result.level_starts) <= self._depth + 1:
+                    self._result.level_starts.append(target)
+                if child_actor is None:
+                    stats.terminals += 1
+                queue.append((target, child, child_moves))
+            else:
+                stats.merges += 1
+                if view:
+                    problem = checks.state(child_state, only_unkeyed=True)
+                    if problem is not None:
+                        return self._violate(problem, self._path(index, k))
+                if self.check_merges and not self._merge(target, child, index, k):
+                    return False
+            store.add_edge(target, store.probability_id(p))
+        store.close_expansion()
+        if self.check_merges:
+            actor = engine.current_player()
+            text = repr((None if actor is None else _code(actor),
+                         [(encode_action(a), str(p)) for a, p in moves], keys))
+            digest = int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
+            return self._settle(index, digest)
+        return True
+
+    def _merge(self, target: int, child: Engine, parent: int, move: int) -> bool:
+        """Check an engine merged into state ``target`` behaves as ``target``'s does."""
+        actor, moves, _ = self.checks.moves(child)
+        try:
+            digest = (self._terminal_digest(child) if actor is None
+                      else self._digest(child, actor, moves)[0])
+        except Exception as exc:
+            return self._violate(Problem("ENGINE-ERROR", f"a move of a merged state raised "
+                                         f"{type(exc).__name__}: {exc}"), self._path(parent, move))
+        self.stats.merges_checked += 1
+        if len(self._result.memory) < 64 and self.stats.merges_checked <= MEMORY_SAMPLES:
+            self._result.memory.update(self._memory_differences(target, child))
+        digests = self.store.digests
+        known = digests[target] if target < len(digests) else None
+        if known is None:
+            first = self._pending.get(target)
+            if first is None:
+                self._pending[target] = (digest, parent, move)
+                return True
+            if first[0] != digest:
+                return self._behaviour(self._path(first[1], first[2]), self._path(parent, move))
+            return True
+        if known != digest:
+            return self._behaviour(self._path(target), self._path(parent, move))
+        return True
+
+    def _settle(self, index: int, digest: int) -> bool:
+        """Keep a state's digest and compare the merges that waited for it."""
+        self.store.digests.append(digest)
+        waiting = self._pending.pop(index, None)
+        if waiting is not None and waiting[0] != digest:
+            return self._behaviour(self._path(index), self._path(waiting[1], waiting[2]))
+        return True
+
+    def _behaviour(self, first: tuple[int, ...], second: tuple[int, ...]) -> bool:
+        message = ("two states with equal keys behave differently one step ahead (who moves, "
+                   "the moves or their probabilities, or the keys they lead to): the key does "
+                   "not determine the future")
+        if self.view:
+            message += f" with {', '.join(self.view.forget)} forgotten"
+        self._result.violations.append(Violation("KEY-BEHAVIOUR", message, first, other=second))
+        return False
+
+    # -- what a merge reveals ----------------------------------------------------------------------
+
+    def _memory_differences(self, target: int, child: Engine) -> set[str]:
+        """Return the engine attributes in which ``child`` differs from the engine first found
+        with its key (rebuilt by replaying its path)."""
+        first = replay(self.start, self.store.path(target))
+        return set(attribute_differences(first, child))
+
+    # -- bookkeeping -------------------------------------------------------------------------------
+
+    def _note_decisions(self, engine: Engine) -> None:
+        reached = self._result.reached
+        for amb, count in engine.decisions.items():
+            if count and amb not in reached:
+                reached.add(amb)
+
+    def _winners(self, engine: Engine, actor: Any) -> int:
+        if actor is not None:
+            return 0
+        result = engine.result()
+        return winners_mask(result.get("winners") if isinstance(result, dict) else None,
+                            self._players)
+
+    def _path(self, index: int, move: int | None = None) -> tuple[int, ...]:
+        path = self.store.path(index)
+        if move is not None:
+            path.append(move)
+        return tuple(path)
+
+    def _violate(self, problem: Problem, path: tuple[int, ...]) -> bool:
+        self._result.violations.append(Violation(problem.kind, problem.message, path,
+                                                 problem.clauses, problem.subject))
+        return False
+
+    def _snapshot(self, started: float, queued: int) -> None:
+        stats = self.stats
+        stats.states = len(self.store)
+        stats.queued = queued
+        stats.depth = len(self._result.level_starts) - 1
+        stats.seconds = time.perf_counter() - started
+        stats.cpu_seconds = time.process_time() - self._cpu_started
+        stats.store_bytes = self.store.bytes_used()
+        stats.evaluations = self.checks.evaluations
+
+    def _finish(self, started: float) -> Exploration:
+        result, stats = self._result, self.stats
+        if result.violations and result.stopped is None:
+            result.stopped = "violation"
+        self._snapshot(started, stats.queued)
+        stats.peak_rss = _peak_rss()
+        result.unchecked_merges = len(self._pending)
+        return result
+
+
+def _code(actor: Any) -> int:
+    if actor is None:
+        return TERMINAL_NODE
+    return CHANCE_NODE if actor in (-1, "chance") else int(actor)
+
+
+def replay(start: Engine, path: list[int] | tuple[int, ...]) -> Engine:
+    """Return a copy of ``start`` with the moves numbered ``path`` applied in order."""
+    engine = start.clone()
+    for move in path:
+        actor = engine.current_player()
+        if actor == "chance":
+            action = engine.chance_outcomes()[move][0]
+        else:
+            action = engine.legal_actions()[move]
+        engine.apply(action)
+    return engine
+
+
+def attribute_differences(a: Engine, b: Engine) -> list[str]:
+    """Return the names of the instance attributes in which two engines of one class differ
+    (caches of the current step aside)."""
+    names = [n for n in (*getattr(a, "__dict__", {}), *slot_names(type(a))) if n not in _CACHES]
+    return [name for name in dict.fromkeys(names)
+            if not _same(getattr(a, name, _MISSING), getattr(b, name, _MISSING))]
+
+
+_MISSING = object()
+
+
+def _same(x: Any, y: Any, depth: int = 0) -> bool:
+    """Return True when two pieces of engine state are equal, objects compared by their
+    attributes when their class does not define equality."""
+    if x is y:
+        return True
+    if type(x) is not type(y) or depth > 8:
+        return False
+    if isinstance(x, (list, tuple)):
+        return len(x) == len(y) and all(_same(u, v, depth + 1) for u, v in zip(x, y, strict=True))
+    if isinstance(x, dict):
+        return x.keys() == y.keys() and all(_same(x[k], y[k], depth + 1) for k in x)
+    kind: Any = type(x)
+    if kind.__eq__ is not object.__eq__:
+        return bool(x == y)
+    names = [*getattr(x, "__dict__", {}), *slot_names(kind)]
+    return all(_same(getattr(x, n, _MISSING), getattr(y, n, _MISSING), depth + 1) for n in names)

@@ -1,0 +1,181 @@
+"""The published configurations: what ``rulespec verify --published`` runs and the docs show.
+
+They are data (``published.yaml`` beside this module): for each game, configurations small
+enough to verify in minutes on two cores, each reduced through the spec's own parameters and
+variants (no number of a rulebook here), with the view it needs and the option runs. The
+table of their figures is written into the docs page between two markers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rulespec.verify.outcomes import Number
+from rulespec.verify.run import Bounds, RulingsRun, Setup, Verification
+
+DATA = Path(__file__).with_name("published.yaml")
+BEGIN = "<!-- verify:begin -->"
+END = "<!-- verify:end -->"
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published configuration and how it is verified."""
+
+    game: str
+    players: int
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+    rulings: Mapping[str, str] = field(default_factory=dict)
+    variants: tuple[str, ...] = ()
+    forget: tuple[str, ...] = ()
+    max_depth: int | None = None
+    max_states: int | None = None
+    cross_check: int = 20_000
+    optimal: bool = False
+    #: Also verify every other option of every ambiguity the configuration reaches.
+    all_rulings: bool = True
+    note: str = ""
+
+    def bounds(self) -> Bounds:
+        """Return the bounds it is verified with."""
+        return Bounds(forget=self.forget, max_states=self.max_states, max_depth=self.max_depth,
+                      optimal=self.optimal, cross_check=self.cross_check)
+
+    def setup(self, spec: Any, engine_type: Any) -> Setup:
+        """Return the setup of this configuration for a game's spec and engine class."""
+        return Setup(spec, engine_type, self.players, dict(self.rulings), self.variants,
+                     dict(self.parameters))
+
+    def command(self) -> str:
+        """Return the ``rulespec verify`` command line that runs it."""
+        import json
+        import shlex
+
+        parts = ["rulespec", "verify", self.game, "-n", str(self.players)]
+        for name, value in self.parameters.items():
+            parts += ["-p", f"{name}={json.dumps(value, separators=(',', ':'))}"]
+        for amb, option in self.rulings.items():
+            parts += ["-r", f"{amb}={option}"]
+        for variant in self.variants:
+            parts += ["-v", variant]
+        for name in self.forget:
+            parts += ["--forget", name]
+        if self.max_depth is not None:
+            parts += ["--max-depth", str(self.max_depth)]
+        if self.max_states is not None:
+            parts += ["--max-states", str(self.max_states)]
+        if self.forget and self.cross_check != 20_000:
+            parts += ["--cross-check", str(self.cross_check)]
+        if self.optimal:
+            parts.append("--optimal")
+        if self.all_rulings:
+            parts.append("--all-rulings")
+        return " ".join(shlex.quote(p) for p in parts)
+
+
+def load_published(path: Path | None = None) -> list[Published]:
+    """Return the published configurations (of ``DATA`` by default), in file order."""
+    data = yaml.safe_load((path or DATA).read_text(encoding="utf-8"))
+    out = []
+    for item in data["configurations"]:
+        out.append(Published(
+            game=str(item["game"]), players=int(item["players"]),
+            parameters=dict(item.get("parameters", {})), rulings=dict(item.get("rulings", {})),
+            variants=tuple(item.get("variants", ())), forget=tuple(item.get("forget", ())),
+            max_depth=item.get("max_depth"), max_states=item.get("max_states"),
+            cross_check=int(item.get("cross_check", 20_000)),
+            optimal=bool(item.get("optimal", False)),
+            all_rulings=bool(item.get("all_rulings", True)), note=str(item.get("note", "")).strip()))
+    return out
+
+
+# -- the docs table ----------------------------------------------------------------------------------
+
+
+def _probability(x: Number) -> str:
+    if isinstance(x, Fraction) and len(str(x)) <= 21:
+        return f"{x} ≈ {float(x):.6f}" if x.denominator != 1 else str(x)
+    return f"{float(x):.9f}"
+
+
+def _wins(v: Verification) -> str:
+    if v.uniform is None:
+        return "–"
+    wins = " / ".join(_probability(w) for w in v.uniform.wins)
+    if v.uniform.unexplored:
+        wins += f" (+ ≤ {float(v.uniform.unexplored):.1e} unexplored)"
+    return wins
+
+
+def _row(label: str, v: Verification) -> str:
+    s = v.exploration.stats
+    proven = sum(1 for x in v.invariant_status.values() if x == "proven")
+    total = len(v.invariant_status)
+    graph = "acyclic" if v.acyclic else f"cycles (largest {v.largest_component:,})"
+    status = {"proved": "proved", "bounded": "bounded", "violated": "**violated**"}[v.status]
+    return (f"| {label} | {status} | {s.states:,} | {s.transitions:,} | {s.depth} | {graph} | "
+            f"{proven} of {total} | {_wins(v)} | {s.seconds:,.1f} s | "
+            f"{s.bytes_per_state:.0f} |")
+
+
+HEADER = ("| rulings | status | distinct states | transitions | depth | graph | invariants "
+          "proven | seat win probabilities (uniform random players) | time | store bytes/state |\n"
+          "|---|---|---:|---:|---:|---|---|---|---:|---:|")
+
+
+def table(entry: Published, run: RulingsRun, defaults: Mapping[str, str]) -> str:
+    """Return the markdown of one published configuration: its command, table and notes."""
+    base = run.baseline
+    lines = [f"`{entry.command()}`", ""]
+    if entry.note:
+        lines += [entry.note, ""]
+    lines.append(HEADER)
+    chosen = {k: v for k, v in base.config["rulings"].items() if defaults.get(k) != v}
+    label = "baseline" + (f" ({', '.join(f'{k}={v}' for k, v in chosen.items())})"
+                          if chosen else " (the defaults)")
+    lines.append(_row(label, base))
+    for option in run.options:
+        if option.verification is None:
+            lines.append(f"| {option.ambiguity}={option.option} | not run: {option.skipped} "
+                         "| | | | | | | | |")
+            continue
+        lines.append(_row(f"{option.ambiguity}={option.option}", option.verification))
+    if base.optimal is not None:
+        o = base.optimal.outcomes
+        lines += ["", "Optimal play (value iteration, baseline): seat win probabilities "
+                  + " / ".join(_probability(w) for w in o.wins) + "."]
+    return "\n".join(lines)
+
+
+def write_section(page: Path, text: str) -> None:
+    """Replace the text between the page's verify markers with ``text``."""
+    content = page.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
+    if not pattern.search(content):
+        raise ValueError(f"{page} has no {BEGIN} ... {END} markers; add them where the table "
+                         "goes")
+    page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{text}\n{END}", content), encoding="utf-8")
+
+
+def section(entries: Sequence[tuple[Published, RulingsRun | str]],
+            defaults_of: Mapping[str, Mapping[str, str]], stamp: str) -> str:
+    """Return the whole generated section: one heading and table per game."""
+    out: list[str] = []
+    game = None
+    for entry, run in entries:
+        if entry.game != game:
+            game = entry.game
+            out += [f"### {game}", ""]
+        if isinstance(run, str):
+            out += [f"`{entry.command()}`: not run here: {run}", ""]
+            continue
+        out += [table(entry, run, defaults_of[entry.game]), ""]
+    out.append(stamp)
+    return "\n".join(out)

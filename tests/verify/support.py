@@ -1,0 +1,91 @@
+"""What the verify tests share: small configurations, Pig from the source tree, a planted bug,
+and an independent breadth-first search to check the explorer's shortest paths against."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Any
+
+from rulespec.games.ruby_rhino import RubyRhino
+from rulespec.reference.core import CHANCE, Engine, make_config
+from rulespec.reference.registry import new_game
+from rulespec.spec.invariants import Invariants
+from tests.bridges.support import pig
+
+#: Pig with a two-faced die (1 busts, 2 adds) and a target of 3: 25 states once turn counts are
+#: forgotten. Every number comes from the configuration, none from the rulebook.
+PIG_COIN = {"target_score": 3, "die": [{"face": 1, "effect": "bust"}, {"face": 2, "effect": "add"}]}
+#: Ruby Rhino with three coins, one each and one in the chest, the first round scoring ends it.
+RHINO_TINY = {"target_score": 1, "total_coins": 3, "coins_per_player": 1}
+RHINO_HISTORY = ("history", "round")
+
+
+def pig_engine(rulings: dict[str, str] | None = None, **parameters: Any) -> Engine:
+    """Return a fresh Pig engine (imported from examples/pig, not from the registry)."""
+    spec, engine_type = pig()
+    config = make_config(spec, players=2, rulings=rulings or {"PIG-AMB-01": "at-once"},
+                         parameters={**PIG_COIN, **parameters})
+    return engine_type(spec, config)
+
+
+def rhino_engine(**parameters: Any) -> Engine:
+    """Return a fresh tiny Ruby Rhino game."""
+    return new_game("ruby-rhino", players=2, parameters={**RHINO_TINY, **parameters})
+
+
+class PlantedRhino(RubyRhino):
+    """Ruby Rhino with one planted bug: a coin vanishes from the chest at the end of a round
+    won while the chest holds exactly one coin and the loser holds two: the round's record no
+    longer adds up to every coin (RR-INV-ROUND-WINNER breaks)."""
+
+    def _end_round(self, winner: int, *args: Any, **kwargs: Any) -> None:
+        if self._chest == 1 and self._coins[1 - winner] == 2:
+            self._chest = 0
+        super()._end_round(winner, *args, **kwargs)
+
+
+def planted_engine() -> Engine:
+    """Return a fresh tiny game on the planted engine."""
+    base = rhino_engine()
+    return PlantedRhino(base.spec, base.config)
+
+
+def moves(engine: Engine) -> list[Any]:
+    """Return the engine's moves: chance outcomes or legal actions."""
+    if engine.current_player() == CHANCE:
+        return [a for a, _ in engine.chance_outcomes()]
+    return engine.legal_actions()
+
+
+def first_violation_distance(engine: Engine, limit: int) -> int | None:
+    """Return the fewest actions after which some invariant fails (None within ``limit``).
+
+    A plain BFS over canonical states with the spec's own invariant checker, written apart
+    from ``rulespec.verify`` so that the explorer's shortest paths can be checked against it.
+    """
+    invariants = Invariants(engine.spec)
+    params, config = dict(engine.config.parameters), engine.config.to_json()
+
+    def key(e: Engine) -> str:
+        return json.dumps(e.state(), sort_keys=True)
+
+    seen = {key(engine)}
+    queue: deque[tuple[Engine, int]] = deque([(engine.clone(), 0)])
+    while queue:
+        node, depth = queue.popleft()
+        if depth >= limit:
+            continue
+        before = node.state()
+        for action in moves(node):
+            child = node.clone()
+            child.apply(action)
+            if invariants.check(child.state(), prev=before, action=action, params=params,
+                                config=config):
+                return depth + 1
+            k = key(child)
+            if k not in seen:
+                seen.add(k)
+                queue.append((child, depth + 1))
+    return None
+

@@ -1,0 +1,85 @@
+"""The verify benchmarks on tiny budgets, the docs' committed figures, and (slow) every
+published configuration verified again."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rulespec.reference.registry import engine_class
+from rulespec.spec.registry import game_ids, get_spec
+from rulespec.verify.published import BEGIN, END, Published, load_published
+from rulespec.verify.report import rulings_json
+from rulespec.verify.run import Bounds, Setup, verify_rulings
+from tests.verify.support import RHINO_HISTORY, RHINO_TINY
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "editors" / "verification.md"
+
+
+def _script(name: str) -> ModuleType:
+    path = ROOT / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"rulespec_benchmark_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_throughput_prints_verify_beside_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    throughput = _script("verify_throughput")
+    assert throughput.main(["--states", "150", "--nodes", "300"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("| configuration | verify: states/s (merges checked)")
+    assert "rulespec verify ruby-rhino" in printed and "rulespec verify dado-de-ouro" in printed
+
+
+def test_the_lab_interval_is_set_beside_the_exact_figure(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """The tiny Ruby Rhino's exact win probability beside the lab's interval on 60 games."""
+    spec = get_spec("ruby-rhino")
+    setup = Setup(spec, engine_class(spec), 2, {}, (), dict(RHINO_TINY))
+    run = verify_rulings(setup, Bounds(forget=RHINO_HISTORY, cross_check=0), options=False)
+    results = tmp_path / "verify.json"
+    results.write_text(json.dumps([{"command": "tiny", **rulings_json(run)}]), encoding="utf-8")
+    lab = _script("verify_lab")
+    assert lab.main(["--games", "60", "--results", str(results)]) == 0
+    printed = capsys.readouterr().out
+    assert "| `tiny` | seat 0 wins (baseline) |" in printed
+    assert "of 1 intervals contain the exact figure" in printed
+
+
+def test_the_docs_page_has_the_published_tables() -> None:
+    """docs/editors/verification.md shows a table for every game with a published
+    configuration, written by rulespec verify --published --write-docs."""
+    text = PAGE.read_text(encoding="utf-8")
+    section = text.split(BEGIN)[1].split(END)[0]
+    for game in {e.game for e in load_published()}:
+        assert f"### {game}" in section, game
+    assert "| baseline" in section and "Measured" in section
+
+
+def _proved(entry: Published) -> None:
+    spec = get_spec(entry.game)
+    run = verify_rulings(entry.setup(spec, engine_class(spec)), entry.bounds(),
+                         options=entry.all_rulings)
+    assert run.baseline.status == "proved", run.baseline.violations
+    for option in run.options:
+        if option.verification is not None:
+            assert not option.verification.violations, (option.ambiguity, option.option)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", load_published(), ids=lambda e: e.command())
+def test_every_published_configuration_is_proved(entry: Published) -> None:
+    """Issue 32: each published configuration verifies, under every option it reaches."""
+    if entry.game not in game_ids():
+        pytest.skip(f"{entry.game} is not installed here (pip install -e examples/pig)")
+    _proved(entry)

@@ -1,0 +1,146 @@
+"""rulespec verify: exploration, checks, shortest traces and outcome probabilities (issue 32)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from rulespec.reference.trace import read_trace
+from rulespec.spec.invariants import Invariants
+from rulespec.verify.explore import Explorer, replay
+from rulespec.verify.run import Bounds, verify
+from tests.verify.support import (
+    RHINO_HISTORY,
+    first_violation_distance,
+    pig_engine,
+    planted_engine,
+    rhino_engine,
+)
+
+PIG_VIEW = Bounds(forget=("turns",), optimal=True, cross_check=0)
+#: The tiny Ruby Rhino with its record of rounds forgotten, no cross-check (kept short).
+RHINO_VIEW = Bounds(forget=RHINO_HISTORY, cross_check=0)
+
+
+def test_pig_is_proved_with_turn_counts_forgotten() -> None:
+    """PIG-TURN-01..08, PIG-END-01: with turn counts forgotten the coin-die Pig to 3 has 25
+    states; every invariant not reading ``turns`` is proven, the others only checked."""
+    result = verify(pig_engine(), PIG_VIEW)
+    stats = result.exploration.stats
+    assert result.status == "proved"
+    assert (stats.states, stats.transitions, stats.terminals) == (25, 42, 4)
+    assert not result.violations and not result.trap_states
+    checked = {i for i, s in result.invariant_status.items() if s == "checked"}
+    assert checked == {"PIG-INV-PLAYERS", "PIG-INV-TURNS", "PIG-INV-EQUAL-TURNS"}
+    assert not result.acyclic  # a bust returns the turn to a state already found
+
+
+def test_pig_outcomes_are_exact_and_agree_with_the_canonical_search() -> None:
+    """Seat 0 wins 244/429 under uniform random players; the search on canonical states (no
+    view, bounded) agrees to within the probability it leaves unexplored."""
+    viewed = verify(pig_engine(), PIG_VIEW)
+    assert viewed.uniform is not None and viewed.uniform.exact
+    assert viewed.uniform.wins == (Fraction(244, 429), Fraction(185, 429))
+    assert viewed.uniform.length == Fraction(82, 11)
+    assert viewed.optimal is not None
+    assert viewed.optimal.outcomes.wins == (Fraction(4, 7), Fraction(3, 7))
+    bounded = verify(pig_engine(), Bounds(max_states=800))
+    assert bounded.status == "bounded"
+    assert bounded.uniform is not None
+    slack = bounded.uniform.unexplored
+    assert 0 < slack < Fraction(1, 10**9)
+    for exact, low in zip(viewed.uniform.wins, bounded.uniform.wins, strict=True):
+        assert low <= exact <= low + slack
+    assert set(bounded.invariant_status.values()) == {"checked"}
+
+
+def test_every_state_is_checked_once_and_the_levels_are_breadth_first() -> None:
+    """States are numbered in BFS order: parents come before children, one level deeper."""
+    ex = Explorer(rhino_engine(), forget=RHINO_HISTORY).run()
+    assert ex.complete and not ex.violations
+    store = ex.store
+    for i in range(1, len(store)):
+        parent = store.parents[i]
+        assert parent < i
+        assert ex.depth_of(i) == ex.depth_of(parent) + 1
+    assert ex.stats.merges == ex.stats.merges_checked
+    assert ex.stats.transitions == len(store.targets)
+
+
+def test_ruby_rhino_tiny_is_proved_and_sums_to_one() -> None:
+    """RR-ROUND-01, RR-END-01: one winner per game, so the win probabilities sum to exactly 1."""
+    result = verify(rhino_engine(), RHINO_VIEW)
+    assert result.status == "proved"
+    assert result.uniform is not None and result.uniform.exact
+    assert sum(result.uniform.wins) == 1
+    proven = {i for i, s in result.invariant_status.items() if s == "proven"}
+    assert "RR-INV-COINS" in proven and "RR-INV-ROUND-COUNT" not in proven
+
+
+def test_a_planted_bug_is_found_by_its_shortest_trace(tmp_path: Path) -> None:
+    """RR-INV-ROUND-WINNER: a coin vanishing on a rare round end (the round's record no longer
+    adds up to every coin) is found, the trace replays to it on the planted engine, and no
+    shorter path reaches a violation (an independent BFS over canonical states says so)."""
+    engine = planted_engine()
+    result = verify(engine, RHINO_VIEW, trace_dir=tmp_path)
+    assert result.status == "violated"
+    violation = result.violations[0]
+    assert violation.kind == "INVARIANT" and violation.subject == "RR-INV-ROUND-WINNER"
+    depth = len(violation.path)
+    assert depth == first_violation_distance(planted_engine(), depth)
+    assert first_violation_distance(planted_engine(), depth - 1) is None
+    assert result.exploration.depth_of(len(result.exploration.store) - 1) <= depth
+    (trace_file,) = violation.traces
+    trace = read_trace(trace_file)
+    assert len(trace.steps) == depth
+    end = replay(engine, violation.path)
+    prev = replay(engine, violation.path[:-1])
+    found = Invariants(engine.spec).check(end.state(), prev=prev.state(),
+                                          action=trace.steps[-1].action,
+                                          params=dict(engine.config.parameters),
+                                          config=engine.config.to_json())
+    assert [v.invariant for v in found] == ["RR-INV-ROUND-WINNER"]
+    assert trace.steps[-1].state == end.state()
+
+
+def test_merged_states_that_move_differently_are_caught_one_step_ahead(tmp_path: Path) -> None:
+    """RR-TURN-02: forgetting the dice merges the positions after different first dice, whose
+    second die then does different things: KEY-BEHAVIOUR, with a trace to each state."""
+    result = verify(rhino_engine(), Bounds(forget=(*RHINO_HISTORY, "dice"), cross_check=0),
+                    trace_dir=tmp_path)
+    assert result.status == "violated"
+    violation = result.violations[0]
+    assert violation.kind == "KEY-BEHAVIOUR"
+    assert violation.other is not None and len(violation.traces) == 2
+    a, b = (replay(rhino_engine(), p).state() for p in (violation.path, violation.other))
+    assert a["dice"] != b["dice"]
+
+
+def test_a_view_whose_fields_matter_later_is_caught_by_the_canonical_search() -> None:
+    """RR-RHINO-01, RR-ROUND-01: who holds the Rhino decides when a round ends, many steps after
+    the states merge; the one-step check misses it, the outcome cross-check does not."""
+    result = verify(rhino_engine(), Bounds(forget=(*RHINO_HISTORY, "rhino"), cross_check=12_000))
+    kinds = [v.kind for v in result.violations]
+    assert kinds == ["VIEW"], result.violations
+    assert "seat 0" in result.violations[0].message
+    sound = verify(rhino_engine(), Bounds(forget=RHINO_HISTORY, cross_check=12_000))
+    assert not sound.violations and sound.canonical is not None
+
+
+def test_hidden_engine_memory_is_named() -> None:
+    """Engines merged under one key differ only in what never decides the future: narration
+    and decision counts (the merges behaved alike)."""
+    ex = Explorer(rhino_engine(), forget=RHINO_HISTORY).run()
+    assert ex.memory and not ex.violations
+    assert "_coins" not in ex.memory and "_chest" not in ex.memory
+    assert ex.memory <= {"_decisions", "_history", "_round", "_last_action", "_last_complete",
+                         "_last_count", "_last_effect", "_last_roller", "_last_winner"}
+
+
+def test_bounds_stop_the_search_and_say_so() -> None:
+    """--max-depth leaves the deeper states unexpanded; the report is bounded, not a proof."""
+    result = verify(rhino_engine(), Bounds(max_depth=4))
+    ex = result.exploration
+    assert ex.stopped == "max-depth" and result.status == "bounded"
+    assert all(ex.depth_of(i) <= 4 for i in range(len(ex.store)))
+    assert all(ex.depth_of(i) < 4 for i in range(ex.store.expanded))

@@ -81,7 +81,7 @@ def test_the_new_game_validates_plays_and_conforms(installed: Path,
     code, out, _ = _run(capsys, "perft", GAME, "--check-tables")
     assert code == 0 and "0 difference(s)" in out, out
     code, out, _ = _run(capsys, "conform", "--game", GAME, "--examples", "5")
-    assert code == 0 and "CONFORMANT under rulings TINYTAKE-AMB-01=left" in out, out
+    assert code == 0 and "CONFORMANT under rulings" in out, out
 
 
 def test_names_come_from_the_game_id() -> None:

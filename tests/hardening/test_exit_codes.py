@@ -65,6 +65,8 @@ RUNS: list[tuple[str, list[str], int]] = [
     ("releases", ["releases", "chess"], EXIT_USAGE),
     ("freeze", ["freeze", "dado-de-ouro", "--output", "frozen"], EXIT_OK),
     ("freeze", ["freeze", "chess"], EXIT_USAGE),
+    ("verify", ["verify", "dado-de-ouro", "--max-states", "500"], EXIT_OK),
+    ("verify", ["verify", "chess"], EXIT_USAGE),
     ("new-game", ["new-game", "tiny-take", "--dir", "tiny"], EXIT_OK),
     ("new-game", ["new-game", "Tiny_Take"], EXIT_USAGE),
     ("docs", ["docs", "build", "--site-dir", "site", "--fast"], EXIT_USAGE),

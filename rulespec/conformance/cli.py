@@ -50,13 +50,16 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
                    "stdin/stdout). Without it, the reference is checked in-process.")
 @click.option("--game", required=True, metavar="ID", help="Game id from `rulespec games`.")
 @click.option("--players", "-n", type=PLAYER_COUNT, multiple=True,
-              help="Player count to check (repeatable; default: every count).")
+              help="Player count to check (repeatable; default: every count). Like --ruling, "
+                   "--variant and --param, it narrows every stage: configurations, rule "
+                   "examples and golden traces.")
 @click.option("--ruling", "-r", multiple=True, metavar="AMB=OPT",
               help="Ruling to check under (repeatable; others take their default).")
 @click.option("--variant", "-v", multiple=True, metavar="ID", help="Variant to enable (repeatable).")
 @click.option("--param", "-p", "param", multiple=True, metavar="NAME=VALUE",
               help="Parameter override, VALUE in JSON (a bare word is a string); repeatable. "
-                   "Played only if the engine's hello declares the parameter.")
+                   "Played only if the engine's hello declares the parameter and the value is "
+                   "in its range (an engine that declares no parameters is sent none).")
 @click.option("--examples", type=AT_LEAST_ONE, default=40, show_default=True,
               help="Games Hypothesis plays per configuration (at least 1), as far as the "
                    "--budget allows.")

@@ -1,8 +1,8 @@
 """Check configurations in several engine processes at once (``rulespec conform --jobs N``).
 
 Each worker is a fork of the kit with its own engine (a fresh ``SubprocessAdapter`` on the same
-command, or a fresh ``InProcessAdapter``); it checks a fixed share of the configurations (every
-``jobs``-th), stage by stage over its share as the sequential kit does over all of them (so a
+command, or a fresh ``InProcessAdapter``); it checks a fixed share of the configurations (shared
+out by player count, ``_shares``), stage by stage over its share as the sequential kit does over all of them (so a
 budget is spent over every configuration, not on the first ones), and sends back each result as
 it is finished, and each failure as it is confirmed. Without a budget the report is the
 sequential one: results come back in the configurations' order, each configuration's games
@@ -111,7 +111,7 @@ def run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]],
     jobs = min(kit.options.jobs, len(configs))
     scratch = Path(tempfile.mkdtemp(prefix="rulespec-jobs-"))
     results: Any = ctx.Queue()
-    shares = [[(i, dict(c)) for i, c in enumerate(configs) if i % jobs == n] for n in range(jobs)]
+    shares = [[(i, dict(configs[i])) for i in share] for share in _shares(configs, jobs)]
     workers = [ctx.Process(target=_worker, args=(kit, share, results, scratch, os.getpid()),
                            daemon=True, name=f"rulespec-job-{n}")
                for n, share in enumerate(shares)]
@@ -121,7 +121,7 @@ def run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]],
     try:
         for w in workers:
             w.start()
-        while len(got) < len(configs) or len(counted) < jobs:
+        while len(got) < len(configs) or len(counted) < len(workers):
             try:
                 msg = results.get(timeout=1.0)
             except queue.Empty:
@@ -167,6 +167,21 @@ def run_parallel(kit: ParallelKit, configs: Sequence[Mapping[str, Any]],
         results.close()
         results.cancel_join_thread()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _shares(configs: Sequence[Mapping[str, Any]], jobs: int) -> list[list[int]]:
+    """Split the configurations among ``jobs`` workers, the largest player counts first, each
+    to the worker with the fewest players so far (longer games go with more players): under a
+    budget no worker sits idle with its share done while another's is cut short. Each share
+    keeps the configurations' order."""
+    load = [0] * jobs
+    shares: list[list[int]] = [[] for _ in range(jobs)]
+    order = sorted(range(len(configs)), key=lambda i: -int(configs[i].get("players", 0)))
+    for i in order:
+        n = load.index(min(load))
+        shares[n].append(i)
+        load[n] += int(configs[i].get("players", 0)) or 1
+    return [sorted(share) for share in shares if share]
 
 
 def _stop(workers: Sequence[Any]) -> None:

@@ -94,7 +94,8 @@ EVERYTHING: frozenset[str] = frozenset({"*"})
 
 def reads(expression: str, roots: Iterable[str] = ("state", "prev")) -> frozenset[str]:
     """Return the dotted state fields ``expression`` reads through ``roots`` (``EVERYTHING``
-    when it uses a whole state, or when it cannot be parsed)."""
+    when it uses a whole state, or when it cannot be parsed); ``X?`` when it only asks whether
+    X is null (``X == null``, ``X != null``, ``has(X)``)."""
     try:
         tree = parse(expression)
     except Unsupported:
@@ -122,8 +123,25 @@ def _chain(node: Any, roots: frozenset[str]) -> list[str] | None:
             return None
 
 
+def _presence(node: Any, roots: frozenset[str]) -> list[str] | None:
+    """Return the field chain of ``X == null``, ``X != null`` or ``has(X)``: a read of whether
+    X is there, not of what it holds."""
+    if node[0] in ("==", "!=") and len(node) == 3:
+        a, b = node[1], node[2]
+        other = b if a == ("lit", None) else a if b == ("lit", None) else None
+        if other is not None and isinstance(other, tuple) and other[0] in ("get", "index"):
+            return _chain(other, roots)
+    if node[0] == "call" and node[1] == "has" and node[2] is None and len(node[3]) == 1:
+        return _chain(node[3][0], roots)
+    return None
+
+
 def _collect(node: Any, roots: frozenset[str], found: set[str]) -> None:
     if not isinstance(node, tuple) or not node:
+        return
+    present = _presence(node, roots)
+    if present:
+        found.add(".".join(present) + "?")
         return
     if node[0] in ("get", "index", "var"):
         chain = _chain(node, roots)
@@ -143,11 +161,19 @@ def _collect(node: Any, roots: frozenset[str], found: set[str]) -> None:
 
 
 def overlaps(read: frozenset[str], forget: Iterable[str]) -> bool:
-    """Return True when a field read and a forgotten field overlap (one contains the other)."""
+    """Return True when a field read and a forgotten field overlap (one contains the other).
+
+    A read of whether a field is there (``X?``, from ``X == null`` or ``has(X)``) overlaps only
+    when X itself or a field containing it is forgotten: forgetting a part of X leaves it there.
+    """
     if "*" in read:
         return True
     for f in forget:
         for r in read:
-            if r == f or r.startswith(f + ".") or f.startswith(r + "."):
+            if r.endswith("?"):
+                base = r[:-1]
+                if base == f or base.startswith(f + "."):
+                    return True
+            elif r == f or r.startswith(f + ".") or f.startswith(r + "."):
                 return True
     return False

@@ -12,7 +12,7 @@ from rulespec.verify.run import RulingsRun, Verification
 FORMAT = "rulespec-verify/1"
 
 #: What the engine attributes that differ between engines with equal keys usually are.
-_KNOWN_MEMORY = {"_decisions": "decision-point counts (a tally, never read by the rules)"}
+_KNOWN_MEMORY = {"_decisions": "the decision-point tally, never read by the rules"}
 
 
 def number(x: Number, digits: int = 10) -> str:

@@ -99,13 +99,18 @@ def test_reads_names_the_fields_an_expression_reads() -> None:
     assert reads("state.history.all(h, h.points >= 0) && prev.round < state.round") == {
         "history", "round"}
     assert reads('state.last_round == null || state.last_round.max_passes[0] != null') == {
-        "last_round", "last_round.max_passes"}
+        "last_round?", "last_round.max_passes"}
+    assert reads("has(state.final) && state.final.draw != null") == {"final?", "final.draw?"}
     assert reads('config.rulings["PIG-AMB-01"] == "at-once"') == frozenset()
     assert reads("size(state) > 0") == {"*"}
     assert reads("state.x in [1, 2") == EVERYTHING  # not parsed: assume it reads everything
     assert overlaps(frozenset({"last_round"}), ["last_round.max_passes"])
     assert overlaps(frozenset({"last_round.max_passes"}), ["last_round"])
     assert not overlaps(frozenset({"last_round.gain"}), ["last_round.max_passes"])
+    # Whether last_round is null survives forgetting a part of it, not forgetting it whole.
+    assert not overlaps(frozenset({"last_round?"}), ["last_round.max_passes"])
+    assert overlaps(frozenset({"last_round.max_passes?"}), ["last_round"])
+    assert overlaps(frozenset({"last_round?"}), ["last_round"])
 
 
 def test_a_view_forgets_fields_without_touching_the_state() -> None:

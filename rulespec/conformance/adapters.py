@@ -43,6 +43,7 @@ from rulespec.conformance.protocol import (
     state_of,
     without_rulings,
 )
+from rulespec.data import installed_version
 from rulespec.reference.core import (
     ConfigError,
     Engine,
@@ -164,7 +165,7 @@ class InProcessAdapter:
                 "players": list(range(spec.min_players, spec.max_players + 1)),
                 "parameters": declared_parameters(spec),
             }
-        return Hello(self.name, _version(), games, ("batch",))
+        return Hello(self.name, installed_version("0"), games, ("batch",))
 
     def start(self, config: Mapping[str, Any]) -> None:
         """Build a fresh engine for ``config``."""
@@ -687,12 +688,3 @@ class SubprocessAdapter:
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("rulespec")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0"

@@ -11,6 +11,17 @@ from importlib.resources import files
 from pathlib import Path
 
 
+def installed_version(unknown: str = "unknown") -> str:
+    """Return the installed rulespec's version (``unknown`` when running from a bare source tree,
+    which has no distribution metadata)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulespec")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        return unknown
+
+
 def data_dir(name: str) -> Path:
     """Return the folder of the data package ``rulespec.data.<name>`` as a path."""
     folder = files(f"{__name__}.{name}")

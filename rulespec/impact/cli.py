@@ -11,13 +11,13 @@ from typing import Any
 import click
 
 from rulespec.cliargs import PLAYER_COUNT, output_file
+from rulespec.executors import ExecutorError, executor_for
 from rulespec.impact.agents import AGENTS, AgentError, heuristic_of
 from rulespec.impact.measure import (
     ImpactError,
     Plan,
     Tally,
     default_players,
-    executor_for,
     plan,
     run,
     widest_rate,
@@ -188,7 +188,7 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
                 results[spec.game_id] = measured
                 if searched:
                     searches[spec.game_id] = searched
-    except ImpactError as exc:
+    except (ImpactError, ExecutorError) as exc:
         raise click.UsageError(str(exc)) from None
     finally:
         display.stop()

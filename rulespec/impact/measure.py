@@ -1,8 +1,9 @@
 """Measure the impact of ambiguity options: plan batches, run them, turn games into figures.
 
 Work is split into seeded batches (:class:`rulespec.impact.paired.BatchTask`) and run through a
-``concurrent.futures`` executor: the calling process (``jobs=1``), local processes, or a Dask
-distributed cluster (whose client offers the same ``submit``/``result`` interface). Results are
+``concurrent.futures`` executor (``rulespec.executors``): the calling process (``jobs=1``), local
+processes, or a Dask distributed cluster (whose client offers the same ``submit``/``result``
+interface). Results are
 combined in batch order, and a batch's games depend only on its seed, so the figures are
 byte-identical for the same master seed whatever the executor and the number of jobs. The
 sequential mode (``precision``) plays rounds of a fixed number of batches, never a number that
@@ -12,13 +13,11 @@ depends on the jobs, for the same reason.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulespec.data import installed_version
 from rulespec.impact.agents import SEARCHING, describe_agent
 from rulespec.impact.paired import BatchResult, BatchTask, GameSummary, run_batch
 from rulespec.impact.stats import interval_json, mean_interval, wilson
@@ -36,16 +35,6 @@ RATE_FIGURES = ("trigger_rate", "outcome_change_rate", "seat_win_rate_change")
 
 class ImpactError(RulespecError):
     """A request that cannot be measured (unknown ambiguity, no option to compare)."""
-
-
-def rulespec_version() -> str:
-    """Return the installed rulespec version."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("rulespec")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
-        return "unknown"
 
 
 def default_players(spec: Spec) -> int:
@@ -152,7 +141,7 @@ class Tally:
                                     **figures(pairs, index, p.players)})
             out[amb] = {
                 "format": FORMAT,
-                "rulespec": rulespec_version(),
+                "rulespec": installed_version(),
                 "measured_on": on or dt.datetime.now(dt.UTC).date().isoformat(),
                 "players": p.players,
                 "baseline": defaults[amb],
@@ -195,45 +184,6 @@ def widest_rate(measured: Mapping[str, Mapping[str, Any]]) -> float:
                     if iv is not None:
                         widest = max(widest, float(iv["high"]) - float(iv["low"]))
     return widest
-
-
-class InlineExecutor(Executor):
-    """Run each task at once in this process (``--jobs 1``)."""
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        """Run ``fn`` now and return a finished future."""
-        future: Future[Any] = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:
-            future.set_exception(exc)
-        return future
-
-
-@contextmanager
-def executor_for(jobs: int, cluster: str | None = None) -> Iterator[Any]:
-    """Yield an executor: in-process (1 job), local processes, or a Dask cluster's client."""
-    if cluster is not None:
-        try:
-            # Imported by name: the extra is optional, and Dask ships no type information.
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise ImpactError("--cluster needs Dask distributed; install the extra: "
-                              "pip install 'rulespec[cluster]'") from None
-        try:
-            client = distributed.Client(cluster, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise ImpactError(f"cannot reach the Dask scheduler at {cluster}: {exc}") from None
-        try:
-            yield client
-        finally:
-            client.close()
-        return
-    if jobs <= 1:
-        yield InlineExecutor()
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield pool
 
 
 #: Called after every batch with the tally so far.

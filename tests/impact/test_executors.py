@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from rulespec.impact.measure import executor_for, plan, run
+from rulespec.executors import executor_for
+from rulespec.impact.measure import plan, run
 from rulespec.impact.report import to_json
 from rulespec.spec.registry import get_spec
 

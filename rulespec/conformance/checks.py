@@ -94,6 +94,12 @@ class Failure:
     cause: str | None = None
     #: Seconds from the start of the run to when the failure was confirmed (shrunk, written).
     found_after: float | None = None
+    #: What the reference gives and what the engine gave, as two JSON objects with the same
+    #: keys (``{"legal_actions": [...]}``, ``{"to_move": ...}``, ``{"chance_outcomes": [...]}``,
+    #: ``{"result": ...}``), for the checks that compare something other than a state (a state
+    #: comparison is in ``diff``); None when the check has no such pair.
+    expected: Mapping[str, Any] | None = None
+    actual: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the failure as JSON."""
@@ -105,7 +111,9 @@ class Failure:
                 "shrunk_from": self.shrunk_from,
                 "matches": [dict(m) for m in self.matches], "inference": self.inference,
                 "changed": list(self.changed), "cause": self.cause,
-                "found_after": None if self.found_after is None else round(self.found_after, 3)}
+                "found_after": None if self.found_after is None else round(self.found_after, 3),
+                "expected": None if self.expected is None else dict(self.expected),
+                "actual": None if self.actual is None else dict(self.actual)}
 
 
 @dataclass

@@ -89,7 +89,7 @@ def perft_check(adapter: Adapter, verdicts: Verdicts, config: Config,
                 out.failure = Failure(
                     "PERFT", found.clauses, f"{where}: {found.message}", cfg,
                     step=len(node.path), actions=node.path, subject=found.check,
-                    cause=found.cause)
+                    cause=found.cause, expected=found.expected, actual=found.actual)
                 break
             actor = expected.actor
             if actor is None:

@@ -393,16 +393,17 @@ class GamePlay:
         if found is not None:
             self._fail(game, found.check, found.clauses, found.message, subject=found.subject,
                        also=found.also, diff=tuple(c.to_json() for c in found.diff),
-                       cause=found.cause)
+                       cause=found.cause, expected=found.expected, actual=found.actual)
 
     def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
               subject: str | None = None, also: tuple[str, ...] = (),
               step: int | None = None, diff: tuple[Mapping[str, Any], ...] = (),
-              cause: str | None = None) -> NoReturn:
+              cause: str | None = None, expected: Mapping[str, Any] | None = None,
+              actual: Mapping[str, Any] | None = None) -> NoReturn:
         at = len(game.steps) if step is None else step
         failure = Failure(check, tuple(unique(clauses)), message, game.cfg, step=at,
                           actions=tuple(game.steps[:at]), also=also, subject=subject, diff=diff,
-                          cause=cause)
+                          cause=cause, expected=expected, actual=actual)
         game.failure_states = list(game.states[:at + 1])
         if self._found_at is None:
             self._found_at = time.perf_counter()

@@ -35,6 +35,10 @@ class Finding:
     diff: tuple[Change, ...] = ()
     #: What went wrong, without where (``rulespec.conformance.causes``), when the check knows.
     cause: str | None = None
+    #: The reference's and the engine's side of what was compared, when it is not a state
+    #: (``rulespec.conformance.checks.Failure.expected``).
+    expected: Mapping[str, Any] | None = None
+    actual: Mapping[str, Any] | None = None
 
 
 class Verdicts:
@@ -90,7 +94,9 @@ class Verdicts:
         if ended != (False, False) and state.get("result") != expected.get("result"):
             return Finding("DIFF-RESULT", self.end_clauses + clauses,
                            f"result {state.get('result')!r} but the reference gives "
-                           f"{expected.get('result')!r}")
+                           f"{expected.get('result')!r}",
+                           expected={"result": expected.get("result")},
+                           actual={"result": state.get("result")})
         changes = tuple(diff_states(state, expected, self.schema))
         if not changes:
             return None  # they differ only where the spec's conventions say it does not matter
@@ -115,10 +121,13 @@ class Verdicts:
         if legal.actor != expected.actor:
             said = (f"the engine says {who(legal.actor)} is to move but the reference says "
                     f"{who(expected.actor)}")
+            want, got = {"to_move": who(expected.actor)}, {"to_move": who(legal.actor)}
             if legal.actor is None or expected.actor is None:
-                return Finding("DIFF-RESULT", self.end_clauses + last_clauses, said)
+                return Finding("DIFF-RESULT", self.end_clauses + last_clauses, said,
+                               expected=want, actual=got)
             return Finding("DIFF-LEGAL", last_clauses, said,
-                           cause=f"another player to move after {causes.kind_of(last)}")
+                           cause=f"another player to move after {causes.kind_of(last)}",
+                           expected=want, actual=got)
         if expected.actor == CHANCE:
             found = self.chance(legal, expected)
             if found is not None:
@@ -140,7 +149,9 @@ class Verdicts:
             msg = ("legal actions are the reference's but not in canonical order: the engine "
                    f"lists {legal.actions[:8]!r}, the reference {expected.actions[:8]!r}")
             cause = f"legal {causes.kinds(expected.actions)} not in canonical order"
-        return Finding("DIFF-LEGAL", clauses or last_clauses, msg, cause=cause)
+        return Finding("DIFF-LEGAL", clauses or last_clauses, msg, cause=cause,
+                       expected={"legal_actions": list(expected.actions[:SIDE_ITEMS])},
+                       actual={"legal_actions": list(legal.actions[:SIDE_ITEMS])})
 
     def chance(self, legal: Legal, expected: Legal) -> Finding | None:
         """Compare the chance outcomes and their exact probabilities with the reference's."""
@@ -149,10 +160,13 @@ class Verdicts:
             return None  # the reference's outcomes, which its own tests show sum to exactly 1
         clauses = self._kind_clauses(expected.actions)
         what = f"chance {causes.kinds(expected.actions)}"
+        theirs, mine = ({"chance_outcomes": outcomes(expected)},
+                        {"chance_outcomes": outcomes(legal)})
         if legal.probabilities is None:
             return Finding("CHANCE-DIST", clauses, "chance is to move but the engine gives no "
                            "probabilities; list one exact fraction per outcome",
-                           cause=f"{what}: no probabilities")
+                           cause=f"{what}: no probabilities", expected=theirs,
+                           actual=mine)
         got = {key(a): p for a, p in zip(legal.actions, legal.probabilities, strict=True)}
         want = {key(a): p for a, p in zip(expected.actions, expected.probabilities or [],
                                           strict=True)}
@@ -162,13 +176,15 @@ class Verdicts:
             missing = sorted(want.keys() - got.keys())[:5]
             return Finding("CHANCE-DIST", clauses, f"chance outcome set differs from the "
                            f"reference: extra {extra}, missing {missing}",
-                           cause=f"{what}: another outcome set")
+                           cause=f"{what}: another outcome set", expected=theirs,
+                           actual=mine)
         wrong = [(k, got[k], want[k]) for k in want if got[k] != want[k]]
         if wrong or total != 1:
             shown = ", ".join(f"{k}: {g} instead of {w}" for k, g, w in wrong[:4])
             return Finding("CHANCE-DIST", clauses, f"chance probabilities differ from the "
                            f"reference ({shown or 'none differ'}); they sum to {total}",
-                           cause=f"{what}: other probabilities")
+                           cause=f"{what}: other probabilities", expected=theirs,
+                           actual=mine)
         return None
 
     @staticmethod
@@ -192,6 +208,19 @@ class Verdicts:
                            + state_diff(after or {}, before or {}),
                            cause=causes.refusal_changed_state(bad))
         return None
+
+
+#: The most legal actions or chance outcomes a failure keeps of each side (its message says
+#: how many differ; a report stays small).
+SIDE_ITEMS = 40
+
+
+def outcomes(legal: Legal) -> list[dict[str, Any]]:
+    """Return chance outcomes as JSON: each outcome with its probability as an exact fraction
+    (``"1/6"``), or None when the engine gave none."""
+    probabilities = list(legal.probabilities or [])
+    return [{"outcome": a, "probability": str(probabilities[i]) if i < len(probabilities)
+             else None} for i, a in enumerate(legal.actions[:SIDE_ITEMS])]
 
 
 def key(action: Any) -> str:

@@ -9,7 +9,7 @@ import pytest
 from rulespec.conformance.adapters import InProcessAdapter
 from rulespec.conformance.perft_check import perft_check
 from rulespec.conformance.protocol import legal_of
-from rulespec.conformance.verdicts import Verdicts, key
+from rulespec.conformance.verdicts import SIDE_ITEMS, Verdicts, key
 from rulespec.reference.core import Action, Engine, make_config
 from rulespec.reference.perft import perft
 from rulespec.reference.registry import engine_class
@@ -84,3 +84,16 @@ def test_a_move_missing_at_ply_three_is_found_with_its_position(game: str) -> No
     named = (f"lacks [{dropped!r}]" in failure.message  # a player's action
              or f"missing [{key(dropped)!r}]" in failure.message)  # a chance outcome
     assert named, failure.message
+    # Both sides as data (the docs' matrix shows them side by side): the reference's has the
+    # dropped move, the engine's does not (each side keeps its first SIDE_ITEMS).
+    assert failure.expected is not None and failure.actual is not None
+    (side,) = failure.expected.keys() & failure.actual.keys()
+    moves = legal_of(position).actions
+
+    def listed(items: list[Any]) -> list[Any]:
+        return [i["outcome"] for i in items] if side == "chance_outcomes" else items
+
+    want, got = listed(failure.expected[side]), listed(failure.actual[side])
+    assert want == list(moves[:SIDE_ITEMS])
+    assert got == list(moves[:-1][:SIDE_ITEMS])
+    assert (dropped in want) == (len(moves) <= SIDE_ITEMS) and dropped not in got

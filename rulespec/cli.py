@@ -50,7 +50,8 @@ def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False)
 
 #: Commands defined in other modules, imported only when one of them is asked for (or the
 #: whole list is, for --help): "module:attribute", the attribute a command or a tuple of them.
-LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.perft_cli:perft",
+LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.conformance.matrix_cli:matrix",
+                 "rulespec.perft_cli:perft",
                  "rulespec.examples.cli:examples", "rulespec.impact.cli:impact",
                  "rulespec.releases.cli:COMMANDS", "rulespec.docsgen.command:docs",
                  "rulespec.scaffold.newgame:new_game", "rulespec.verify.cli:verify")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
+import os
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import jsonschema
+import pytest
 
 from rulespec.reference.core import Action, Actor, Engine
 from rulespec.reference.play import playout
@@ -113,3 +116,16 @@ def same_json(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
     return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
+
+
+def dask_distributed() -> Any:
+    """Return Dask's ``distributed`` module; skip the test where the ``cluster`` extra is not
+    installed (fail it in CI, which installs it)."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError as exc:
+        message = (f"Dask distributed is not installed ({exc}); install the 'cluster' extra: "
+                   "pip install -e '.[cluster]'")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)

@@ -3,16 +3,13 @@ worker processes, or a Dask LocalCluster (the optional extra ``cluster``)."""
 
 from __future__ import annotations
 
-import importlib
-import os
 from typing import Any
-
-import pytest
 
 from rulespec.executors import executor_for
 from rulespec.impact.measure import plan, run
 from rulespec.impact.report import to_json
 from rulespec.spec.registry import get_spec
+from tests.support import dask_distributed
 
 # A small sweep: DDO-AMB-01 (d8/d10 changes every roll) and OURO-AMB-03 (who picks stolen stones)
 # with greedy players, so that both agents and both chance and player streams are exercised.
@@ -39,14 +36,7 @@ def test_inline_and_local_processes_agree() -> None:
 
 
 def test_dask_local_cluster_agrees_with_local_processes() -> None:
-    try:
-        distributed: Any = importlib.import_module("distributed")
-    except ImportError as exc:
-        message = (f"Dask distributed is not installed ({exc}); install the 'cluster' extra: "
-                   "pip install -e '.[cluster]'")
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    distributed = dask_distributed()
     with executor_for(2) as pool:
         local = _sweep(pool)
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,

@@ -68,6 +68,20 @@ def test_conform_pig_through_the_engine_protocol(child: ChildEnv, tmp_path: Path
     assert "CONFORMANT under rulings" in out, out
 
 
+def test_matrix_checks_pig_from_the_installed_plugin(child: ChildEnv, tmp_path: Path) -> None:
+    """`rulespec matrix` of an installed rulespec (its built-in engine list is package data)
+    checks Pig, the plugin's engine, in-process and over the protocol, and stamps the reports
+    with the plugin's distribution."""
+    out = tmp_path / "matrix"
+    done = child.run(child.bin("rulespec"), "matrix", "--game", "pig", "--examples", "1",
+                     "--budget", "20", "-j", "1", "--out", out, cwd=tmp_path)
+    assert "wrote 4 documents" in done.stdout, done.stdout + done.stderr
+    for engine in ("reference", "reference-protocol"):
+        report = json.loads((out / f"pig.{engine}.json").read_text(encoding="utf-8"))
+        assert report["ok"] and report["matrix"]["game"]["distribution"] == "rulespec-pig 0.1.0"
+        assert report["matrix"]["engine"]["list"] == "conformance/engines.yaml"
+
+
 def test_docs_build_has_a_pig_section(child: ChildEnv, tmp_path: Path) -> None:
     """`rulespec docs build`, run from the installed rulespec with no checkout at hand, builds the
     site strictly with Pig's pages, its rule examples and perft tables, and its register rows."""

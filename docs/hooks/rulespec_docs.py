@@ -20,7 +20,13 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
-from rulespec.docsgen.matrix import load_profiles, load_reports, matrix_page
+from rulespec.docsgen.matrix import (
+    check_reports,
+    load_index,
+    load_profiles,
+    load_reports,
+    matrix_page,
+)
 from rulespec.spec import Spec, SpecError, load_spec, spec_paths
 from rulespec.spec.validate import spec_schema
 
@@ -63,7 +69,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
                                              directory_urls=config.use_directory_urls)
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {exc}") from exc
-    _built["pages"].append(matrix_page(load_reports(reports), specs, load_profiles(reports)))
+    _built["pages"].append(_matrix(specs, reports))
     _built["traces"] = _trace_files(specs, reports)
     nav = config.nav
     section = next((entry for entry in nav or [] if isinstance(entry, dict)
@@ -74,6 +80,20 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     games = section[GAMES_SECTION]
     games.extend(docsgen.games_nav(specs))
     return config
+
+
+def _matrix(specs: list[Spec], folder: Path) -> docsgen.Page:
+    """Return the conformance matrix page; refuse reports the kit would not write today."""
+    from rulespec.spec import all_specs
+
+    known = {spec.game_id: spec for spec in all_specs()}
+    known.update({spec.game_id: spec for spec in specs})
+    try:
+        reports, profiles = load_reports(folder), load_profiles(folder)
+        check_reports(reports, profiles, known, folder)
+    except docsgen.DocsError as exc:
+        raise PluginError(f"rulespec docs: {exc}") from exc
+    return matrix_page(reports, specs, profiles, load_index(folder), folder, checked=known)
 
 
 def _trace_files(specs: list[Spec], reports: Path) -> dict[str, str]:

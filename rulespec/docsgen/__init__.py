@@ -11,10 +11,10 @@ element is documented), ``schema`` (JSON Schema in prose, the spec format refere
 reference), ``site`` (the games index, page markers, every page), ``search`` (ids first and
 accents folded in the search index), ``traces`` (the trace viewer's data), ``history`` (each
 game's releases and their diffs, and when each clause and record appeared and changed),
-``changes`` (a game's Changes page), ``feed`` (the Atom feed of releases) and ``matrix`` (the
-conformance matrix from JSON reports). This package re-exports
-what the mkdocs hook and the tests use, except ``matrix`` (the conformance matrix), which is
-also a script (``python -m rulespec.docsgen.matrix``) and so is imported on its own.
+``changes`` (a game's Changes page), ``feed`` (the Atom feed of releases) and ``matrix`` with
+``matrix_failures`` (the conformance matrix from the reports ``rulespec matrix`` writes). This
+package re-exports what the mkdocs hook and the tests use, except the matrix modules, which the
+hook imports on their own.
 """
 
 from __future__ import annotations

@@ -1,312 +1,329 @@
-"""The conformance matrix: engines x configurations x checks, from JSON reports in a folder.
+"""The conformance matrix page, from the stamped reports ``rulespec matrix`` writes in a folder.
 
-The reports are what ``rulespec conform --format json`` writes; beside them, each engine's
-ruling profile (``rulespec conform --infer --format json``, ``<job>.profile.json``) gives its
-row a one-line summary of the readings it follows, detailed below the matrix. They are committed in
-``docs/conformance-reports/`` (docs input, not package data; mkdocs.yml excludes the folder
-from the site) so the docs build stays fast; refresh them with::
+The reports (``rulespec conform --format json`` documents with a ``matrix`` stamp), the ruling
+profiles and the index of ``docs/conformance-reports/`` are docs input, not package data
+(mkdocs.yml keeps the folder out of the site); they are produced, never written by hand::
 
-    python -m rulespec.docsgen.matrix            # every job in JOBS, into docs/conformance-reports/
-    python -m rulespec.docsgen.matrix --out DIR  # elsewhere
+    rulespec matrix --engines tests/conformance/engines/planted.yaml --out docs/conformance-reports
 
-Every cell of the matrix links to the failure it stands for, listed below the matrix with
-its clauses, configuration, message and minimal game.
+:func:`refusals` says why a folder cannot be shown (the docs build stops on any): a report not
+stamped by ``rulespec matrix``, checked with other checks than the kit's, or at a spec version
+that is not a release of its game's spec. The page has one table per game, a row per report
+(engine x configuration) with when, by which rulespec and at which spec version it was checked;
+the kit's checks are grouped in a few columns so the table fits the page, each failed check
+linked to its failure below, shown as the reference's side against the engine's
+(``rulespec.docsgen.matrix_failures``).
 """
 
 from __future__ import annotations
 
-import argparse
-import html
 import json
-import re
-import shutil
-import subprocess
-import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulespec.docsgen.links import Links, game_title
-from rulespec.docsgen.markdown import Page, anchor, code, plural, table, text
+from rulespec.conformance.checks import BY_ID, CHECK_IDS
+from rulespec.docsgen.links import game_title
+from rulespec.docsgen.markdown import DocsError, Page, anchor, code, plural, table, text
+from rulespec.docsgen.matrix_failures import (
+    FailureIndex,
+    failure_blocks,
+    profile_anchor,
+    profile_blocks,
+)
 from rulespec.spec.model import Spec
 
 #: Where the matrix page lives, relative to the docs folder.
 MATRIX_PAGE = "implementers/matrix.md"
 REPORT_FORMAT = "rulespec-conformance/1"
 PROFILE_FORMAT = "rulespec-ruling-profile/2"
+MATRIX_FORMAT = "rulespec-matrix/1"
+#: The command that produces the docs' reports.
+COMMAND = ("rulespec matrix --engines tests/conformance/engines/planted.yaml "
+           "--out docs/conformance-reports")
 
-
-@dataclass(frozen=True)
-class Job:
-    """One ``rulespec conform`` run whose JSON report the matrix shows."""
-
-    name: str
-    game: str
-    engine: str | None = None
-    args: tuple[str, ...] = ()
-    #: The engine's name in the matrix (the report's own is its command line).
-    label: str = "reference (in-process)"
-    #: Also write the engine's ruling profile (once per engine and game).
-    profile: bool = False
-
-    def command(self, report: Path, failures: Path) -> list[str]:
-        """Return the command line that writes this job's report."""
-        cmd = [sys.executable, "-m", "rulespec", "conform", "--game", self.game, "--examples",
-               "10", "--format", "json", "--report", str(report), "--trace-dir", str(failures)]
-        if self.engine:
-            cmd += ["--engine", self.engine]
-        return cmd + list(self.args)
-
-    def profile_command(self, report: Path) -> list[str]:
-        """Return the command line that writes this engine's ruling profile (as it declares,
-        so without the job's other options)."""
-        cmd = [sys.executable, "-m", "rulespec", "conform", "--game", self.game, "--infer",
-               "--format", "json", "--report", str(report)]
-        return cmd + (["--engine", self.engine] if self.engine else [])
-
-
-_NODE = "Node.js: conformance/engines/dado_de_ouro.js"
-
-_BAD = f"{sys.executable} -m tests.conformance.engines.bad_server dado-de-ouro"
-
-#: The reports committed for the docs: the reference on every built-in game, the bundled
-#: Node.js engine, and two known-bad engines of the negative corpus, to show what a failure
-#: and another reading look like; each engine's ruling profile too.
-JOBS: tuple[Job, ...] = (
-    *(Job(f"{game}.reference", game, profile=True)
-      for game in ("dado-de-ouro", "fool", "ouro-de-tolo", "ruby-rhino")),
-    Job("dado-de-ouro.reference.d8", "dado-de-ouro", args=("-r", "DDO-AMB-01=d8")),
-    Job("dado-de-ouro.node", "dado-de-ouro", "node conformance/engines/dado_de_ouro.js",
-        label=_NODE, profile=True),
-    Job("dado-de-ouro.node.d8", "dado-de-ouro", "node conformance/engines/dado_de_ouro.js",
-        ("-r", "DDO-AMB-01=d8"), label=_NODE),
-    Job("dado-de-ouro.bad-reversed-order", "dado-de-ouro", f"{_BAD} reversed-order",
-        ("--no-golden",), label="known-bad: reversed-order (negative corpus)", profile=True),
-    Job("dado-de-ouro.bad-like-DDO-AMB-04", "dado-de-ouro", f"{_BAD} like-DDO-AMB-04",
-        ("--no-golden",), label="known-bad: like-DDO-AMB-04 (negative corpus)", profile=True),
+#: The columns of the matrix: the kit's checks, grouped so the table fits the page. A check
+#: the kit adds and no group names gets a column of its own (``columns``).
+GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Examples", "the spec's rule examples", ("EXAMPLE",)),
+    ("Golden", "the golden traces", ("GOLDEN",)),
+    ("Tree", "the game tree of the first plies and the chance nodes", ("PERFT", "CHANCE-DIST")),
+    ("Play", "games played side by side with the reference",
+     ("DIFF-LEGAL", "DIFF-STATE", "DIFF-RESULT")),
+    ("States", "the state schema and the spec's invariants", ("STATE-SCHEMA", "INVARIANT")),
+    ("Protocol", "the protocol, illegal actions and replays",
+     ("PROTOCOL", "ILLEGAL-REJECTED", "DETERMINISM")),
 )
+
+_MARK = {"passed": "✓", "failed": "✗", "partial": "◐", "not run": "·", "skipped": "–"}
+_SAID = {"passed": "passed", "failed": "failed", "not run": "not run",
+         "partial": "passed as far as play went (a configuration stopped at its first failure)",
+         "skipped": "skipped (the engine does not play this configuration)"}
+
+
+def columns() -> list[tuple[str, str, tuple[str, ...]]]:
+    """Return the matrix's check columns: the groups, then any kit check no group names."""
+    named = {c for _, _, ids in GROUPS for c in ids}
+    return [*GROUPS, *((c, BY_ID[c].title, (c,)) for c in CHECK_IDS if c not in named)]
+
+
+# -- reading and refusing ------------------------------------------------------------------------
+
+
+def _load(folder: Path, fmt: str) -> list[dict[str, Any]]:
+    out = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise DocsError(f"{path}: cannot be read as JSON ({exc}); produce the folder again "
+                            f"with `{COMMAND}`") from None
+        if isinstance(doc, dict) and doc.get("format") == fmt:
+            doc["_file"] = path.name
+            out.append(doc)
+    return out
 
 
 def load_reports(folder: Path) -> list[dict[str, Any]]:
     """Return the conformance reports (``*.json``) of ``folder``, sorted by file name."""
-    reports = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(doc, dict) and doc.get("format") == REPORT_FORMAT:
-            doc["_file"] = path.name
-            reports.append(doc)
-    return reports
+    return _load(folder, REPORT_FORMAT)
 
 
 def load_profiles(folder: Path) -> list[dict[str, Any]]:
     """Return the ruling profiles (``*.profile.json``) of ``folder``, sorted by file name."""
-    profiles = []
-    for path in sorted(folder.glob("*.profile.json")) if folder.is_dir() else []:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(doc, dict) and doc.get("format") == PROFILE_FORMAT:
-            profiles.append(doc)
-    return profiles
+    return _load(folder, PROFILE_FORMAT)
 
 
-def config_label(config: Mapping[str, Any], spec: Spec | None) -> str:
-    """Return a configuration as ``4 players, DDO-AMB-01=d8`` (rulings that differ from the
-    defaults only)."""
-    defaults = ({str(a["id"]): str(a["default"]["option"]) for a in spec.section("ambiguities")}
-                if spec is not None else {})
-    parts = [plural(int(config.get("players", 0)), "player")]
-    parts += [f"{k}={v}" for k, v in sorted(config.get("rulings", {}).items())
-              if defaults.get(k) != v]
-    parts += [f"variant {v}" for v in config.get("variants", [])]
-    parts += [f"{k}={json.dumps(v)}" for k, v in sorted(config.get("parameters", {}).items())]
-    return ", ".join(parts)
+def load_index(folder: Path) -> dict[str, Any] | None:
+    """Return the matrix's index (``index.json``) of ``folder``, or None when there is none."""
+    found = _load(folder, MATRIX_FORMAT)
+    return found[0] if found else None
 
 
-_MARK = {"passed": "✓", "failed": "✗", "skipped": "–", "not run": "·"}
+def refusals(reports: Sequence[Mapping[str, Any]], profiles: Sequence[Mapping[str, Any]],
+             known: Mapping[str, Spec]) -> list[str]:
+    """Return why the documents cannot be shown: not stamped by ``rulespec matrix``, checked
+    with other checks than the kit's, or at a spec version that is not a release of the spec
+    (checked for the games in ``known``; the page says which could not be)."""
+    from rulespec.conformance.matrix import describe_checks
+
+    out = []
+    for doc in [*reports, *profiles]:
+        name = str(doc.get("_file", doc.get("engine")))
+        stamp = doc.get("matrix")
+        if not isinstance(stamp, dict):
+            out.append(f"{name}: not produced by rulespec matrix (no matrix stamp: no date, no "
+                       "kit version)")
+            continue
+        if doc.get("format") == REPORT_FORMAT:
+            checks = [str(c.get("id")) for c in doc.get("checks", [])]
+            if checks != list(CHECK_IDS):
+                out.append(f"{name}: checked with {describe_checks(checks)}")
+        spec = known.get(str(doc.get("game")))
+        if spec is None:
+            continue
+        releases = [str(r["version"]) for r in spec.data["game"].get("releases") or []]
+        versions = stamp.get("spec") or {}
+        for what in ("today", "checked_at"):
+            version = str(versions.get(what))
+            if version not in releases:
+                out.append(f"{name}: its spec version {version} ({what.replace('_', ' ')}) is "
+                           f"not a release of {spec.game_id} ({', '.join(releases) or 'none'})")
+    return out
 
 
-def _cell(status: str, href: str | None = None) -> str:
-    label = f'<span class="rs-cell rs-cell-{status.replace(" ", "-")}" title="{status}">' \
-            f"{_MARK[status]}</span>"
-    return f"[{label}]({href})" if href else label
+def check_reports(reports: Sequence[Mapping[str, Any]], profiles: Sequence[Mapping[str, Any]],
+                  known: Mapping[str, Spec], folder: Path) -> None:
+    """Raise DocsError, saying every problem and what to do, when the documents cannot be
+    shown (``refusals``)."""
+    found = refusals(reports, profiles, known)
+    if found:
+        raise DocsError(f"the conformance reports in {folder} cannot be shown:\n  "
+                        + "\n  ".join(found) + f"\nProduce them again with `{COMMAND}`.")
+
+
+# -- the page ------------------------------------------------------------------------------------
 
 
 def matrix_page(reports: Sequence[Mapping[str, Any]], specs: Sequence[Spec],
-                profiles: Sequence[Mapping[str, Any]] = ()) -> Page:
-    """Return the conformance matrix page; an engine's ruling profile, when given, is in its
-    first row and detailed below the failures."""
+                profiles: Sequence[Mapping[str, Any]] = (),
+                index: Mapping[str, Any] | None = None, folder: Path | None = None,
+                checked: Collection[str] | None = None) -> Page:
+    """Return the conformance matrix page: a table per game, the failures, the profiles.
+
+    ``specs`` are the documented games (their clauses and records are linked); ``folder``,
+    when given, is where the failure traces are (a trace viewer link is given only for a trace
+    that has steps); ``checked`` the games whose reports' spec versions were checked against
+    their releases (``refusals``; default: the documented ones).
+    """
+    checked = {s.game_id for s in specs} if checked is None else set(checked)
     by_game = {spec.game_id: spec for spec in specs}
-    profile_of = {(str(p["game"]), str(p["engine"])): p for p in profiles}
-    # No contents sidebar: the matrix needs the width.
     out = ['---\ntitle: "Conformance matrix"\nhide:\n  - toc\n---\n\n', "# Conformance matrix\n\n",
-           "Which engine passes which check, in which configuration, built from the JSON "
-           "reports of `rulespec conform --format json` in `docs/conformance-reports/`. Each "
-           "✗ links to its failure below: the check, the clauses, the message and the minimal "
-           "game. ✓ passed, – skipped (the engine does not support the configuration), "
-           "· not run. The *Rulings* column sums up the engine's ruling profile (`rulespec "
-           "conform --infer`: which reading of each ambiguity it follows, shown by the spec's "
-           "witnesses), detailed below the failures. Refresh the reports with "
-           "`python -m rulespec.docsgen.matrix`.\n\n"]
+           _intro(reports, index)]
     if not reports:
         return Page(MATRIX_PAGE, "".join(out) + "No conformance reports are committed yet.\n")
-    checks = [(c["id"], c["title"]) for c in reports[0]["checks"]]
-    failures: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]] = []
-    games = sorted({str(r["game"]) for r in reports})
-    for game in games:
+    out.append(_legend())
+    out.append(_skipped(index))
+    failures = FailureIndex()
+    for game in sorted({str(r["game"]) for r in reports}):
         spec = by_game.get(game)
-        out.append(f"## {text(game_title(spec)) if spec else code(game)} {anchor('game-' + game)}\n\n")
-        rows = []
-        # The reference first, known-bad engines last, so a reader compares against the top row.
-        ordered = sorted((r for r in reports if r["game"] == game),
-                         key=lambda r: (str(r["engine"]).startswith("known-bad"),
-                                        not str(r["engine"]).startswith("reference"),
-                                        str(r.get("_file", "")).removesuffix(".json")))
-        profiled: set[str] = set()
-        for report in ordered:
-            engine = text(report["engine"])
-            found = profile_of.get((game, str(report["engine"])))
-            # The profile is the engine's, not a configuration's: in its first row only.
-            rulings = "" if found is None or engine in profiled else text(str(found["summary"]))
-            profiled.add(engine)
-            for run in report["runs"]:
-                failed: dict[str, str] = {}
-                for failure in run["failures"]:
-                    key = f"fail-{len(failures) + 1}"
-                    failed.setdefault(failure["check"], key)
-                    failures.append((key, report, failure))
-                row = [engine, text(config_label(run["config"], spec)), rulings]
-                rulings = ""
-                for cid, _ in checks:
-                    if run.get("skipped"):
-                        row.append(_cell("skipped"))
-                    elif cid in failed:
-                        row.append(_cell("failed", f"#{failed[cid]}"))
-                    elif cid == "GOLDEN":
-                        row.append(_cell("not run"))
-                    else:
-                        row.append(_cell("passed"))
-                rows.append(row)
-            if report.get("golden"):
-                bad = [g for g in report["golden"] if not g["ok"]]
-                golden = _cell("passed")
-                if bad:
-                    key = f"fail-{len(failures) + 1}"
-                    failures += [(key, report, g["failure"]) for g in bad]
-                    golden = _cell("failed", f"#{key}")
-                rows.append([engine, "golden traces", ""]
-                            + [golden if cid == "GOLDEN" else _cell("not run") for cid, _ in checks])
-        headers = ["Engine", "Configuration", "Rulings"] + [
-            f'<abbr title="{text(title)}">{text(cid)}</abbr>' for cid, title in checks]
-        out.append('<div class="rs-matrix" markdown>\n\n' + table(headers, rows) + "\n</div>\n\n")
-    out.append(f"## Failures {anchor('failures')}\n\n")
-    if not failures:
-        out.append("No engine fails any check.\n")
-    seen: set[str] = set()
-    for key, report, failure in failures:
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(_failure_block(key, report, failure, by_game.get(str(report["game"]))))
-    if profiles:
-        out.append(f"## Ruling profiles {anchor('ruling-profiles')}\n\n"
-                   "Per engine, which reading of each ambiguity record it follows at each "
-                   "player count (`rulespec conform --infer`), and what shows it: the record's "
-                   "witness (the rule example that holds under that reading alone) or, where "
-                   "no witness decides, the games played.\n\n")
-        out += [_profile_block(p) for p in profiles]
+        out.append(_game_section(game, spec, [r for r in reports if r["game"] == game],
+                                 [p for p in profiles if p["game"] == game], failures,
+                                 game in checked))
+    out.append(failure_blocks(failures, by_game, folder))
+    out.append(profile_blocks(profiles))
     return Page(MATRIX_PAGE, "".join(out))
 
 
-def _profile_block(profile: Mapping[str, Any]) -> str:
-    """Return one engine's ruling profile: its summary and its table."""
-    game, engine = str(profile["game"]), str(profile["engine"])
-    players = profile.get("players") or []
-    slug = re.sub(r"[^a-z0-9]+", "-", f"profile-{game}-{engine}".lower()).strip("-")
-    out = [f"### {text(engine)}: {text(game)} {anchor(slug)}\n\n",
-           f"**{text(str(profile['summary']))}** (checked as spec "
-           f"{text(str(profile['checked_as']))}, "
-           f"{plural(len(players), 'player count')}, "
-           f"{plural(int(profile.get('witnesses_run', 0)), 'witness run')}).\n\n"]
-    rows = [[text(c) for c in row] for row in profile.get("table") or []]
-    if rows:
-        out.append(table(["Record", "Configured", "Follows", "Shown by", "Players"], rows)
-                   + "\n")
+def _intro(reports: Sequence[Mapping[str, Any]], index: Mapping[str, Any] | None) -> str:
+    dates = sorted({str(r["matrix"]["produced"])[:10] for r in reports if r.get("matrix")})
+    kits = sorted({str(r["matrix"]["rulespec"]) for r in reports if r.get("matrix")})
+    made = ""
+    if dates:
+        span = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+        made = (f"These reports were produced by `rulespec matrix` on {span} (UTC) with "
+                f"rulespec {', '.join(kits)}")
+        if index is not None and index.get("lists"):
+            made += ", from the engine lists " + ", ".join(code(x) for x in index["lists"])
+        made += ". "
+    return ("Which engine passes which of the kit's checks, on which game and in which "
+            "configuration. Each row is one `rulespec conform` report: an engine checked on a "
+            "game under one configuration (every player count it plays, unless the row says), "
+            "stamped with the spec version it was checked at, the date and the rulespec that "
+            f"checked it. {made}The docs build refuses a report whose checks are not the kit's "
+            "or whose spec version is not a release; produce the reports again with "
+            f"`{COMMAND}` ([how](conformance.md#9-the-conformance-matrix)).\n\n")
+
+
+def _legend() -> str:
+    rows = [[f"**{name}**", text(what), ", ".join(
+        f'<abbr title="{text(BY_ID[c].title)}">{c}</abbr>' for c in ids)]
+        for name, what, ids in columns()]
+    marks = " · ".join(f"{m} {s.split(' (')[0]}" for s, m in
+                       (("passed", "✓"), ("failed", "✗"), ("partial", "◐"), ("not run", "·"),
+                        ("skipped", "–")))
+    return ('<div class="rs-kv" markdown>\n\n' + table(["Column", "What", "Checks, in order"],
+                                                        rows)
+            + "\n</div>\n\n" + f"Each mark is one check, in the column's order: {marks} "
+            "(◐: passed as far as play went, a configuration having stopped at its first "
+            "failure; –: the engine does not play the configuration). A failed check links to "
+            "its failure below.\n\n")
+
+
+def _skipped(index: Mapping[str, Any] | None) -> str:
+    rows = (index or {}).get("skipped") or []
+    if not rows:
+        return ""
+    lines = [f"- {text(s['name'])} on {code(s['game'])}: {text(s['why'])}\n" for s in rows]
+    return ('!!! note "Not in this matrix"\n\n    Left out when the matrix was produced:\n\n'
+            + "".join("    " + line for line in lines) + "\n")
+
+
+def _order(report: Mapping[str, Any]) -> tuple[int, str, bool, str]:
+    """Sort rows: the reference in-process, over the protocol, other engines, planted bugs;
+    an engine's defaults before its other configurations."""
+    stamp = report.get("matrix") or {}
+    engine = stamp.get("engine") or {}
+    eid = str(engine.get("id", ""))
+    rank = 0 if eid == "reference" else 1 if eid == "reference-protocol" else (
+        3 if engine.get("planted_bug") else 2)
+    config = str((stamp.get("configuration") or {}).get("id", ""))
+    return rank, eid, config != "default", config
+
+
+def _game_section(game: str, spec: Spec | None, reports: Sequence[Mapping[str, Any]],
+                  profiles: Sequence[Mapping[str, Any]], failures: FailureIndex,
+                  checked: bool) -> str:
+    title = text(game_title(spec)) if spec else code(game)
+    out = [f"## {title} {anchor('game-' + game)}\n\n"]
+    stamp = next((r["matrix"] for r in reports if r.get("matrix")), None)
+    if stamp is not None:
+        ref = stamp["game"]
+        out.append(f"Spec {stamp['spec']['today']} today; its reference interpreter is "
+                   f"{code(ref['reference'])} ({text(ref['distribution'])}).")
+        if spec is None:
+            out.append(" This game is not documented on this site, so its clauses are not "
+                       "linked.")
+        if not checked:
+            out.append(" It was not installed when the site was built, so the reports' spec "
+                       "versions were not checked against its releases.")
+        out.append("\n\n")
+    headers = ["Engine", "Configuration", "Checked"] + [
+        f'<abbr title="{text(what)}: {", ".join(ids)}">{name}</abbr>'
+        for name, what, ids in columns()]
+    rows = [_row(report, failures) for report in sorted(reports, key=_order)]
+    out.append('<div class="rs-matrix" markdown>\n\n' + table(headers, rows) + "\n</div>\n\n")
+    if profiles:
+        out.append("Ruling profiles (`rulespec conform --infer`: which reading of each ambiguity "
+                   "the engine follows):\n\n")
+        for p in sorted(profiles, key=_order):
+            out.append(f"- {text(p['engine'])}: {text(p['summary'])} "
+                       f"([details](#{profile_anchor(p)}))\n")
+        out.append("\n")
     return "".join(out)
 
 
-def _failure_block(key: str, report: Mapping[str, Any], failure: Mapping[str, Any],
-                   spec: Spec | None) -> str:
-    links = Links(spec) if spec is not None else None
-    prefix = f"../games/{report['game']}/"
-    clauses = (links.many(failure["clauses"], prefix=prefix) if links
-               else ", ".join(code(c) for c in failure["clauses"]))
-    out = [f"### {text(report['engine'])}: {text(failure['check'])} {anchor(key)}\n\n",
-           f"**{text(failure['title'])}**. {text(failure['message'])}\n\n",
-           f"Configuration: {text(config_label(failure['config'], spec))}. "
-           f"Clauses: {clauses or 'none (a protocol or whole-game check)'}.\n\n"]
-    actions = failure.get("actions") or []
-    if actions:
-        out.append(f"Minimal game ({plural(len(actions), 'action')}):\n\n")
-        out.append(table(["#", "Actor", "Action"], [
-            [str(n), text(a["actor"]), code(json.dumps(a["action"], sort_keys=True))]
-            for n, a in enumerate(actions, 1)]) + "\n")
-    trace = failure.get("trace")
-    if trace and "failures" in Path(trace).parts:
-        parts = Path(trace).with_suffix("").parts
-        name = "failure." + ".".join(parts[parts.index("failures") + 1:])
-        out.append(f'<a class="md-button" href="../trace-viewer/#trace={html.escape(name)}&amp;'
-                   f'step={len(actions)}">Step through this game in the trace viewer</a>\n\n')
-    return "".join(out)
+def _row(report: Mapping[str, Any], failures: FailureIndex) -> list[str]:
+    stamp = report["matrix"]
+    engine = stamp["engine"]
+    declared = engine["declared"]
+    who = f"{text(engine['name'])}<br><small>{text(declared['name'])} {text(declared['version'])}"
+    if engine.get("planted_bug"):
+        who += f"; planted bug: {text(engine['planted_bug'])}"
+    who += "</small>"
+    counts = sorted({int(r["config"]["players"]) for r in report["runs"] if r.get("config")})
+    skipped = [r for r in report["runs"] if r.get("skipped")]
+    config = text(stamp["configuration"]["label"])
+    config += f"<br><small>{_counts(counts)}"
+    if skipped:
+        config += f", {len(skipped)} skipped"
+    config += "</small>"
+    spec = stamp["spec"]
+    version = spec["checked_at"] + ("" if spec["checked_at"] == spec["today"]
+                                    else f" (today {spec['today']})")
+    checked = (f"spec {text(version)}<br><small>{text(stamp['produced'][:10])}, "
+               f"rulespec {text(stamp['rulespec'])}</small>")
+    status = {str(c["id"]): str(c["status"]) for c in report["checks"]}
+    if report["runs"] and all(r.get("skipped") for r in report["runs"]):
+        status = {c: "skipped" if s != "failed" else s for c, s in status.items()}
+    cells = [_group_cell(report, ids, status, failures) for _, _, ids in columns()]
+    return [who, config, checked, *cells]
 
 
-def refresh(out: Path, jobs: Sequence[Job] = JOBS, *, root: Path | None = None) -> list[Path]:
-    """Run every job and write its JSON report (and ruling profile) into ``out``; return the
-    paths written."""
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for job in jobs:
-        report = out / f"{job.name}.json"
-        failures = out / "failures" / job.name
-        shutil.rmtree(failures, ignore_errors=True)  # the kit numbers traces after old ones
-        subprocess.run(job.command(report, failures), cwd=root, check=False,
-                       stdout=subprocess.DEVNULL)
-        if not report.is_file():
-            raise RuntimeError(f"{job.name}: rulespec conform wrote no report; run "
-                               f"{' '.join(job.command(report, failures))!r} to see why")
-        relabel(report, job.label)
-        written.append(report)
-        if job.profile:
-            written.append(write_profile(job, out, root=root))
-    return written
+def _counts(counts: Sequence[int]) -> str:
+    if not counts:
+        return "no game played"
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]} players"
+    return plural(len(counts), "player count") if len(counts) > 3 else (
+        ", ".join(map(str, counts)) + (" player" if counts == [1] else " players"))
 
 
-def write_profile(job: Job, out: Path, *, root: Path | None = None) -> Path:
-    """Write ``job``'s engine's ruling profile into ``out``; return its path."""
-    path = out / f"{job.name}.profile.json"
-    subprocess.run(job.profile_command(path), cwd=root, check=False, stdout=subprocess.DEVNULL)
-    if not path.is_file():
-        raise RuntimeError(f"{job.name}: rulespec conform --infer wrote no profile; run "
-                           f"{' '.join(job.profile_command(path))!r} to see why")
-    relabel(path, job.label)
-    return path
+def _group_cell(report: Mapping[str, Any], ids: Sequence[str], status: Mapping[str, str],
+                failures: FailureIndex) -> str:
+    marks = []
+    for cid in ids:
+        state = status.get(cid, "not run")
+        said = f"{cid}: {_SAID[state]}"
+        mark = (f'<span class="rs-cell rs-cell-{state.replace(" ", "-")}" title="{said}">'
+                f"{_MARK[state]}</span>")
+        key = failures.anchor_for(report, cid) if state == "failed" else None
+        if key is not None:
+            mark = f"[{mark} {_count(report, cid)}](#{key})"
+        elif state == "failed" or (state == "passed" and cid in ("EXAMPLE", "GOLDEN")):
+            mark += f" {_count(report, cid)}"
+        marks.append(mark)
+    return " ".join(marks)
 
 
-def relabel(report: Path, label: str) -> None:
-    """Name the engine of a report file ``label`` instead of its machine-specific command."""
-    doc = json.loads(report.read_text(encoding="utf-8"))
-    doc["engine"] = label
-    report.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Refresh the committed conformance reports."""
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--out", type=Path, default=Path("docs/conformance-reports"))
-    args = parser.parse_args(argv)
-    for path in refresh(args.out):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def _count(report: Mapping[str, Any], cid: str) -> str:
+    """Return how many rule examples or golden traces ran (and failed), or the check's id."""
+    if cid == "EXAMPLE" and report.get("rule_examples"):
+        ran = int(report["rule_examples"].get("examples") or 0)
+        bad = len(report["rule_examples"].get("failures") or [])
+        return f"{bad} of {ran}" if bad else str(ran)
+    if cid == "GOLDEN" and report.get("golden"):
+        ran = len(report["golden"])
+        bad = sum(1 for g in report["golden"] if not g["ok"])
+        return f"{bad} of {ran}" if bad else str(ran)
+    return cid

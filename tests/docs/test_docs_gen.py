@@ -425,49 +425,130 @@ def test_search_worker_patch() -> None:
     assert docsgen.patch_worker("something else") is None
 
 
-def test_matrix_cells_link_to_their_failures(example: Spec) -> None:
-    """Each failed cell links to an anchored failure naming the check, clauses and game."""
-    checks = [{"id": c, "title": c.title(), "status": "passed"}
-              for c in ("PROTOCOL", "DIFF-LEGAL", "GOLDEN")]
-    config = {"players": 2, "rulings": {}, "variants": [], "parameters": {}}
-    failure = {"check": "DIFF-LEGAL", "title": "Legal actions differ", "clauses": ["TOY-TURN-02"],
-               "subject": None, "message": "order differs", "config": config, "step": 3,
-               "actions": [{"actor": "chance", "action": {"kind": "roll", "face": 2}}],
-               "trace": "conformance/reports/failures/toy.bad/toy-DIFF-LEGAL-1.jsonl", "also": []}
-    report = {"format": "rulespec-conformance/1", "engine": "bad", "game": "toy-dice",
-              "spec_version": "1", "ok": False, "checks": checks,
-              "runs": [{"config": config, "ok": False, "skipped": None, "failures": [failure]}],
-              "golden": [], "failures": [failure]}
+def _stamped(engine: str, failures: list[dict[str, Any]], *, checks: list[str] | None = None,
+             planted: str | None = None, version: str = "0.1.0") -> dict[str, Any]:
+    """A report as `rulespec matrix` writes it, of the toy game: one configuration, one run."""
+    from rulespec.conformance.checks import CHECK_IDS
+
+    failed = {f["check"] for f in failures}
+    config = {"game": "toy-dice", "players": 2, "rulings": {}, "variants": [], "parameters": {}}
+    for f in failures:
+        f.setdefault("config", config)
+    return {
+        "format": "rulespec-conformance/1", "engine": engine, "game": "toy-dice",
+        "spec_version": version, "ok": not failures,
+        "checks": [{"id": c, "title": c.lower(), "status": "failed" if c in failed else "passed"}
+                   for c in (checks or CHECK_IDS)],
+        "runs": [{"config": config, "ok": not failures, "skipped": None,
+                  "failures": failures}],
+        "rule_examples": {"examples": 3, "failures": []}, "golden": [], "failures": failures,
+        "causes": [{"cause": f"cause {n}", "checks": [f["check"]], "count": 1, "where": [],
+                    "failures": [n], "shown": n, "rulings": []} for n, f in enumerate(failures)],
+        "matrix": {"format": "rulespec-matrix/1", "produced": "2026-01-02T03:04:05Z",
+                   "rulespec": "9.9.9",
+                   "engine": {"id": engine, "name": engine, "planted_bug": planted,
+                              "declared": {"name": f"{engine}.js", "version": "1.2.3"}},
+                   "game": {"id": "toy-dice", "reference": "toy", "distribution": "toy 1"},
+                   "configuration": {"id": "default", "label": "defaults", "options": []},
+                   "spec": {"today": version, "checked_at": version, "releases": [version]},
+                   "kit": {"checks": list(CHECK_IDS)}},
+    }
+
+
+def _legal_failure(trace: str | None = None, actions: int = 1) -> dict[str, Any]:
+    return {"check": "DIFF-LEGAL", "title": "same legal actions as the reference",
+            "clauses": ["TOY-TURN-02"], "subject": None, "message": "order differs",
+            "step": actions, "trace": trace, "also": [], "diff": [],
+            "actions": [{"actor": "chance", "action": {"kind": "roll", "face": 2}}] * actions,
+            "expected": {"legal_actions": [{"kind": "hold"}, {"kind": "roll"}]},
+            "actual": {"legal_actions": [{"kind": "roll"}, {"kind": "hold"}]}}
+
+
+def test_matrix_cells_link_to_their_failures(example: Spec, tmp_path: Path) -> None:
+    """A failed check links to its failure: the cause, the broken clause linked to its page,
+    the reference's legal actions against the engine's row by row, and the trace viewer on the
+    failure's trace (written by the matrix run, with its steps)."""
     from rulespec.docsgen.matrix import matrix_page
 
-    page = matrix_page([report], [example]).markdown
+    trace = "failures/toy-dice.bad/toy-dice-DIFF-LEGAL-1.jsonl"
+    (tmp_path / trace).parent.mkdir(parents=True)
+    (tmp_path / trace).write_text('{"type":"header"}\n{"type":"step","n":1}\n'
+                                  '{"type":"result"}\n', encoding="utf-8")
+    report = _stamped("bad", [_legal_failure(trace)], planted="lists holds first")
+    page = matrix_page([report], [example], folder=tmp_path).markdown
     assert 'title: "Conformance matrix"' in page
-    assert '(#fail-1)' in page and "{ #fail-1 }" in page
-    assert "[<code>TOY-TURN-02</code>](../games/toy-dice/rules.md#TOY-TURN-02)" in page
-    assert "#trace=failure.toy.bad.toy-DIFF-LEGAL-1" in page
-    assert "Minimal game (1 action)" in page
+    assert "✗</span> DIFF-LEGAL](#fail-1)" in page and "{ #fail-1 }" in page
+    assert "Broken rule: [<code>TOY-TURN-02</code>](../games/toy-dice/rules.md#TOY-TURN-02)" in page
+    assert "| 1 ≠ | <code>{\"kind\": \"hold\"}</code> | <code>{\"kind\": \"roll\"}</code> |" in page
+    assert "#trace=failure.toy-dice.bad.toy-DIFF-LEGAL-1" not in page
+    assert "#trace=failure.toy-dice.bad.toy-dice-DIFF-LEGAL-1&amp;step=1" in page
+    assert "Minimal game (1 action)" in page and "planted bug: lists holds first" in page
+    # No trace file where the report says: no link to an empty viewer.
+    assert "#trace=" not in matrix_page([report], [example], folder=tmp_path / "x").markdown
+
+
+def test_a_failure_at_the_start_says_there_is_no_game_to_step(example: Spec,
+                                                              tmp_path: Path) -> None:
+    from rulespec.docsgen.matrix import matrix_page
+
+    trace = "failures/toy-dice.bad/toy-dice-DIFF-LEGAL-1.jsonl"
+    (tmp_path / trace).parent.mkdir(parents=True)
+    (tmp_path / trace).write_text('{"type":"header"}\n{"type":"result"}\n', encoding="utf-8")
+    page = matrix_page([_stamped("bad", [_legal_failure(trace, actions=0)])], [example],
+                       folder=tmp_path).markdown
+    assert "#trace=" not in page and "there is no game to step through" in page
+
+
+def test_matrix_rows_are_stamped_and_fit_in_grouped_columns(example: Spec) -> None:
+    """Each row says the spec version it was checked at, the date and the rulespec; the kit's
+    checks are grouped into a few columns (every check in exactly one), rule examples first."""
+    from rulespec.conformance.checks import CHECK_IDS
+    from rulespec.docsgen.matrix import columns, matrix_page
+
+    grouped = [c for _, _, ids in columns() for c in ids]
+    assert sorted(grouped) == sorted(CHECK_IDS) and len(columns()) <= 6
+    assert columns()[0][2] == ("EXAMPLE",)
+    page = matrix_page([_stamped("eng", [])], [example]).markdown
+    header = next(line for line in page.splitlines() if line.startswith("| Engine |"))
+    assert header.count("|") == 3 + len(columns()) + 1 and ">Examples</abbr>" in header
+    row = next(line for line in page.splitlines() if line.startswith("| eng<br>"))
+    assert "spec 0\\.1.0<br><small>2026-01-02, rulespec 9\\.9.9</small>" in row
+    assert "eng.js 1\\.2.3" in row and "✓</span> 3" in row  # three rule examples passed
 
 
 def test_matrix_shows_each_engines_ruling_profile(example: Spec) -> None:
-    """The engine's first row carries its profile's summary; the table follows below."""
+    """The engine's profile is summed up under its game's table and detailed below."""
     from rulespec.docsgen.matrix import matrix_page
 
-    checks = [{"id": "PROTOCOL", "title": "Protocol", "status": "passed"}]
-    config = {"players": 2, "rulings": {}, "variants": [], "parameters": {}}
-    run = {"config": config, "ok": True, "skipped": None, "failures": []}
-    report = {"format": "rulespec-conformance/1", "engine": "eng", "game": "toy-dice",
-              "spec_version": "1", "ok": True, "checks": checks, "runs": [run, run],
-              "golden": [], "failures": []}
     profile = {"format": "rulespec-ruling-profile/2", "engine": "eng", "game": "toy-dice",
                "checked_as": "1", "players": [2], "witnesses_run": 3,
                "summary": "follows the defaults except TOY-AMB-01 = high at 2 players",
                "table": [["TOY-AMB-01", "low", "high", "witness TOY-EX-HIGH", "2"]]}
-    page = matrix_page([report], [example], [profile]).markdown
-    summary = "follows the defaults except TOY-AMB-01 = high at 2 players"
-    rows = [line for line in page.splitlines() if line.startswith("| eng |")]
-    assert len(rows) == 2 and summary in rows[0] and summary not in rows[1]
-    assert "| Engine | Configuration | Rulings |" in page
+    page = matrix_page([_stamped("eng", [])], [example], [profile]).markdown
+    assert ("- eng: follows the defaults except TOY-AMB-01 = high at 2 players "
+            "([details](#profile-toy-dice-eng))") in page
     assert "## Ruling profiles" in page and "| TOY-AMB-01 | low | high |" in page
+
+
+def test_the_docs_refuse_reports_the_kit_would_not_write(example: Spec) -> None:
+    """Unstamped reports, another check list than the kit's, a spec version that is not a
+    release: each refused with its file and why."""
+    from rulespec.docsgen.markdown import DocsError
+    from rulespec.docsgen.matrix import check_reports, refusals
+
+    good = _stamped("eng", [])
+    assert refusals([good], [], {}) == []
+    old = {**_stamped("old", []), "_file": "old.json"}
+    del old["matrix"]
+    fewer = {**_stamped("few", [], checks=["PROTOCOL", "GOLDEN"]), "_file": "few.json"}
+    found = refusals([old, fewer, {**good, "_file": "eng.json"}], [], {"toy-dice": example})
+    assert found[0] == ("old.json: not produced by rulespec matrix (no matrix stamp: no date, "
+                        "no kit version)")
+    assert found[1].startswith("few.json: checked with other checks than the kit's: no EXAMPLE")
+    # The toy spec records no release: 0.1.0 is not one.
+    assert "eng.json: its spec version 0.1.0 (today) is not a release of toy-dice (none)" in found
+    with pytest.raises(DocsError, match="Produce them again with `rulespec matrix"):
+        check_reports([old], [], {}, Path("reports"))
 
 
 def test_generated_pages_link_their_source_file() -> None:

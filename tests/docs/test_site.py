@@ -454,18 +454,25 @@ def test_register_exports_what_is_shown(browser: Chromium, registry_server: str,
 
 
 def test_matrix_links_each_failure(browser: Chromium, registry_server: str) -> None:
-    """The matrix has the reference and the Node.js engine; every red cell leads to its failure."""
+    """The matrix has the reference and the Node.js engine; every red cell leads to its failure;
+    on a laptop screen every table fits its column (nothing off-screen)."""
+    browser.viewport(1280, 900)
     browser.open(f"{registry_server}/implementers/matrix/")
     engines = browser.evaluate("Array.from(new Set(Array.from(document.querySelectorAll("
-                               "'.rs-matrix tbody tr')).map((r) => r.cells[0].textContent.trim())))")
-    assert "reference (in-process)" in engines
+                               "'.rs-matrix tbody tr')).map((r) => r.cells[0].firstChild"
+                               ".textContent.trim())))")
+    assert "reference (in-process)" in engines and "reference (over the protocol)" in engines
     assert any(e.startswith("Node.js") for e in engines), engines
     failed = browser.evaluate("Array.from(document.querySelectorAll('.rs-matrix a')).map("
                               "(a) => a.getAttribute('href'))")
-    assert failed, "the committed reports include a known-bad engine, so some cell fails"
+    assert failed, "the committed reports include a planted-bug engine, so some cell fails"
     for href in failed:
         assert href.startswith("#fail-")
         assert browser.evaluate(f"!!document.getElementById({json.dumps(href[1:])})"), href
+    overflow = browser.evaluate(
+        "Array.from(document.querySelectorAll('.rs-matrix table')).map((t) => "
+        "t.scrollWidth - t.closest('.md-content__inner').clientWidth)")
+    assert overflow and max(overflow) <= 0, overflow
 
 
 def test_trace_viewer_steps_through_a_golden_trace(browser: Chromium, registry_server: str,

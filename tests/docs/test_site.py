@@ -51,10 +51,20 @@ def load_mkdocs_yml() -> dict[str, Any]:
     return config
 
 
-def build(site_dir: Path, *, specs: list[Path] | None) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` into ``site_dir``; ``specs`` replaces the registry."""
+#: Where the registry site is built to be published (a deploy build, as a release would be).
+DEPLOY = {"RULESPEC_DEPLOY": "1", "RULESPEC_SITE_URL": "https://example.org/rulespec/",
+          "RULESPEC_REPO_URL": "https://github.com/example/rulespec"}
+
+
+def build(site_dir: Path, *, specs: list[Path] | None,
+          deploy: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run ``mkdocs build --strict`` into ``site_dir``; ``specs`` replaces the registry. A
+    ``deploy`` build has the addresses of :data:`DEPLOY`; otherwise none (a local build)."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    env.pop("RULESPEC_DOCS_SPECS", None)
+    for name in ("RULESPEC_DOCS_SPECS", *DEPLOY):
+        env.pop(name, None)
+    if deploy:
+        env.update(DEPLOY)
     if specs is not None:
         env["RULESPEC_DOCS_SPECS"] = os.pathsep.join(str(p) for p in specs)
     return subprocess.run(
@@ -92,9 +102,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def registry_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built strictly with every spec in the registry (as CI builds it)."""
+    """The site built strictly with every spec in the registry, to be published."""
     out = tmp_path_factory.mktemp("registry-site")
-    done = build(out, specs=None)
+    done = build(out, specs=None, deploy=True)
     assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
     return out
 
@@ -166,18 +176,69 @@ def test_no_two_pages_share_a_title(registry_site: Path) -> None:
 
 
 def test_publishing_settings(registry_site: Path) -> None:
-    """The sitemap lists pages, no source maps ship, no font comes from a third party."""
-    assert registry_site.joinpath("sitemap.xml").read_text("utf-8").count("<loc>") > 30
+    """A deploy build: the sitemap and canonical links are under site_url, no source maps
+    ship, no font comes from a third party, the header links the repository."""
+    site_url = DEPLOY["RULESPEC_SITE_URL"]
+    locs = re.findall(r"<loc>([^<]+)</loc>", registry_site.joinpath("sitemap.xml")
+                      .read_text("utf-8"))
+    assert len(locs) > 30 and all(loc.startswith(site_url) for loc in locs)
     assert not list(registry_site.rglob("*.map")), "source maps must not ship"
     for page in ("index.html", "games/fool/rules/index.html"):
         html = registry_site.joinpath(page).read_text("utf-8")
         assert "fonts.googleapis" not in html and "fonts.gstatic" not in html, page
-    assert 'href="/assets/stylesheets/' in registry_site.joinpath("404.html").read_text("utf-8"), \
-        "the 404 page must load its styles from the site root (site_url), not relative to a path"
+        assert f'<link rel="canonical" href="{site_url}' in html, page
+        assert f'href="{DEPLOY["RULESPEC_REPO_URL"]}"' in html, "the header links the repository"
+    assert 'href="/rulespec/assets/stylesheets/' in registry_site.joinpath("404.html").read_text(
+        "utf-8"), "the 404 page must load its styles under site_url, not relative to a path"
     api = re.sub(r"<[^>]+>", "", (registry_site / "reference/api/index.html").read_text("utf-8"))
     for name in ("load_spec", "check_engine", "Options", "InProcessAdapter", "SubprocessAdapter",
                  "read_trace", "Engine"):
         assert name in api, f"the API reference does not document {name}"
+
+
+def test_a_local_build_points_at_no_server(site: Path) -> None:
+    """Built without addresses (to read locally), the site has no canonical links and no
+    sitemap, rather than ones for 127.0.0.1, and says the repository address was not given."""
+    assert not (site / "sitemap.xml").exists() and not (site / "sitemap.xml.gz").exists()
+    for page in site.rglob("index.html"):
+        html = page.read_text("utf-8")
+        assert 'rel="canonical"' not in html and 'href="http://127.0.0.1' not in html, page
+    home = unescape(re.sub(r"<[^>]+>", "", (site / "index.html").read_text("utf-8")))
+    assert "git clone REPOSITORY rulespec" in home and "RULESPEC_REPO_URL" in home
+
+
+def test_home_and_getting_started_say_where_the_code_is(registry_site: Path) -> None:
+    """A published site names its repository and how to install from it, on the home page
+    and in Getting started (no page did)."""
+    repo = DEPLOY["RULESPEC_REPO_URL"]
+    for page in ("index.html", "getting-started/index.html"):
+        html = (registry_site / page).read_text("utf-8")
+        text = unescape(re.sub(r"<[^>]+>", "", html))
+        assert f'<a href="{repo}">{repo}</a>' in html, page
+        assert f"git clone {repo} rulespec && cd rulespec" in text, page
+        assert f"pip install 'rulespec[docs] @ git+{repo}'" in text, page
+
+
+API_FIELDS = {"rulespec.conformance.Options": ["examples", "max_steps", "seed", "budget"],
+              "rulespec.conformance.Report": ["engine", "game", "runs", "golden", "ok"],
+              "rulespec.conformance.Failure": ["check", "clauses", "message", "config", "trace"],
+              "rulespec.reference.TraceStep": ["n", "actor", "action", "state", "line"]}
+
+
+def test_api_reference_shows_fields_and_formatted_signatures(registry_site: Path) -> None:
+    """Options, Report, Failure and TraceStep list their fields with what each means, and a
+    long signature is laid out one parameter a line."""
+    html = (registry_site / "reference/api/index.html").read_text("utf-8")
+    for owner, fields in API_FIELDS.items():
+        for name in fields:
+            at = html.find(f'id="{owner}.{name}"')
+            assert at > 0, f"{owner}.{name} is not in the API reference"
+            following = re.sub(r"<[^>]+>", " ", html[at:at + 3000])
+            assert re.search(r"[A-Z][a-z]+ [a-z]+", following), f"{owner}.{name}: no description"
+    start = html.find('id="rulespec.conformance.check_engine"')
+    signature = html[start:html.find("</pre>", start)]
+    assert signature.count('class="n">adapter<') == 1 and signature.count("\n") >= 8, \
+        "check_engine's signature is not formatted (is ruff, from the docs extra, installed?)"
 
 
 def serve(site: Path) -> Iterator[str]:
@@ -553,7 +614,7 @@ def test_feed_of_releases_is_published_and_announced(registry_site: Path) -> Non
     from rulespec.docsgen.feed import ATOM
     from rulespec.releases.store import releases_of
 
-    site_url = load_mkdocs_yml()["site_url"]
+    site_url = DEPLOY["RULESPEC_SITE_URL"]
     root = ET.fromstring((registry_site / "releases.xml").read_bytes())
     entries = root.findall(f"{{{ATOM}}}entry")
     assert len(entries) == sum(len(releases_of(spec)) for spec in all_specs())

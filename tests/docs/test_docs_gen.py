@@ -192,7 +192,9 @@ def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> No
     assert '<span data-key="toy-dice">Toy Dice</span>' in page, "the game filters by its id"
     for column in ("Impact", "Clauses", "Options", "Authority", "Last change"):
         assert f"| {column} |" in page, f"register column {column} missing"
-    assert "hide:\n  - toc" in page
+    assert "hide:\n  - navigation\n  - toc" in page, "the register has the page's whole width"
+    assert 'data-columns="Id,Game,Title,Status,Severity,Kind,Default,Outcome change"' in page
+    assert "data-search-exclude" in page, "the table repeats the records: not in the search"
     for aid in example.ambiguities:
         assert f"(games/toy-dice/ambiguities.md#{aid})" in page
     assert "2 records: 1 ruled, 1 triaged." in page

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 import yaml
 
-from rulespec.spec import Spec, all_specs, load_spec
+from rulespec.spec import Spec, all_specs, get_spec, load_spec
 from tests.docs.chromium import Chromium, find_chromium
 
 HERE = Path(__file__).parent
@@ -633,3 +633,115 @@ def test_feed_of_releases_is_published_and_announced(registry_site: Path) -> Non
         html = (registry_site / page).read_text("utf-8")
         assert re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]*'
                          r'href="[./]*releases\.xml"', html), f"{page} does not announce the feed"
+
+
+# -- the site fixes of issue 31 -------------------------------------------------------------------
+
+
+def test_the_changelog_shows_real_changes_only(registry_site: Path) -> None:
+    """The register's changelog has one row per batch of added records and per later status
+    change (it had a row per history entry: 171 rows of same-day backfill)."""
+    html = (registry_site / "ambiguities/index.html").read_text("utf-8")
+    section = html[html.index('id="changelog"'):]
+    rows = section[:section.find("</table>")].count("<tr>") - 1
+    entries = sum(len(a.get("history") or []) for s in all_specs() for a in s.section("ambiguities"))
+    assert 0 < rows * 3 < entries, f"{rows} rows for {entries} history entries"
+
+
+REGISTER_JS = """
+(() => {
+  const table = document.querySelector('.rs-register table');
+  const wrap = table.closest('.md-typeset__scrollwrap');
+  const r = (el) => el.getBoundingClientRect();
+  const heads = Array.from(table.tHead.rows[0].cells);
+  return {
+    headers: heads.filter((h) => !h.hidden).map((h) => h.textContent.trim()),
+    table: r(table).width, wrap: r(wrap).width, wrapLeft: r(wrap).left, wrapRight: r(wrap).right,
+    scrollable: wrap.scrollWidth - wrap.clientWidth,
+    idLeft: r(heads[0]).left, idCellLeft: r(table.tBodies[0].rows[0].cells[0]).left,
+    sorted: heads.filter((h) => h.getAttribute('aria-sort')).map((h) => [h.textContent.trim(),
+      r(h).left, r(h).right]),
+    navigation: !!document.querySelector('.md-sidebar--primary') &&
+      r(document.querySelector('.md-sidebar--primary')).width > 0
+      && getComputedStyle(document.querySelector('.md-sidebar--primary')).visibility !== 'hidden'
+      && !document.querySelector('.md-sidebar--primary').hidden,
+  };
+})()
+"""
+
+
+def _chooser(browser: Chromium, column: str) -> None:
+    """Click the column chooser's box for ``column``."""
+    browser.evaluate("document.querySelector('.rs-columns-toggle').click()")
+    browser.evaluate(f"""(() => {{ const box = Array.from(document.querySelectorAll(
+        '.rs-columns-list label')).find((l) => l.textContent.trim() === {json.dumps(column)})
+        .querySelector('input'); box.click(); }})()""")
+
+
+def test_register_fits_keeps_the_id_in_view_and_chooses_columns(
+        browser: Chromium, registry_server: str, tmp_path: Path) -> None:
+    """The register has the page's width (no navigation, no contents) and first shows the
+    columns that fit it; the chooser adds the others, the address keeps the choice, and the Id
+    stays in view however far the table scrolls."""
+    browser.open(f"{registry_server}/ambiguities/")
+    browser.wait_for("!!document.querySelector('.rs-columns-toggle')")
+    first = browser.evaluate(REGISTER_JS)
+    assert not first["navigation"], "the register page hides the navigation"
+    assert first["headers"] == ["Id", "Game", "Title", "Status", "Severity", "Kind", "Default",
+                                "Outcome change"]
+    assert first["table"] <= first["wrap"] + 1, f"the first view scrolls sideways: {first}"
+    assert browser.evaluate("document.querySelector('.rs-columns-toggle').textContent") \
+        == "Columns (8 of 13)"
+    for column in ("Options", "Clauses", "Impact", "Last change"):
+        _chooser(browser, column)
+    wide = browser.evaluate(REGISTER_JS)
+    assert wide["headers"][-1] == "Last change" and wide["scrollable"] > 100, wide
+    assert "columns=id%2Cgame%2Ctitle" in browser.evaluate("location.search")
+    browser.evaluate("document.querySelector('.rs-register table')"
+                     ".closest('.md-typeset__scrollwrap').scrollLeft = 100000")
+    scrolled = browser.evaluate(REGISTER_JS)
+    assert abs(scrolled["idLeft"] - scrolled["wrapLeft"]) < 2, f"the Id scrolled away: {scrolled}"
+    assert abs(scrolled["idCellLeft"] - scrolled["wrapLeft"]) < 2
+    shoot(browser, tmp_path, "register-scrolled")
+    address = browser.evaluate("location.href")
+    browser.open(address)
+    browser.wait_for("!!document.querySelector('.rs-columns-toggle')")
+    assert browser.evaluate(REGISTER_JS)["headers"] == wide["headers"], "the address keeps them"
+
+
+def test_register_text_filter_reads_hidden_columns(browser: Chromium,
+                                                   registry_server: str) -> None:
+    """A clause id appears only in the Clauses column, hidden at first: the filter finds it.
+    A game's id (the Game column shows its name) filters too."""
+    fool = get_spec("fool")
+    record = next(a for a in fool.section("ambiguities") if a["clauses"]
+                  and str(a["clauses"][0]) not in str(a["title"]))
+    clause = str(record["clauses"][0])
+    browser.open(f"{registry_server}/ambiguities/")
+    browser.wait_for("!!document.querySelector('.rs-filters input[type=search]')")
+    assert "Clauses" not in browser.evaluate(REGISTER_JS)["headers"]
+    browser.evaluate(f"""(() => {{ const i = document.querySelector(
+        '.rs-filters input[type=search]'); i.value = {json.dumps(clause)};
+        i.dispatchEvent(new Event('input')); }})()""")
+    shown = browser.evaluate(VISIBLE_IDS)
+    assert str(record["id"]) in shown and len(shown) < len(fool.section("ambiguities")) + 5
+    browser.evaluate("""(() => { const i = document.querySelector(
+        '.rs-filters input[type=search]'); i.value = 'ruby-rhino';
+        i.dispatchEvent(new Event('input')); })()""")
+    rhino = [str(a["id"]) for a in get_spec("ruby-rhino").section("ambiguities")]
+    assert set(rhino) <= set(browser.evaluate(VISIBLE_IDS))
+
+
+def test_register_sort_shows_and_reveals_its_column(browser: Chromium,
+                                                   registry_server: str) -> None:
+    """Sorting by a hidden column (Last change, from the address) shows it and scrolls it into
+    view beside the Id, which stays at the left."""
+    browser.open(f"{registry_server}/ambiguities/?sort=-last-change")
+    browser.wait_for("!!document.querySelector('.rs-columns-toggle')")
+    view = browser.evaluate(REGISTER_JS)
+    assert "Last change" in view["headers"]
+    (name, left, right), = view["sorted"]
+    assert name.startswith("Last change")
+    assert view["wrapLeft"] <= left and right <= view["wrapRight"] + 1, view
+    assert abs(view["idLeft"] - view["wrapLeft"]) < 2
+

@@ -88,7 +88,7 @@ def overview_page(spec: Spec, history: History | None = None) -> str:
     links = Links(spec)
     names = game["names"]
     out = [front_matter(f"{game_title(spec)}: Overview"), f"# {text(game_title(spec))}\n\n",
-           _provenance(spec), f"{links.prose(game['summary'])}\n\n"]
+           _provenance(spec), f"{links.prose(game['summary'])}\n\n", open_questions(spec, links)]
     facts = [["Game id", code(spec.game_id)],
              ["Original name", text(names["original"])],
              ["English name", text(names["english"])]]
@@ -170,6 +170,39 @@ def overview_page(spec: Spec, history: History | None = None) -> str:
     else:
         out.append("The spec lists no zones.\n\n")
     return "".join(out)
+
+
+#: The statuses of a record whose question is still open (the lifecycle's reported, triaged and
+#: deferred: no ruling, printed text or outside authority has closed it).
+OPEN_STATUSES = ("reported", "triaged", "deferred")
+
+
+def open_questions(spec: Spec, links: Links) -> str:
+    """Return the overview's box of what is still unknown: the open records, outcome first,
+    each with what would decide it and what the reference plays until then."""
+    records = list(spec.section("ambiguities"))
+    still = sorted((a for a in records if a["status"] in OPEN_STATUSES),
+                   key=lambda a: a["severity"] != "outcome")
+    title = f"Open questions: {len(still)} of {plural(len(records), 'record')}"
+    if not still:
+        body = ("No question is open: every record of the [ambiguity register](ambiguities.md) "
+                "is ruled, resolved, rejected or a duplicate.\n")
+    else:
+        body = ("What the rulebook does not settle and nothing has decided yet (records "
+                "reported, triaged or deferred in the [ambiguity register](ambiguities.md)). "
+                "Until one is decided, the reference plays its default; every other reading is "
+                "one `--ruling ID=OPTION` away.\n\n")
+        for amb in still:
+            default = amb["default"]
+            line = (f"- {links.to(str(amb['id']))} {text(amb['title'])} "
+                    f"{badge('status', str(amb['status']))} "
+                    f"{badge('severity', str(amb['severity']))}")
+            if amb.get("needs"):
+                line += f" **Needs:** {links.prose(amb['needs'])}"
+            line += (f" **Until then:** {code(default['option'])} "
+                     f"({badge('authority', str(default['authority']))}).")
+            body += line + "\n"
+    return f'!!! question "{title}"\n\n' + indent(body) + "\n"
 
 
 def _releases_line(history: History) -> str:
@@ -288,6 +321,7 @@ def rules_page(spec: Spec, history: History | None = None) -> str:
         cit = clause["citation"]
         groups.setdefault((str(cit["source"]), str(cit["section"])), []).append(clause)
     users = clause_users(spec)
+    anchored: set[str] = set()
     for (src_id, sec_id), clauses in groups.items():
         if not clauses:
             continue
@@ -298,7 +332,7 @@ def rules_page(spec: Spec, history: History | None = None) -> str:
             lineage = "" if history is None else \
                 lineage_note(history.lineage("clauses", str(clause["id"])))
             out.append(_clause_block(clause, links, users.get(str(clause["id"]), []), lineage))
-            out.append(clause_examples(spec, str(clause["id"])))
+            out.append(clause_examples(spec, str(clause["id"]), anchored))
     return "".join(out)
 
 

@@ -16,6 +16,7 @@ from rulespec.docsgen.markdown import (
     anchor,
     badge,
     code,
+    linked_addresses,
     plural,
     scalar,
     table,
@@ -136,8 +137,13 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
     if amb.get("evidence"):
         out.append("**Evidence.**\n\n")
         for ev in amb["evidence"]:
-            src = f" (source: {text(ev['source'])})" if ev.get("source") else ""
-            out.append(f"- {links.prose(ev['text'])}{src}\n")
+            about = [text(ev["kind"])] if ev.get("kind") else []
+            if ev.get("source"):
+                about.append(f"source: {linked_addresses(ev['source'])}")
+            if ev.get("date"):
+                about.append(f"consulted {code(ev['date'])}")
+            out.append(f"- {links.prose(ev['text'])}"
+                       + (f" ({'; '.join(about)})" if about else "") + "\n")
         out.append("\n")
     out.append(impact_block(amb, links))
     if amb.get("history"):

@@ -203,7 +203,7 @@ def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> No
 def check_links(spec: Spec) -> None:
     """Assert every in-game link names a page of the game and an anchor that page defines."""
     pages = pages_of(spec)
-    ids = {name: set(heading_ids(md)) | set(re.findall(r'<span id="([^"]+)">', md))
+    ids = {name: set(heading_ids(md)) | set(re.findall(r'<(?:span|details)[^>]* id="([^"]+)"', md))
            for name, md in pages.items()}
     found = 0
     for name, markdown in pages.items():

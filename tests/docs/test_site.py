@@ -745,3 +745,30 @@ def test_register_sort_shows_and_reveals_its_column(browser: Chromium,
     assert view["wrapLeft"] <= left and right <= view["wrapRight"] + 1, view
     assert abs(view["idLeft"] - view["wrapLeft"]) < 2
 
+
+def test_overview_shows_the_open_questions(browser: Chromium, registry_server: str) -> None:
+    """Fool's overview says near its top that the card values are still unknown, and links the
+    record."""
+    browser.open(f"{registry_server}/games/fool/")
+    box = browser.wait_for("(() => { const b = document.querySelector('.admonition.question');"
+                           " if (!b) return null; return {title: b.querySelector("
+                           "'.admonition-title').textContent, top: b.getBoundingClientRect().top,"
+                           " links: Array.from(b.querySelectorAll('a')).map((a) =>"
+                           " a.getAttribute('href'))}; })()")
+    assert box["title"].startswith("Open questions: ") and box["top"] < 700
+    assert "ambiguities/#FOOL-AMB-01" in box["links"], box["links"]
+
+
+def test_a_witness_address_opens_its_example(browser: Chromium, registry_server: str,
+                                             tmp_path: Path) -> None:
+    """A witness id in the register links to its example under its clause; the address with
+    the id opens the folded example and scrolls to it."""
+    browser.open(f"{registry_server}/games/dado-de-ouro/ambiguities/#DDO-EX-DIE-D8")
+    link = browser.evaluate("document.getElementById('DDO-EX-DIE-D8').nextElementSibling.href")
+    assert link.endswith("/games/dado-de-ouro/rules/#DDO-EX-DIE-D8")
+    browser.open(link)
+    example = browser.wait_for("(() => { const d = document.getElementById('DDO-EX-DIE-D8');"
+                               " return d && d.open ? {top: d.getBoundingClientRect().top,"
+                               " tag: d.tagName} : null; })()")
+    assert example["tag"] == "DETAILS" and 0 <= example["top"] < 400, example
+    shoot(browser, tmp_path, "witness")

@@ -1,5 +1,6 @@
 """The site fixes of issue 31 that need no browser or site build: the register's changelog of
-real changes (where the code is and deploy builds: test_publishing.py)."""
+real changes, the overviews' open questions, anchored witnesses and evidence as links (where
+the code is and deploy builds: test_publishing.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ from typing import Any
 
 import pytest
 
-from rulespec.docsgen.register import changelog, register_events
-from rulespec.spec import Spec, all_specs, load_spec
+from rulespec.docsgen.examples import witness_table
+from rulespec.docsgen.links import Links
+from rulespec.docsgen.markdown import linked_addresses
+from rulespec.docsgen.pages import OPEN_STATUSES, open_questions, overview_page, rules_page
+from rulespec.docsgen.register import ambiguity_block, changelog, register_events
+from rulespec.spec import Spec, all_specs, get_spec, load_spec
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -71,4 +76,86 @@ def test_the_registers_changelog_is_shorter_than_its_histories() -> None:
     changes = sum(1 for e in events if e.before is not None)
     assert changes < len(rows) < changes + 4 * 3 * 2 + 1, "additions are grouped per game and day"
     assert len(rows) * 3 < entries, f"{len(rows)} rows for {entries} history entries"
+
+
+# -- overviews: what is still unknown ------------------------------------------------------------
+
+
+def test_each_overview_says_what_is_still_open() -> None:
+    """Fool's card values (FOOL-AMB-01) and the Rhino's dice faces (RR-AMB-01) are open
+    questions on their overviews, with what would decide them; ruled records are not."""
+    for spec in all_specs():
+        box = open_questions(spec, Links(spec))
+        assert box.startswith('!!! question "Open questions: ')
+        for amb in spec.section("ambiguities"):
+            listed = f"[<code>{amb['id']}</code>](ambiguities.md#{amb['id']})" in box
+            assert listed == (amb["status"] in OPEN_STATUSES), amb["id"]
+            if listed and amb.get("needs"):
+                assert "**Needs:**" in box
+        assert box in overview_page(spec), "the box is on the overview"
+    assert "FOOL-AMB-01" in open_questions(get_spec("fool"), Links(get_spec("fool")))
+    assert "RR-AMB-01" in open_questions(get_spec("ruby-rhino"), Links(get_spec("ruby-rhino")))
+
+
+def test_an_overview_with_nothing_open_says_so(example: Spec) -> None:
+    data = copy.deepcopy(dict(example.data))
+    for amb in data["ambiguities"]:
+        amb["status"] = "ruled"
+    closed = Spec(example.path, data, example.marks)
+    assert "No question is open" in open_questions(closed, Links(closed))
+
+
+# -- witnesses and evidence ------------------------------------------------------------------------
+
+
+def test_every_example_is_anchored_once_and_witnesses_link_to_it() -> None:
+    """On the clauses page each example is anchored at its id exactly once (under its first
+    clause; the copies under other clauses are not); each witness on the register page is
+    anchored and links to that anchor."""
+    spec = get_spec("dado-de-ouro")
+    rules = rules_page(spec)
+    from rulespec.examples.model import load_examples
+
+    examples = load_examples(spec).examples
+    for ex in examples:
+        assert rules.count(f'id="{ex.id}"') == 1, ex.id
+    copies = re.findall(r'<details class="example" data-search-exclude markdown>', rules)
+    assert copies, "some example illustrates two clauses, so it is shown twice"
+    witnessed = [ex for ex in examples if ex.witness is not None]
+    assert witnessed
+    for ex in witnessed:
+        assert ex.witness is not None
+        table = witness_table(spec, spec.ambiguities[ex.witness.ambiguity])
+        assert f'<span id="{ex.id}"></span>[<code>{ex.id}</code>](rules.md#{ex.id})' in table
+        assert f'<span id="witnesses-{ex.witness.ambiguity}">' in table
+
+
+@pytest.mark.parametrize(("source", "links"), [
+    ("spieletest.at/gesellschaftsspiel/5856/foppen; brettspiele.digital/spiele/foppen-0 (via x)",
+     ["https://spieletest.at/gesellschaftsspiel/5856/foppen",
+      "https://brettspiele.digital/spiele/foppen-0"]),
+    ("mit80.de (FOOPEN article); ludorium.at (foppen page)", ["https://mit80.de",
+                                                               "https://ludorium.at"]),
+    ("ludopedia.com.br topic 883", ["https://ludopedia.com.br"]),
+    ("see https://example.org/a_b?x=1. Then", ["https://example.org/a_b?x=1"]),
+    ("The rulebook's README.md, module rulespec.docsgen, e.g. page 3", []),
+])
+def test_evidence_sources_link_their_addresses(source: str, links: list[str]) -> None:
+    rendered = linked_addresses(source)
+    assert re.findall(r"\]\(<([^>]+)>\)", rendered) == links
+    plain = re.sub(r"\[([^\]]+)\]\(<[^>]+>\)", r"\1", rendered).replace("\\", "")
+    assert plain == source, "the words around the addresses are kept"
+
+
+def test_every_evidence_item_shows_its_kind_linked_source_and_date() -> None:
+    seen = 0
+    for spec in all_specs():
+        for amb in spec.section("ambiguities"):
+            block = ambiguity_block(amb, Links(spec))
+            for ev in amb.get("evidence") or []:
+                seen += 1
+                assert f"({ev['kind']}; source: " in block
+                first = re.search(r"[a-z0-9.-]+\.[a-z]{2,}", str(ev["source"]))
+                assert first and f"(<https://{first.group(0)}" in block, ev["source"]
+    assert seen >= 5, "the registry's records cite outside evidence"
 

@@ -116,18 +116,20 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 @event_priority(-100)  # after the theme's search plugin has written its index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Tune the search index (ids first, accents folded) and drop source maps from the site."""
+    """Tune the search index and worker (rulespec.docsgen.search); drop the source maps."""
     site = Path(config.site_dir)
     index_path = site / "search" / "search_index.json"
     if index_path.is_file():
         index = json.loads(index_path.read_text(encoding="utf-8"))
-        index_path.write_text(json.dumps(docsgen.tune_index(index), ensure_ascii=False,
-                                         separators=(",", ":")), encoding="utf-8")
+        tuned = docsgen.tune_index(index, titles=docsgen.search_titles(_built["specs"]))
+        index_path.write_text(json.dumps(tuned, ensure_ascii=False, separators=(",", ":")),
+                              encoding="utf-8")
     for worker in (site / "assets" / "javascripts" / "workers").glob("search.*.js"):
         patched = docsgen.patch_worker(worker.read_text(encoding="utf-8"))
         if patched is None:
-            raise PluginError(f"rulespec docs: {worker.name} no longer sets the query separator "
-                              "as rulespec_docs.patch_worker expects; ids would be split at '-'")
+            raise PluginError(f"rulespec docs: {worker.name} no longer has the code "
+                              "rulespec.docsgen.search.patch_worker patches; ids would be split "
+                              "at '-' and queries not stemmed: update the patch for this theme")
         worker.write_text(patched, encoding="utf-8")
     # The theme ships .map files beside its minified assets; readers never need them.
     for source_map in site.rglob("*.map"):

@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from rulespec.docsgen.markdown import code, details, json_text, table, text
+from rulespec.docsgen.markdown import code, details, json_text, table, text, unsearched
 from rulespec.examples.model import Example, load_examples
 from rulespec.examples.run import Outcome, run_example
 from rulespec.reference.core import config_from_json
@@ -70,7 +70,8 @@ def example_block(spec: Spec, example: Example, lines: Sequence[str], *,
 
     The block is anchored at the example's id (``rules/#DDO-EX-DIE-D8`` opens it) where it is
     ``anchored``: under the first clause it illustrates. Under the others it is a copy, left out
-    of the site search.
+    of the site search. The search finds an example by its id and title; its steps, which show
+    the clause at work, are left out (they were a seventh of the index).
     """
     body = []
     config = {k: v for k, v in example.config_json(spec.game_id).items() if k != "game" and v}
@@ -89,8 +90,9 @@ def example_block(spec: Spec, example: Example, lines: Sequence[str], *,
         body.append(f"Witness of {code(example.witness.ambiguity)} option "
                     f"{code(example.witness.option)}: it holds under that option only "
                     f"([the record](ambiguities.md#{example.witness.ambiguity})).\n")
-    return details(f"{example.id}: {example.title}", "\n".join(body), kind="example",
-                   ident=example.id if anchored else None, searchable=anchored) + "\n"
+    return details(f"{example.id}: {example.title}", unsearched("\n".join(body)),
+                   kind="example", ident=example.id if anchored else None,
+                   searchable=anchored) + "\n"
 
 
 def clause_examples(spec: Spec, clause_id: str, anchored: set[str] | None = None) -> str:
@@ -131,4 +133,4 @@ def witness_table(spec: Spec, ambiguity: Mapping[str, Any]) -> str:
     intro = (f'<span id="witnesses-{aid}"></span>**Witnesses.** Each example holds under its '
              "option and fails under every other option (the test suite runs each under all "
              "of them). Its id links to the whole example under its clause.\n\n")
-    return intro + table([code(o) for o in options], rows) + "\n"
+    return unsearched(intro + table([code(o) for o in options], rows)) + "\n"

@@ -127,6 +127,12 @@ def _spaced(value: str) -> str:
     return (" " if value[0].isspace() else "") + text(value) + (" " if value[-1].isspace() else "")
 
 
+def unsearched(block: str) -> str:
+    """Return a Markdown block the site search leaves out (it repeats what a searched section
+    says: a witness table, a record's history, an example's steps)."""
+    return f"<div data-search-exclude markdown>\n\n{block.rstrip()}\n\n</div>\n"
+
+
 def badge(kind: str, value: str) -> str:
     """Return a coloured badge for an ambiguity status, severity, kind or scope."""
     return f'<span class="rs-badge rs-{kind} rs-{kind}-{value}">{value}</span>'

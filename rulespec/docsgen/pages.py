@@ -18,6 +18,7 @@ from rulespec.docsgen.markdown import (
     attributes,
     badge,
     code,
+    details,
     fenced,
     front_matter,
     indent,
@@ -385,8 +386,9 @@ def actions_page(spec: Spec) -> str:
         rows = property_rows(params, link=links.link) if isinstance(params, Mapping) else []
         if rows:
             out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
-        out.append('??? note "JSON Schema of the action"\n\n'
-                   + indent(fenced(json.dumps(params, indent=2, ensure_ascii=False), "json")) + "\n")
+        out.append(details("JSON Schema of the action",
+                           fenced(json.dumps(params, indent=2, ensure_ascii=False), "json"),
+                           searchable=False) + "\n")
         out.append(_source_lines(spec, links, action) + "\n")
     state = spec.data["state"]
     schema = state["schema"]
@@ -400,8 +402,9 @@ def actions_page(spec: Spec) -> str:
         out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
     if isinstance(schema, Mapping):
         out.append(nested_fields(schema, link=links.link))
-    out.append('??? note "JSON Schema of the state"\n\n'
-               + indent(fenced(json.dumps(schema, indent=2, ensure_ascii=False), "json")) + "\n")
+    out.append(details("JSON Schema of the state",
+                       fenced(json.dumps(schema, indent=2, ensure_ascii=False), "json"),
+                       searchable=False) + "\n")
     out.append(f"### Hidden information {anchor('hidden')}\n\n")
     hidden = state.get("hidden", [])
     if hidden:
@@ -474,14 +477,18 @@ def _events_section(spec: Spec, links: Links) -> str:
         out.append(fenced(str(event["when"]), "text") + "\n")
         out.append(_clause_line(links, event["clauses"]) + "\n")
     scope = [e for e in spec.section("coverage") if "when" in e]
+    # Scope and hints are about the kit's search, not the rules: their own sections, which the
+    # site search ranks after the rules (rulespec.docsgen.search.DEMOTED).
     if scope:
-        out.append("Not counted in every configuration (they cannot happen otherwise):\n\n")
+        out.append(f"### Counted only where they can happen {anchor('coverage-scope')}\n\n"
+                   "Not counted in every configuration (they cannot happen otherwise):\n\n")
         out.append(table(["Items", "Counted when", "Why"], [
             [", ".join(code(str(i)) for i in entry["items"]), code(str(entry["when"])),
              links.prose(entry["why"])] for entry in scope]) + "\n")
     hints = [e for e in spec.section("coverage") if "seek" in e]
     if hints:
-        out.append("Sought with a hint (the kit's search on the reference prefers the choices "
+        out.append(f"### Coverage hints {anchor('coverage-hints')}\n\n"
+                   "Sought with a hint (the kit's search on the reference prefers the choices "
                    "the hint holds for while these are not reached):\n\n")
         for entry in hints:
             out.append(", ".join(code(str(i)) for i in entry["items"]) + ": "

@@ -21,6 +21,7 @@ from rulespec.docsgen.markdown import (
     scalar,
     table,
     text,
+    unsearched,
 )
 from rulespec.spec.model import Spec
 
@@ -147,10 +148,10 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
         out.append("\n")
     out.append(impact_block(amb, links))
     if amb.get("history"):
-        out.append("**History.**\n\n" + table(["Date", "Status", "Note"], [
+        # Left out of the site search: the changelog carries each real change and its note.
+        out.append(unsearched("**History.**\n\n" + table(["Date", "Status", "Note"], [
             [code(h["date"]), badge("status", str(h["status"])), links.prose(h.get("note", ""))]
-            for h in amb["history"]])
-            + "\n")
+            for h in amb["history"]])) + "\n")
     return "".join(out)
 
 

@@ -421,10 +421,17 @@ def test_search_index_tags_ids_and_folds_accents() -> None:
 
 
 def test_search_worker_patch() -> None:
-    """The theme's worker splits queries on whitespace only after the patch, or we say so."""
-    worker = "a;t.QueryLexer.termSeparator=t.tokenizer.separator,b"
-    assert docsgen.patch_worker(worker) == "a;t.QueryLexer.termSeparator=/\\s+/,b"
+    """After the patch the theme's worker splits queries on whitespace only and searches each
+    word whole (stemmed) as well as as a prefix; without the code it patches, we say so."""
+    from rulespec.docsgen.search import WORKER_PREFIX
+
+    worker = f"a;t.QueryLexer.termSeparator=t.tokenizer.separator,b;x{WORKER_PREFIX}.join(' ')"
+    assert docsgen.patch_worker(worker) == (
+        "a;t.QueryLexer.termSeparator=/\\s+/,b;"
+        "x.map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}* ${r}`).join(' ')")
     assert docsgen.patch_worker("something else") is None
+    assert docsgen.patch_worker("a;t.QueryLexer.termSeparator=t.tokenizer.separator") is None, \
+        "a worker that no longer adds the prefix star must be looked at, not half patched"
 
 
 def test_matrix_cells_link_to_their_failures(example: Spec) -> None:

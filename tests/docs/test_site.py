@@ -638,6 +638,25 @@ def test_feed_of_releases_is_published_and_announced(registry_site: Path) -> Non
 # -- the site fixes of issue 31 -------------------------------------------------------------------
 
 
+def test_search_index_leaves_out_repeats_and_demotes_hints(registry_site: Path) -> None:
+    """The index carries no JSON Schema, whole state or register table (each repeats what a
+    section of its own says); rules are titled by their statement; coverage hints are
+    demoted; the questions pages are demoted as a whole."""
+    index = json.loads((registry_site / "search/search_index.json").read_text("utf-8"))
+    assert index["config"]["pipeline"] == ["stemmer", "stopWordFilter"]
+    docs = {d["location"]: d for d in index["docs"]}
+    text = "\n".join(d["text"] for d in index["docs"])
+    assert '"additionalProperties"' not in text, "a JSON Schema is in the search index"
+    register = docs["ambiguities/"]["text"]
+    assert "FOOL-AMB-01" not in register, "the register table is in the search index"
+    card = docs["games/ouro-de-tolo/rules/#OURO-CARD-05"]
+    assert card["title"].startswith("OURO-CARD-05: Dynamite draws three stones")
+    hints = [d for loc, d in docs.items() if loc.endswith("#coverage-hints")]
+    assert hints and all(d.get("boost", 1) < 1 for d in hints)
+    questions = [d for loc, d in docs.items() if loc.startswith("editors/questions/ouro")]
+    assert questions and all(d.get("boost") == 0.1 for d in questions)
+
+
 def test_the_changelog_shows_real_changes_only(registry_site: Path) -> None:
     """The register's changelog has one row per batch of added records and per later status
     change (it had a row per history entry: 171 rows of same-day backfill)."""
@@ -744,6 +763,15 @@ def test_register_sort_shows_and_reveals_its_column(browser: Chromium,
     assert name.startswith("Last change")
     assert view["wrapLeft"] <= left and right <= view["wrapRight"] + 1, view
     assert abs(view["idLeft"] - view["wrapLeft"]) < 2
+
+
+def test_search_finds_the_rule_and_word_forms(browser: Chromium, registry_server: str) -> None:
+    """"dynamite" leads to the Dynamite card's rule, not a coverage hint or the questions
+    page; "dynamites" (a form no page has) finds it too: queries are stemmed."""
+    for query in ("dynamite", "dynamites"):
+        best = first_section(browser, registry_server, query)
+        assert "/games/ouro-de-tolo/rules/" in best and best.endswith("#OURO-CARD-05"), \
+            f"{query}: the first section found is {best!r}"
 
 
 def test_overview_shows_the_open_questions(browser: Chromium, registry_server: str) -> None:

@@ -1,11 +1,12 @@
 """The site fixes of issue 31 that need no browser or site build: the register's changelog of
-real changes, the overviews' open questions, anchored witnesses and evidence as links (where
-the code is and deploy builds: test_publishing.py)."""
+real changes, the overviews' open questions, anchored witnesses, evidence as links, and the
+search tuning (where the code is and deploy builds: test_publishing.py)."""
 
 from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from rulespec.docsgen.links import Links
 from rulespec.docsgen.markdown import linked_addresses
 from rulespec.docsgen.pages import OPEN_STATUSES, open_questions, overview_page, rules_page
 from rulespec.docsgen.register import ambiguity_block, changelog, register_events
+from rulespec.docsgen.search import DEMOTED, search_titles, tune_index
 from rulespec.spec import Spec, all_specs, get_spec, load_spec
 
 HERE = Path(__file__).parent
@@ -159,3 +161,38 @@ def test_every_evidence_item_shows_its_kind_linked_source_and_date() -> None:
                 assert first and f"(<https://{first.group(0)}" in block, ev["source"]
     assert seen >= 5, "the registry's records cite outside evidence"
 
+
+# -- search ----------------------------------------------------------------------------------------
+
+
+def test_search_titles_rules_and_demotes_hints() -> None:
+    """A clause section titled by its id alone is titled with its statement; coverage scope and
+    hints sections are demoted; the questions pages are demoted by their front matter."""
+    spec = get_spec("ouro-de-tolo")
+    titles = search_titles([spec])
+    clause = next(c for c in spec.section("clauses") if c["id"] == "OURO-CARD-05")
+    statement = " ".join(str(clause["statement"]).split())
+    index: Mapping[str, Any] = {"config": {}, "docs": [
+        {"location": "games/ouro-de-tolo/rules/#OURO-CARD-05", "title": "OURO-CARD-05",
+         "text": "x"},
+        {"location": "games/ouro-de-tolo/invariants/#coverage-hints", "title": "Coverage hints",
+         "text": "Dynamite"},
+        {"location": "games/ouro-de-tolo/ambiguities/#OURO-AMB-05", "title": "OURO-AMB-05: a",
+         "text": "y"}]}
+    tuned = tune_index(index, titles=titles)["docs"]
+    assert tuned[0]["title"] == f"OURO-CARD-05: {statement}" and tuned[0]["tags"] == ["OURO-CARD-05"]
+    assert tuned[1]["boost"] == DEMOTED["coverage-hints"] < 1
+    assert tuned[2]["title"] == "OURO-AMB-05: a", "a heading that says more keeps its title"
+    for game in ("dado-de-ouro", "fool", "ouro-de-tolo", "ruby-rhino"):
+        page = (ROOT / "docs" / "editors" / "questions" / f"{game}.md").read_text("utf-8")
+        assert re.match(r"---\n(#.*\n)*search:\n  boost: 0\.1\n---\n", page), game
+
+
+def test_the_site_search_stems() -> None:
+    from tests.docs.test_site import load_mkdocs_yml
+
+    search = next(p["search"] for p in load_mkdocs_yml()["plugins"]
+                  if isinstance(p, dict) and "search" in p)
+    assert "stemmer" in search["pipeline"] and "trimmer" not in search["pipeline"], \
+        "lunr's trimmer would cut accented letters (JavaScript's \\W)"
+    assert re.fullmatch(search["separator"], "_") and not re.fullmatch(search["separator"], "-")

@@ -27,9 +27,13 @@ from rulespec.spec.model import Spec
 
 #: Where the cross-game ambiguity register lives, relative to the docs folder.
 REGISTER_PAGE = "ambiguities.md"
-#: Columns of the register table the page first hides (its column chooser shows them; the text
-#: filter, the sort and the exports still read them). The rest fit a 1,220 px page.
-HIDDEN_COLUMNS = ("Authority", "Options", "Clauses", "Impact", "Last change")
+#: Columns of the register table the page first hides (its column chooser shows them; the
+#: filters, the sort and the exports still read them). The rest of the cross-game register fits
+#: its page at a 1280 px window (navigation and contents hidden).
+HIDDEN_COLUMNS = ("Kind", "Authority", "Options", "Clauses", "Impact", "Last change")
+#: A game's register page keeps its navigation and contents (the list of its records), so its
+#: table first hides the default option too.
+GAME_HIDDEN_COLUMNS = (*HIDDEN_COLUMNS, "Default")
 
 
 def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: str,
@@ -37,9 +41,10 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
     """Return the sortable, filterable summary table of ambiguity records.
 
     The register script (``docs/javascripts/register.js``) first shows the columns named in
-    ``data-columns`` (all but :data:`HIDDEN_COLUMNS`) and offers the others in a chooser. Cells whose shown text is not the value a URL should carry (the game's display name) wrap
-    it in ``data-key``; the register script filters and sorts on that key. With the games'
-    ``histories``, a last change that came with a release links to its entry on the game's
+    ``data-columns`` (all but :data:`HIDDEN_COLUMNS`, or :data:`GAME_HIDDEN_COLUMNS` on a
+    game's page) and offers the others in a chooser. Cells whose shown text is not the value a
+    URL should carry (the game's display name) wrap it in ``data-key``; the register script
+    filters and sorts on that key. With the games' ``histories``, a last change that came with a release links to its entry on the game's
     Changes page (the date stays the cell's text, so sorting and exports are unchanged).
     """
     filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind", "Authority"]
@@ -64,7 +69,8 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
                 outcome_cell(amb),
                 _last_change(amb, (histories or {}).get(spec.game_id), link_prefix)]
         rows.append(row)
-    shown = [h for h in headers if h not in HIDDEN_COLUMNS]
+    hidden = HIDDEN_COLUMNS if with_game else GAME_HIDDEN_COLUMNS
+    shown = [h for h in headers if h not in hidden]
     # Left out of the site search: every cell repeats what the record's own section says.
     return (f'<div class="rs-register" data-filters="{",".join(filters)}" '
             f'data-columns="{",".join(shown)}" data-search-exclude markdown>\n\n'
@@ -170,7 +176,7 @@ def register_page(specs: Sequence[Spec], *, histories: Mapping[str, History] | N
            "heading to sort. Filters and sort are kept in the address "
            "(`?game=fool&status=ruled&sort=-id`), so a filtered view can be shared; export "
            "what is shown as CSV or JSON (every column). *Columns* shows the columns hidden "
-           "to fit the page (authority, options, clauses, impact, last change); the text "
+           "to fit the page (kind, authority, options, clauses, impact, last change); the text "
            "filter reads them too. Games are named by their id in the address. See "
            "[the ambiguity lifecycle](editors/ambiguity-lifecycle.md) for what each status "
            "means; the [changelog](#changelog) lists what changed in the register. Sort by "

@@ -9,6 +9,7 @@ checking nothing.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import re
 import subprocess
@@ -187,3 +188,50 @@ def test_every_public_name_exists_and_is_documented(name: str) -> None:
         module, _, public = entry.rpartition(".")
         if module in PUBLIC:
             assert public in PUBLIC[module].__all__, f"api.md documents {entry}, not exported"
+
+
+def _documented_fields(package: str) -> dict[str, list[str]]:
+    """Return, per exported dataclass of ``package``, its fields the API reference shows no
+    docstring for (Griffe reading ``#:`` comments as mkdocs.yml has it do)."""
+    griffe = pytest.importorskip("griffe", reason="the docs extra (griffe) is not installed")
+    from rulespec.docsgen.griffe_comments import CommentDocstrings
+
+    loaded = griffe.load(package, extensions=griffe.load_extensions(CommentDocstrings()),
+                         resolve_aliases=True)
+    missing = {}
+    for public in PUBLIC[package].__all__:
+        obj = getattr(PUBLIC[package], public)
+        if isinstance(obj, type) and dataclasses.is_dataclass(obj):
+            members = loaded[public].members
+            missing[public] = [f.name for f in dataclasses.fields(obj)
+                               if not f.name.startswith("_")
+                               and (f.name not in members or members[f.name].docstring is None)]
+    return missing
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC))
+def test_every_field_of_the_public_api_is_documented(name: str) -> None:
+    """The API reference shows every field of every exported dataclass with what it means
+    (Options, Report, Failure and TraceStep once showed none)."""
+    missing = {cls: fields for cls, fields in _documented_fields(name).items() if fields}
+    assert not missing, f"fields without a #: comment or docstring: {missing}"
+
+
+def test_a_comment_is_an_attributes_docstring() -> None:
+    from rulespec.docsgen.griffe_comments import comment_docstring
+
+    lines = ["class A:", "    #: First line,", "    #: second line.", "    x: int = 1",
+             "    y: int = 2  #: At the end.", "    z: int = 3", "    # not a doc comment",
+             "    w: int = 4"]
+    assert comment_docstring(lines, 4) == "First line,\nsecond line."
+    assert comment_docstring(lines, 5) == "At the end."
+    assert comment_docstring(lines, 6) is None and comment_docstring(lines, 8) is None
+
+
+def test_the_docs_extra_formats_signatures() -> None:
+    """mkdocstrings prints long signatures on one line unless ruff or black is installed."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"][
+        "optional-dependencies"]["docs"]
+    assert any(re.match(r"(ruff|black)\b", d) for d in extras), extras

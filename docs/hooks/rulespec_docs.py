@@ -20,6 +20,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
+from rulespec.docsgen import publish
 from rulespec.docsgen.matrix import (
     check_reports,
     load_index,
@@ -53,10 +54,20 @@ def _load_specs() -> list[Spec]:
     return specs
 
 
+def on_startup(command: str, dirty: bool) -> None:
+    """Remember the mkdocs command: ``gh-deploy`` publishes the site."""
+    _built["command"] = command
+
+
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Generate every page once per build and list the games in the navigation."""
+    """Refuse a deploy build without its addresses; generate every page once per build and
+    list the games in the navigation."""
     from rulespec.cli import cli
 
+    if publish.is_deploy(_built.get("command"), os.environ):
+        problems = publish.deploy_problems(site_url=config.site_url, repo_url=config.repo_url)
+        if problems:
+            raise PluginError(f"rulespec docs: {publish.deploy_refusal(problems)}")
     specs = _load_specs()
     readme_path = Path(config.config_file_path).parent / "README.md"
     _built["specs"] = specs
@@ -125,31 +136,38 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 @event_priority(-100)  # after the theme's search plugin has written its index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Tune the search index (ids first, accents folded) and drop source maps from the site."""
+    """Tune the search index and worker (rulespec.docsgen.search); drop the source maps."""
     site = Path(config.site_dir)
     index_path = site / "search" / "search_index.json"
     if index_path.is_file():
         index = json.loads(index_path.read_text(encoding="utf-8"))
-        index_path.write_text(json.dumps(docsgen.tune_index(index), ensure_ascii=False,
-                                         separators=(",", ":")), encoding="utf-8")
+        tuned = docsgen.tune_index(index, titles=docsgen.search_titles(_built["specs"]))
+        index_path.write_text(json.dumps(tuned, ensure_ascii=False, separators=(",", ":")),
+                              encoding="utf-8")
     for worker in (site / "assets" / "javascripts" / "workers").glob("search.*.js"):
         patched = docsgen.patch_worker(worker.read_text(encoding="utf-8"))
         if patched is None:
-            raise PluginError(f"rulespec docs: {worker.name} no longer sets the query separator "
-                              "as rulespec_docs.patch_worker expects; ids would be split at '-'")
+            raise PluginError(f"rulespec docs: {worker.name} no longer has the code "
+                              "rulespec.docsgen.search.patch_worker patches; ids would be split "
+                              "at '-' and queries not stemmed: update the patch for this theme")
         worker.write_text(patched, encoding="utf-8")
     # The theme ships .map files beside its minified assets; readers never need them.
     for source_map in site.rglob("*.map"):
         source_map.unlink()
+    # Without site_url the sitemap lists no address (a build to read locally): do not ship it.
+    if not config.site_url:
+        for sitemap in (site / "sitemap.xml", site / "sitemap.xml.gz"):
+            sitemap.unlink(missing_ok=True)
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Fill the generation markers of hand-written pages (games table, README commands)."""
+    """Fill the generation markers of hand-written pages (games table, README commands, where
+    the code is)."""
     prefix = "../" * page.file.src_uri.count("/")
     if config.repo_url:
         markdown = docsgen.link_repository_files(markdown, config.repo_url)
     try:
         return docsgen.fill_markers(markdown, specs=_built["specs"], readme=_built["readme"],
-                                     prefix=prefix)
+                                     prefix=prefix, repo_url=config.repo_url)
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {page.file.src_uri}: {exc}") from exc

@@ -1,8 +1,11 @@
-// Ambiguity register tables: filter by the columns named in data-filters, a free-text box,
-// sort by clicking a column heading (numbers as numbers, empty cells last), export what is
-// shown as CSV or JSON. Filters and sort live in the address (?game=fool&status=ruled&sort=-id)
-// so a view can be shared. A cell whose shown text is not its value (a game's display name, an
-// outcome-change rate) carries the value in data-key. Without JavaScript the full table is shown.
+// Ambiguity register tables: filter by the columns named in data-filters, a free-text box (over
+// every column, shown or not), sort by clicking a column heading (numbers as numbers, empty cells
+// last), choose the columns shown (data-columns names those shown first), export what is shown
+// as CSV or JSON (every column). Filters, sort and a chosen set of columns live in the address
+// (?game=fool&status=ruled&sort=-id&columns=id,title) so a view can be shared. The Id column
+// stays in view while the table scrolls sideways; a column sorted on is shown and scrolled
+// into view. A cell whose shown text is not its value (a game's display name, an outcome-change
+// rate) carries the value in data-key. Without JavaScript the full table is shown.
 (function () {
   "use strict";
 
@@ -16,6 +19,18 @@
   function cellText(row, index) {
     const cell = row.cells[index];
     return cell ? cell.textContent.trim() : "";
+  }
+
+  // What the text filter reads: every cell, hidden columns too, and each cell's key (a game's
+  // id as well as its name).
+  function haystack(row) {
+    if (row.dataset.haystack === undefined) {
+      row.dataset.haystack = Array.from(row.cells).map((cell) => {
+        const keyed = cell.querySelector("[data-key]");
+        return cell.textContent + (keyed ? " " + keyed.dataset.key : "");
+      }).join(" \u0000 ").toLowerCase();
+    }
+    return row.dataset.haystack;
   }
 
   const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
@@ -86,6 +101,53 @@
       selects.push(select);
     });
 
+    // Columns: the chooser lists every column but the Id (always shown).
+    const allSlugs = headers.map(slug);
+    const firstShown = (container.dataset.columns || "").split(",").filter(Boolean).map(slug);
+    const defaults = firstShown.length ? firstShown : allSlugs.slice();
+    const wantedColumns = (params.get("columns") || "").split(",").map(slug)
+      .filter((c) => allSlugs.includes(c));
+    const shownColumns = new Set(wantedColumns.length ? wantedColumns : defaults);
+    shownColumns.add(allSlugs[0]);
+    const chooser = document.createElement("span");
+    chooser.className = "rs-columns";
+    const chooserLabel = document.createElement("button");
+    chooserLabel.type = "button";
+    chooserLabel.className = "md-button rs-columns-toggle";
+    chooserLabel.setAttribute("aria-expanded", "false");
+    chooser.appendChild(chooserLabel);
+    const boxes = document.createElement("div");
+    boxes.className = "rs-columns-list";
+    boxes.hidden = true;
+    chooser.appendChild(boxes);
+    const openChooser = (open) => {
+      boxes.hidden = !open;
+      chooserLabel.setAttribute("aria-expanded", String(open));
+    };
+    chooserLabel.addEventListener("click", () => openChooser(boxes.hidden));
+    document.addEventListener("click", (e) => { if (!chooser.contains(e.target)) openChooser(false); });
+    chooser.addEventListener("keydown", (e) => { if (e.key === "Escape") { openChooser(false); chooserLabel.focus(); } });
+    const checks = [];
+    headers.forEach((name, index) => {
+      if (index === 0) return;
+      const label = document.createElement("label");
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.dataset.column = String(index);
+      box.checked = shownColumns.has(allSlugs[index]);
+      box.addEventListener("change", () => {
+        if (box.checked) shownColumns.add(allSlugs[index]);
+        else shownColumns.delete(allSlugs[index]);
+        showColumns();
+        apply();
+      });
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(" " + name));
+      boxes.appendChild(label);
+      checks.push(box);
+    });
+    bar.appendChild(chooser);
+
     const search = document.createElement("input");
     search.type = "search";
     search.placeholder = "Filter text";
@@ -133,6 +195,29 @@
     let sortIndex = -1;
     let ascending = true;
 
+    function showColumns() {
+      const allRows = [table.tHead.rows[0]].concat(rows);
+      headers.forEach((_, index) => {
+        const show = shownColumns.has(allSlugs[index]);
+        allRows.forEach((row) => { if (row.cells[index]) row.cells[index].hidden = !show; });
+      });
+      checks.forEach((box) => { box.checked = shownColumns.has(allSlugs[Number(box.dataset.column)]); });
+      chooserLabel.textContent = "Columns (" + shownColumns.size + " of " + headers.length + ")";
+    }
+
+    // Bring the sorted column into view beside the sticky Id column.
+    function revealColumn(index) {
+      // The theme wraps tables in a scrolling box once the page is shown.
+      const wrap = table.closest(".md-typeset__scrollwrap");
+      const head = heads[index];
+      if (!wrap || !head || head.hidden) return;
+      const pinned = heads[0].getBoundingClientRect().width;
+      const box = wrap.getBoundingClientRect();
+      const cell = head.getBoundingClientRect();
+      if (cell.left < box.left + pinned) wrap.scrollLeft -= box.left + pinned - cell.left;
+      else if (cell.right > box.right) wrap.scrollLeft += Math.min(cell.right - box.right, cell.left - box.left - pinned);
+    }
+
     function sortRows() {
       heads.forEach((h) => h.removeAttribute("aria-sort"));
       if (sortIndex < 0) {
@@ -140,6 +225,10 @@
         return;
       }
       heads[sortIndex].setAttribute("aria-sort", ascending ? "ascending" : "descending");
+      if (!shownColumns.has(allSlugs[sortIndex])) {
+        shownColumns.add(allSlugs[sortIndex]);
+        showColumns();
+      }
       const direction = ascending ? 1 : -1;
       const sorted = rows.slice().sort((a, b) => {
         const x = cellKey(a, sortIndex);
@@ -156,7 +245,7 @@
       let shown = 0;
       rows.forEach((row) => {
         const ok = selects.every((s) => !s.value || cellKey(row, Number(s.dataset.column)) === s.value)
-          && (!needle || row.textContent.toLowerCase().includes(needle));
+          && (!needle || haystack(row).includes(needle));
         row.hidden = !ok;
         if (ok) shown += 1;
       });
@@ -170,6 +259,10 @@
       else url.searchParams.delete("q-register");
       if (sortIndex >= 0) url.searchParams.set("sort", (ascending ? "" : "-") + slug(headers[sortIndex]));
       else url.searchParams.delete("sort");
+      const chosen = allSlugs.filter((c) => shownColumns.has(c));
+      const usual = allSlugs.filter((c) => c === allSlugs[0] || defaults.includes(c));
+      if (chosen.join(",") !== usual.join(",")) url.searchParams.set("columns", chosen.join(","));
+      else url.searchParams.delete("columns");
       if (url.href !== window.location.href) window.history.replaceState(null, "", url.href);
     }
 
@@ -181,6 +274,7 @@
         sortIndex = index;
         sortRows();
         apply();
+        revealColumn(index);
       };
       th.addEventListener("click", sort);
       th.addEventListener("keydown", (e) => { if (e.key === "Enter") sort(); });
@@ -195,7 +289,9 @@
         sortRows();
       }
     }
+    showColumns();
     apply();
+    if (sortIndex >= 0) revealColumn(sortIndex);
   }
 
   function init() {

@@ -64,9 +64,13 @@ BY_ID: Mapping[str, Check] = {c.id: c for c in CHECKS}
 class Failure:
     """A check that failed, with what is needed to understand and replay it."""
 
+    #: The check that failed: an id of ``CHECKS`` (``EXAMPLE``, ``PROTOCOL``, ``PERFT``, ...).
     check: str
+    #: The clauses the failed check enforces here.
     clauses: tuple[str, ...]
+    #: What went wrong, in words.
     message: str
+    #: The configuration it failed in, in its JSON form.
     config: Mapping[str, Any]
     #: Number of actions applied before the failure showed (None when not tied to a step).
     step: int | None = None
@@ -120,11 +124,17 @@ class Failure:
 class RunResult:
     """What the kit found for one configuration."""
 
+    #: The configuration, in its JSON form.
     config: Mapping[str, Any]
+    #: Games played (rule examples run, in the rule examples' run).
     examples: int = 0
+    #: Actions checked.
     steps: int = 0
+    #: Wall-clock seconds spent.
     seconds: float = 0.0
+    #: What failed, the first failure of each cause.
     failures: list[Failure] = field(default_factory=list)
+    #: Why the configuration was not checked (None: it was).
     skipped: str | None = None
     #: The conformance level checked: full, observable or none (what the engine declares).
     level: str = "full"
@@ -143,6 +153,8 @@ class RunResult:
     #: ``--ruling``...), or needing what the engine does not declare (only in the rule
     #: examples' run).
     outside_scope: list[dict[str, str]] = field(default_factory=list)
+    #: Rule examples left out because they need a ruling, variant or player count the engine
+    #: does not declare, each ``{"id", "why"}`` (only in the rule examples' run).
     undeclared: list[dict[str, str]] = field(default_factory=list)
 
     @property
@@ -172,10 +184,15 @@ class RunResult:
 class Report:
     """Everything one kit run found: per configuration, plus the golden traces."""
 
+    #: The name the engine was checked under.
     engine: str
+    #: The game id.
     game: str
+    #: The version of the spec the kit checked with.
     spec_version: str
+    #: One result per configuration checked.
     runs: list[RunResult] = field(default_factory=list)
+    #: Each golden trace replayed, with its failure (None: it replayed).
     golden: list[tuple[str, Failure | None]] = field(default_factory=list)
     #: Why the (remaining) golden traces were not replayed: the engine stopped answering.
     golden_not_run: str | None = None

@@ -39,18 +39,21 @@ class Options:
     #: state in ``sample_every`` (a state equal to the reference's gets the reference's
     #: verdict, which the reference's own tests check at every step).
     full: bool = False
+    #: Without ``full``: check the schema and invariants on one state in this many.
     sample_every: int = 32
     #: Seconds Hypothesis may spend shrinking a failure (the smallest game so far is kept).
     shrink_seconds: float = 15.0
     #: Seconds the PERFT check may spend per configuration before it stops going deeper
-    #: (0: no PERFT check), and the most positions of one ply it visits.
+    #: (0: no PERFT check).
     perft_seconds: float = 1.0
     #: Run the spec's rule examples first (check EXAMPLE).
     rule_examples: bool = True
+    #: The most positions of one ply the PERFT check visits.
     perft_nodes: int = 400
     #: Seconds spent afterwards playing other games capped below the failing game's length, to
-    #: find a shorter one with the same check (0: never), and games per such round.
+    #: find a shorter one with the same check (0: never).
     shorter_seconds: float = 10.0
+    #: Games per round of that search for a shorter failing game.
     shorter_examples: int = 30
     #: On a divergence, name the ruling options under which the reference does what the engine
     #: did (replays of the minimal game under each alternative option, then pairs).

@@ -90,7 +90,9 @@ class ConfigRefused(ConfigError):
 class Legal:
     """Who is to move and what they may do: the answer to ``legal_actions``."""
 
+    #: Who is to move: a seat, ``"chance"``, or None when the game is over.
     actor: Actor | None
+    #: The legal actions (chance's outcomes when chance is to move).
     actions: list[Action]
     #: Exact probabilities, one per action, only when chance is to move.
     probabilities: list[Fraction] | None = None
@@ -133,10 +135,13 @@ class Legal:
 class Hello:
     """What an engine says about itself: name, games, rulings and variants it supports."""
 
+    #: The engine's name.
     name: str
+    #: The engine's own version.
     version: str
     #: game id -> {"rulings": {ambiguity: [options]}, "variants": [ids]}
     games: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: Optional parts of the protocol the engine supports (``batch``).
     capabilities: Sequence[str] = ()
 
     def supports(self, game: str, rulings: Mapping[str, str], variants: Sequence[str], *,

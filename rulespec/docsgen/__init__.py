@@ -25,7 +25,7 @@ from rulespec.docsgen.markdown import DocsError, Page, code, fenced, table, text
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import property_rows, schema_type, spec_format_page
-from rulespec.docsgen.search import fold, patch_worker, tune_index
+from rulespec.docsgen.search import fold, patch_worker, search_titles, tune_index
 from rulespec.docsgen.site import (
     MARKER_GAMES,
     MARKER_README,
@@ -78,6 +78,7 @@ __all__ = [
     "readme_block",
     "register_page",
     "schema_type",
+    "search_titles",
     "site_pages",
     "spec_format_page",
     "table",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,8 +35,9 @@ def docs() -> None:
     """Build or serve the docs site of every registered game, plugins included.
 
     The site is built from the docs installed with rulespec (no checkout needed); it needs the
-    docs extra (pip install 'rulespec[docs]'). Set RULESPEC_SITE_URL (and RULESPEC_REPO_URL)
-    for a site published elsewhere than http://127.0.0.1:8000/.
+    docs extra (pip install 'rulespec[docs]'). A site to publish needs its address and the
+    repository's: build it with --deploy --site-url URL --repo-url URL (or RULESPEC_SITE_URL
+    and RULESPEC_REPO_URL).
     """
 
 
@@ -44,12 +46,22 @@ def docs() -> None:
               default=Path("site"), show_default=True, help="Folder to write the site into.")
 @click.option("--strict/--no-strict", default=True, show_default=True,
               help="Fail on any warning (a broken link or anchor, an invalid spec).")
-def build(site_dir: Path, strict: bool) -> None:
+@click.option("--site-url", metavar="URL", default=None,
+              help="Where the site will be read (its sitemap, canonical links, 404 page and "
+                   "feed are absolute under it); default: RULESPEC_SITE_URL, else none.")
+@click.option("--repo-url", metavar="URL", default=None,
+              help="The repository the home page and Getting started point to; default: "
+                   "RULESPEC_REPO_URL, else none.")
+@click.option("--deploy", is_flag=True,
+              help="Build the site to publish: refuse to build without a public --site-url "
+                   "and --repo-url.")
+def build(site_dir: Path, strict: bool, site_url: str | None, repo_url: str | None,
+          deploy: bool) -> None:
     """Build the site into --site-dir; exit 1 when the build fails or (--strict) warns."""
     from rulespec.spec.registry import game_ids
 
     _show_mkdocs_log()
-    build_site(site_dir, strict=strict)
+    build_site(site_dir, strict=strict, site_url=site_url, repo_url=repo_url, deploy=deploy)
     games = game_ids()
     click.echo(f"built the docs site of {len(games)} game(s) ({', '.join(games)}) into "
                f"{site_dir.resolve()}")
@@ -72,14 +84,24 @@ def serve(dev_addr: str, open_browser: bool) -> None:
             raise _failed(exc) from None
 
 
-def build_site(site_dir: Path, *, strict: bool = True) -> None:
-    """Build the docs site of every registered game into ``site_dir``."""
+def build_site(site_dir: Path, *, strict: bool = True, site_url: str | None = None,
+               repo_url: str | None = None, deploy: bool = False) -> None:
+    """Build the docs site of every registered game into ``site_dir``.
+
+    ``site_url`` and ``repo_url`` replace mkdocs.yml's (its environment variables); a
+    ``deploy`` build is refused without public addresses (``rulespec.docsgen.publish``).
+    """
+    from rulespec.docsgen.publish import DEPLOY_ENV
+
     mkdocs = _mkdocs()
-    with _config_file() as (config_file, project):
+    given = {k: v for k, v in (("site_url", site_url), ("repo_url", repo_url)) if v}
+    deploying = _environment(DEPLOY_ENV, "1" if deploy else None)
+    with _config_file() as (config_file, project), deploying:
         try:
             config = mkdocs.load_config(config_file=str(config_file),
                                         config_file_path=str(project / "mkdocs.yml"),
-                                        site_dir=str(site_dir.resolve()), strict=strict)
+                                        site_dir=str(site_dir.resolve()), strict=strict,
+                                        **given)
             config.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs.build(config)
@@ -87,6 +109,23 @@ def build_site(site_dir: Path, *, strict: bool = True) -> None:
                 config.plugins.on_shutdown()
         except mkdocs.MkDocsException as exc:
             raise _failed(exc) from None
+
+
+@contextlib.contextmanager
+def _environment(name: str, value: str | None) -> Iterator[None]:
+    """Set the environment variable ``name`` to ``value`` for the block (None: leave it)."""
+    if value is None:
+        yield
+        return
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
 
 
 class _Mkdocs:

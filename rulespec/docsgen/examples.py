@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from rulespec.docsgen.markdown import code, indent, json_text, table, text
+from rulespec.docsgen.markdown import code, details, json_text, table, text, unsearched
 from rulespec.examples.model import Example, load_examples
 from rulespec.examples.run import Outcome, run_example
 from rulespec.reference.core import config_from_json
@@ -64,8 +64,15 @@ def _words(moves: Sequence[Mapping[str, object]]) -> str:
                      .strip("{}") for m in moves)
 
 
-def example_block(spec: Spec, example: Example, lines: Sequence[str]) -> str:
-    """Return one example as a collapsible Given / When / Then block."""
+def example_block(spec: Spec, example: Example, lines: Sequence[str], *,
+                  anchored: bool = True) -> str:
+    """Return one example as a folded Given / When / Then block.
+
+    The block is anchored at the example's id (``rules/#DDO-EX-DIE-D8`` opens it) where it is
+    ``anchored``: under the first clause it illustrates. Under the others it is a copy, left out
+    of the site search. The search finds an example by its id and title; its steps, which show
+    the clause at work, are left out (they were a seventh of the index).
+    """
     body = []
     config = {k: v for k, v in example.config_json(spec.game_id).items() if k != "game" and v}
     if config:
@@ -79,19 +86,36 @@ def example_block(spec: Spec, example: Example, lines: Sequence[str]) -> str:
         body.append("**When**\n\n" + "".join(f"1. {text(line)}\n" for line in shown))
     body.append("**Then**\n\n" + "".join(f"- {text(e.because)} {code(e.that)}\n"
                                           for e in example.expect))
-    title = f"{example.id}: {example.title}".replace('"', "'")
-    return f'??? example "{title}"\n\n' + indent("\n".join(body)) + "\n"
+    if example.witness is not None:
+        body.append(f"Witness of {code(example.witness.ambiguity)} option "
+                    f"{code(example.witness.option)}: it holds under that option only "
+                    f"([the record](ambiguities.md#{example.witness.ambiguity})).\n")
+    return details(f"{example.id}: {example.title}", unsearched("\n".join(body)),
+                   kind="example", ident=example.id if anchored else None,
+                   searchable=anchored) + "\n"
 
 
-def clause_examples(spec: Spec, clause_id: str) -> str:
-    """Return the examples that illustrate ``clause_id`` (empty when there are none)."""
-    blocks = [example_block(spec, ex, lines) for ex, _, lines in _examples(spec)
-              if clause_id in ex.clauses]
+def clause_examples(spec: Spec, clause_id: str, anchored: set[str] | None = None) -> str:
+    """Return the examples that illustrate ``clause_id`` (empty when there are none).
+
+    ``anchored`` collects, over one page, the examples already shown with their anchor; an
+    example met again is shown without it (an id is unique on a page).
+    """
+    seen = set() if anchored is None else anchored
+    blocks = []
+    for ex, _, lines in _examples(spec):
+        if clause_id in ex.clauses:
+            blocks.append(example_block(spec, ex, lines, anchored=ex.id not in seen))
+            seen.add(ex.id)
     return "".join(blocks)
 
 
 def witness_table(spec: Spec, ambiguity: Mapping[str, Any]) -> str:
-    """Return the witnesses of an ambiguity side by side, one column per option."""
+    """Return the witnesses of an ambiguity side by side, one column per option.
+
+    Each witness is anchored by its id on the register page (``ambiguities/#DDO-EX-DIE-D8``)
+    and links to its whole example on the clauses page.
+    """
     aid = str(ambiguity["id"])
     options = [str(o["id"]) for o in ambiguity["options"]]
     found: dict[str, list[Example]] = {o: [] for o in options}
@@ -101,10 +125,12 @@ def witness_table(spec: Spec, ambiguity: Mapping[str, Any]) -> str:
     if not any(found.values()):
         return ""
     rows = [
-        [" ".join(code(ex.id) for ex in found[o]) for o in options],
+        [" ".join(f'<span id="{ex.id}"></span>[{code(ex.id)}](rules.md#{ex.id})'
+                  for ex in found[o]) for o in options],
         ["<br>".join(text(ex.title) for ex in found[o]) for o in options],
         ["<br>".join(text(e.because) for ex in found[o] for e in ex.expect) for o in options],
     ]
-    intro = ("**Witnesses.** Each example holds under its option and fails under every other "
-             "option (the test suite runs each under all of them).\n\n")
-    return intro + table([code(o) for o in options], rows) + "\n"
+    intro = (f'<span id="witnesses-{aid}"></span>**Witnesses.** Each example holds under its '
+             "option and fails under every other option (the test suite runs each under all "
+             "of them). Its id links to the whole example under its clause.\n\n")
+    return unsearched(intro + table([code(o) for o in options], rows)) + "\n"

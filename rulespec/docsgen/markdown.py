@@ -68,6 +68,71 @@ def indent(block: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line else line for line in block.splitlines()) + "\n"
 
 
+def details(summary: str, body: str, *, kind: str = "note", ident: str | None = None,
+            searchable: bool = True) -> str:
+    """Return a folded block (as ``??? kind "summary"`` renders it) that can carry an anchor.
+
+    ``summary`` is plain text; ``body`` Markdown. ``ident`` gives the block a permanent anchor
+    (opening the address with it unfolds the block). A block that is not ``searchable`` stays
+    out of the site search (a JSON Schema, a whole state: what the index need not carry).
+    """
+    attrs = [f'class="{kind}"']
+    if ident:
+        attrs.append(f'id="{ident}"')
+    if not searchable:
+        attrs.append("data-search-exclude")
+    title = re.sub(r"\s+", " ", summary).strip()
+    title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (f"<details {' '.join(attrs)} markdown>\n<summary>{title}</summary>\n\n"
+            f"{body.rstrip()}\n\n</details>\n")
+
+
+#: A web address as sources write it: with its scheme, or a bare lower-case host name
+#: (``spieletest.at/gesellschaftsspiel/5856/foppen``, ``mit80.de``).
+_ADDRESS = re.compile(
+    r"(?P<url>https?://[^\s<>()\[\];,]+[^\s<>()\[\];,.])"
+    r"|(?<![\w./@-])(?P<host>(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?P<tld>[a-z]{2,13}))"
+    r"(?P<path>/[^\s<>()\[\];,]*[^\s<>()\[\];,.])?(?![\w@-])")
+#: Endings that make ``name.ending`` a file, not a host.
+_FILE_ENDINGS = frozenset({"md", "txt", "py", "yaml", "yml", "json", "jsonl", "js", "html",
+                           "css", "pdf", "toml", "cfg", "csv", "xml", "gz", "zip", "png", "jpg"})
+#: Top-level domains a bare host without a path is taken to be an address with (besides any
+#: two-letter country code): ``rulespec.docsgen`` is a module, ``mit80.de`` a site.
+_BARE_TLDS = frozenset({"com", "org", "net", "info", "edu", "gov", "io", "app", "dev", "blog",
+                        "digital", "games"})
+
+
+def linked_addresses(value: object) -> str:
+    """Return text as inline Markdown with each web address in it a link (``mit80.de`` links
+    to ``https://mit80.de``); the rest is plain text."""
+    raw = re.sub(r"\s+", " ", str(value)).strip()
+    out, last = [], 0
+    for match in _ADDRESS.finditer(raw):
+        tld = match.group("tld")
+        if tld in _FILE_ENDINGS or (tld and not match.group("path") and len(tld) > 2
+                                    and tld not in _BARE_TLDS):
+            continue
+        shown = match.group(0)
+        href = shown if match.group("url") else f"https://{shown}"
+        before = raw[last:match.start()]
+        out.append(_spaced(before) + f"[{text(shown)}](<{href}>)")
+        last = match.end()
+    return "".join(out) + _spaced(raw[last:])
+
+
+def _spaced(value: str) -> str:
+    """Return ``text(value)`` keeping one leading and trailing space that ``text`` trims."""
+    if not value.strip():
+        return " " if value else ""
+    return (" " if value[0].isspace() else "") + text(value) + (" " if value[-1].isspace() else "")
+
+
+def unsearched(block: str) -> str:
+    """Return a Markdown block the site search leaves out (it repeats what a searched section
+    says: a witness table, a record's history, an example's steps)."""
+    return f"<div data-search-exclude markdown>\n\n{block.rstrip()}\n\n</div>\n"
+
+
 def badge(kind: str, value: str) -> str:
     """Return a coloured badge for an ambiguity status, severity, kind or scope."""
     return f'<span class="rs-badge rs-{kind} rs-{kind}-{value}">{value}</span>'

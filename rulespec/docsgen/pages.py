@@ -18,6 +18,7 @@ from rulespec.docsgen.markdown import (
     attributes,
     badge,
     code,
+    details,
     fenced,
     front_matter,
     indent,
@@ -88,7 +89,7 @@ def overview_page(spec: Spec, history: History | None = None) -> str:
     links = Links(spec)
     names = game["names"]
     out = [front_matter(f"{game_title(spec)}: Overview"), f"# {text(game_title(spec))}\n\n",
-           _provenance(spec), f"{links.prose(game['summary'])}\n\n"]
+           _provenance(spec), f"{links.prose(game['summary'])}\n\n", open_questions(spec, links)]
     facts = [["Game id", code(spec.game_id)],
              ["Original name", text(names["original"])],
              ["English name", text(names["english"])]]
@@ -170,6 +171,39 @@ def overview_page(spec: Spec, history: History | None = None) -> str:
     else:
         out.append("The spec lists no zones.\n\n")
     return "".join(out)
+
+
+#: The statuses of a record whose question is still open (the lifecycle's reported, triaged and
+#: deferred: no ruling, printed text or outside authority has closed it).
+OPEN_STATUSES = ("reported", "triaged", "deferred")
+
+
+def open_questions(spec: Spec, links: Links) -> str:
+    """Return the overview's box of what is still unknown: the open records, outcome first,
+    each with what would decide it and what the reference plays until then."""
+    records = list(spec.section("ambiguities"))
+    still = sorted((a for a in records if a["status"] in OPEN_STATUSES),
+                   key=lambda a: a["severity"] != "outcome")
+    title = f"Open questions: {len(still)} of {plural(len(records), 'record')}"
+    if not still:
+        body = ("No question is open: every record of the [ambiguity register](ambiguities.md) "
+                "is ruled, resolved, rejected or a duplicate.\n")
+    else:
+        body = ("What the rulebook does not settle and nothing has decided yet (records "
+                "reported, triaged or deferred in the [ambiguity register](ambiguities.md)). "
+                "Until one is decided, the reference plays its default; every other reading is "
+                "one `--ruling ID=OPTION` away.\n\n")
+        for amb in still:
+            default = amb["default"]
+            line = (f"- {links.to(str(amb['id']))} {text(amb['title'])} "
+                    f"{badge('status', str(amb['status']))} "
+                    f"{badge('severity', str(amb['severity']))}")
+            if amb.get("needs"):
+                line += f" **Needs:** {links.prose(amb['needs'])}"
+            line += (f" **Until then:** {code(default['option'])} "
+                     f"({badge('authority', str(default['authority']))}).")
+            body += line + "\n"
+    return f'!!! question "{title}"\n\n' + indent(body) + "\n"
 
 
 def _releases_line(history: History) -> str:
@@ -288,6 +322,7 @@ def rules_page(spec: Spec, history: History | None = None) -> str:
         cit = clause["citation"]
         groups.setdefault((str(cit["source"]), str(cit["section"])), []).append(clause)
     users = clause_users(spec)
+    anchored: set[str] = set()
     for (src_id, sec_id), clauses in groups.items():
         if not clauses:
             continue
@@ -298,7 +333,7 @@ def rules_page(spec: Spec, history: History | None = None) -> str:
             lineage = "" if history is None else \
                 lineage_note(history.lineage("clauses", str(clause["id"])))
             out.append(_clause_block(clause, links, users.get(str(clause["id"]), []), lineage))
-            out.append(clause_examples(spec, str(clause["id"])))
+            out.append(clause_examples(spec, str(clause["id"]), anchored))
     return "".join(out)
 
 
@@ -351,8 +386,9 @@ def actions_page(spec: Spec) -> str:
         rows = property_rows(params, link=links.link) if isinstance(params, Mapping) else []
         if rows:
             out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
-        out.append('??? note "JSON Schema of the action"\n\n'
-                   + indent(fenced(json.dumps(params, indent=2, ensure_ascii=False), "json")) + "\n")
+        out.append(details("JSON Schema of the action",
+                           fenced(json.dumps(params, indent=2, ensure_ascii=False), "json"),
+                           searchable=False) + "\n")
         out.append(_source_lines(spec, links, action) + "\n")
     state = spec.data["state"]
     schema = state["schema"]
@@ -366,8 +402,9 @@ def actions_page(spec: Spec) -> str:
         out.append(table(["Field", "Type", "Required", "Description"], rows) + "\n")
     if isinstance(schema, Mapping):
         out.append(nested_fields(schema, link=links.link))
-    out.append('??? note "JSON Schema of the state"\n\n'
-               + indent(fenced(json.dumps(schema, indent=2, ensure_ascii=False), "json")) + "\n")
+    out.append(details("JSON Schema of the state",
+                       fenced(json.dumps(schema, indent=2, ensure_ascii=False), "json"),
+                       searchable=False) + "\n")
     out.append(f"### Hidden information {anchor('hidden')}\n\n")
     hidden = state.get("hidden", [])
     if hidden:
@@ -440,14 +477,18 @@ def _events_section(spec: Spec, links: Links) -> str:
         out.append(fenced(str(event["when"]), "text") + "\n")
         out.append(_clause_line(links, event["clauses"]) + "\n")
     scope = [e for e in spec.section("coverage") if "when" in e]
+    # Scope and hints are about the kit's search, not the rules: their own sections, which the
+    # site search ranks after the rules (rulespec.docsgen.search.DEMOTED).
     if scope:
-        out.append("Not counted in every configuration (they cannot happen otherwise):\n\n")
+        out.append(f"### Counted only where they can happen {anchor('coverage-scope')}\n\n"
+                   "Not counted in every configuration (they cannot happen otherwise):\n\n")
         out.append(table(["Items", "Counted when", "Why"], [
             [", ".join(code(str(i)) for i in entry["items"]), code(str(entry["when"])),
              links.prose(entry["why"])] for entry in scope]) + "\n")
     hints = [e for e in spec.section("coverage") if "seek" in e]
     if hints:
-        out.append("Sought with a hint (the kit's search on the reference prefers the choices "
+        out.append(f"### Coverage hints {anchor('coverage-hints')}\n\n"
+                   "Sought with a hint (the kit's search on the reference prefers the choices "
                    "the hint holds for while these are not reached):\n\n")
         for entry in hints:
             out.append(", ".join(code(str(i)) for i in entry["items"]) + ": "

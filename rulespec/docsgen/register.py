@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rulespec.docsgen.changes import entry_link, lineage_note
-from rulespec.docsgen.history import History
+from rulespec.docsgen.history import Entry, History
 from rulespec.docsgen.impact import impact_block, outcome_cell, what_matters_most
 from rulespec.docsgen.links import Links, game_dir, game_title
 from rulespec.docsgen.markdown import (
@@ -15,24 +16,35 @@ from rulespec.docsgen.markdown import (
     anchor,
     badge,
     code,
+    linked_addresses,
     plural,
     scalar,
     table,
     text,
+    unsearched,
 )
 from rulespec.spec.model import Spec
 
 #: Where the cross-game ambiguity register lives, relative to the docs folder.
 REGISTER_PAGE = "ambiguities.md"
+#: Columns of the register table the page first hides (its column chooser shows them; the
+#: filters, the sort and the exports still read them). The rest of the cross-game register fits
+#: its page at a 1280 px window (navigation and contents hidden).
+HIDDEN_COLUMNS = ("Kind", "Authority", "Options", "Clauses", "Impact", "Last change")
+#: A game's register page keeps its navigation and contents (the list of its records), so its
+#: table first hides the default option too.
+GAME_HIDDEN_COLUMNS = (*HIDDEN_COLUMNS, "Default")
 
 
 def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: str,
                    with_game: bool, histories: Mapping[str, History] | None = None) -> str:
     """Return the sortable, filterable summary table of ambiguity records.
 
-    Cells whose shown text is not the value a URL should carry (the game's display name) wrap
-    it in ``data-key``; the register script filters and sorts on that key. With the games'
-    ``histories``, a last change that came with a release links to its entry on the game's
+    The register script (``docs/javascripts/register.js``) first shows the columns named in
+    ``data-columns`` (all but :data:`HIDDEN_COLUMNS`, or :data:`GAME_HIDDEN_COLUMNS` on a
+    game's page) and offers the others in a chooser. Cells whose shown text is not the value a
+    URL should carry (the game's display name) wrap it in ``data-key``; the register script
+    filters and sorts on that key. With the games' ``histories``, a last change that came with a release links to its entry on the game's
     Changes page (the date stays the cell's text, so sorting and exports are unchanged).
     """
     filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind", "Authority"]
@@ -57,7 +69,11 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
                 outcome_cell(amb),
                 _last_change(amb, (histories or {}).get(spec.game_id), link_prefix)]
         rows.append(row)
-    return (f'<div class="rs-register" data-filters="{",".join(filters)}" markdown>\n\n'
+    hidden = HIDDEN_COLUMNS if with_game else GAME_HIDDEN_COLUMNS
+    shown = [h for h in headers if h not in hidden]
+    # Left out of the site search: every cell repeats what the record's own section says.
+    return (f'<div class="rs-register" data-filters="{",".join(filters)}" '
+            f'data-columns="{",".join(shown)}" data-search-exclude markdown>\n\n'
             + table(headers, rows) + "\n</div>\n\n")
 
 
@@ -128,15 +144,20 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
     if amb.get("evidence"):
         out.append("**Evidence.**\n\n")
         for ev in amb["evidence"]:
-            src = f" (source: {text(ev['source'])})" if ev.get("source") else ""
-            out.append(f"- {links.prose(ev['text'])}{src}\n")
+            about = [text(ev["kind"])] if ev.get("kind") else []
+            if ev.get("source"):
+                about.append(f"source: {linked_addresses(ev['source'])}")
+            if ev.get("date"):
+                about.append(f"consulted {code(ev['date'])}")
+            out.append(f"- {links.prose(ev['text'])}"
+                       + (f" ({'; '.join(about)})" if about else "") + "\n")
         out.append("\n")
     out.append(impact_block(amb, links))
     if amb.get("history"):
-        out.append("**History.**\n\n" + table(["Date", "Status", "Note"], [
+        # Left out of the site search: the changelog carries each real change and its note.
+        out.append(unsearched("**History.**\n\n" + table(["Date", "Status", "Note"], [
             [code(h["date"]), badge("status", str(h["status"])), links.prose(h.get("note", ""))]
-            for h in amb["history"]])
-            + "\n")
+            for h in amb["history"]])) + "\n")
     return "".join(out)
 
 
@@ -148,14 +169,18 @@ def register_page(specs: Sequence[Spec], *, histories: Mapping[str, History] | N
     to it.
     """
     items = [(spec, amb) for spec in specs for amb in spec.section("ambiguities")]
-    out = ['---\ntitle: "Ambiguity register: all games"\nhide:\n  - toc\n---\n\n# Ambiguity register\n\n',
+    out = ['---\ntitle: "Ambiguity register: all games"\nhide:\n  - navigation\n  - toc\n---\n\n'
+           "# Ambiguity register\n\n",
            "Every ambiguity of every game: contradictions, gaps, unclear wording, translation "
            "damage and editorial slips. Filter by game, status, severity and kind; click a column "
            "heading to sort. Filters and sort are kept in the address "
            "(`?game=fool&status=ruled&sort=-id`), so a filtered view can be shared; export "
-           "what is shown as CSV or JSON. Games are named by their id in the address. See [the ambiguity lifecycle]"
-           "(editors/ambiguity-lifecycle.md) for what each status means. Sort by *Outcome "
-           "change* (`?sort=-outcome-change`) to see which rulings most often change who wins; "
+           "what is shown as CSV or JSON (every column). *Columns* shows the columns hidden "
+           "to fit the page (kind, authority, options, clauses, impact, last change); the text "
+           "filter reads them too. Games are named by their id in the address. See "
+           "[the ambiguity lifecycle](editors/ambiguity-lifecycle.md) for what each status "
+           "means; the [changelog](#changelog) lists what changed in the register. Sort by "
+           "*Outcome change* (`?sort=-outcome-change`) to see which rulings most often change who wins; "
            "[what matters most](#what-matters-most) ranks them per game.\n\n"]
     if not items:
         out.append("No ambiguities are recorded yet.\n")
@@ -171,27 +196,99 @@ def register_page(specs: Sequence[Spec], *, histories: Mapping[str, History] | N
     return Page(REGISTER_PAGE, "".join(out))
 
 
+@dataclass(frozen=True)
+class _Event:
+    """What one record's history says happened to it on one day: its last entry that day."""
+
+    date: str
+    spec: Spec
+    record: Mapping[str, Any]
+    entry: Mapping[str, Any]
+    #: The status the day started from (None: the record was added that day).
+    before: str | None
+
+
+def register_events(items: Sequence[tuple[Spec, Mapping[str, Any]]]) -> list[_Event]:
+    """Return the register's real changes: each record's addition and each later change of
+    status, one per record and day.
+
+    A record written with its lifecycle already run (reported, triaged and ruled on one day, as
+    a record added with its ruling is) is one addition in its final status, not three rows; a
+    day whose entries end where the day began changed nothing.
+    """
+    events = []
+    for spec, amb in items:
+        days: dict[str, list[Mapping[str, Any]]] = {}
+        for entry in amb.get("history") or []:
+            days.setdefault(str(entry["date"]), []).append(entry)
+        before: str | None = None
+        for date in sorted(days):
+            last = days[date][-1]
+            if before is None or str(last["status"]) != before:
+                events.append(_Event(date, spec, amb, last, before))
+            before = str(last["status"])
+    return events
+
+
 def changelog(items: Sequence[tuple[Spec, Mapping[str, Any]]], *,
               histories: Mapping[str, History] | None = None) -> str:
-    """Return the register's changelog: every dated ``history`` entry, newest first.
+    """Return the register's changelog: its real changes (:func:`register_events`), newest
+    first; the records one game added on one day, with one release, are one row.
 
-    With the games' ``histories``, an entry that came with a release links to it.
+    With the games' ``histories``, a change that came with a release links to it.
     """
-    entries = [(str(h["date"]), spec, amb, h) for spec, amb in items
-               for h in amb.get("history") or []]
     out = [f"## Changelog {anchor('changelog')}\n\n"]
-    if not entries:
+    events = register_events(items)
+    if not events:
         return out[0] + "No record has a dated history entry yet.\n"
-    entries.sort(key=lambda e: e[0], reverse=True)
-    rows = []
-    for date, spec, amb, entry in entries:
+    out.append("What changed in the register, newest first: the records each game added (in "
+               "their status when added) and every later change of a record's status, with "
+               "its reason. A record's whole history is in its own entry; a date links to the "
+               "release that carried the change.\n\n")
+    additions: dict[tuple[str, str, str], list[_Event]] = {}
+    rows: list[tuple[str, str, int, list[str]]] = []
+    for event in events:
+        if event.before is None:
+            released = _released(event, histories)
+            version = "" if released is None else str(released.version)
+            additions.setdefault((event.date, event.spec.game_id, version), []).append(event)
+            continue
+        links = Links(event.spec)
+        prefix = f"{game_dir(event.spec)}/"
+        rows.append((event.date, event.spec.game_id, 1, [
+            _when(event, histories), text(game_title(event.spec)),
+            links.to(str(event.record["id"]), prefix=prefix) + " " + text(event.record["title"]),
+            f"{badge('status', str(event.before))} → "
+            f"{badge('status', str(event.entry['status']))}",
+            links.prose(event.entry.get("note", ""), prefix=prefix)]))
+    for (date, game, _), group in additions.items():
+        spec = group[0].spec
         links = Links(spec)
-        history = (histories or {}).get(spec.game_id)
-        released = None if history is None else history.released_with(str(amb["id"]), entry)
-        when = code(date) if released is None or released.version is None else entry_link(
-            released, prefix=f"{game_dir(spec)}/", label=date,
-            hint=f"came with release {released.version}")
-        rows.append([when, links.to(str(amb["id"]), prefix=f"{game_dir(spec)}/"),
-                     text(amb["title"]), badge("status", str(entry["status"])),
-                     links.prose(entry.get("note", ""), prefix=f"{game_dir(spec)}/")])
-    return "".join(out) + table(["Date", "Record", "Title", "Status", "Note"], rows)
+        statuses: dict[str, int] = {}
+        for event in group:
+            statuses[str(event.entry["status"])] = statuses.get(str(event.entry["status"]), 0) + 1
+        rows.append((date, game, 0, [
+            _when(group[0], histories), text(game_title(spec)),
+            links.many([e.record["id"] for e in group], prefix=f"{game_dir(spec)}/"),
+            plural(len(group), "record") + " added: " + ", ".join(
+                f"{n} {badge('status', status)}" for status, n in sorted(statuses.items())),
+            ""]))
+    rows.sort(key=lambda row: (row[1], row[2]))  # by game, additions first; then newest first
+    rows.sort(key=lambda row: row[0], reverse=True)
+    return "".join(out) + table(["Date", "Game", "Records", "Change", "Why"],
+                                [cells for *_, cells in rows])
+
+
+def _released(event: _Event, histories: Mapping[str, History] | None) -> Entry | None:
+    history = (histories or {}).get(event.spec.game_id)
+    return None if history is None else history.released_with(str(event.record["id"]),
+                                                              event.entry)
+
+
+def _when(event: _Event, histories: Mapping[str, History] | None) -> str:
+    """Return the event's date, linked to the release that carried it when one did."""
+    released = _released(event, histories)
+    if released is None or released.version is None:
+        return code(event.date)
+    return entry_link(released, prefix=f"{game_dir(event.spec)}/", label=event.date,
+                      hint=f"came with release {released.version}")

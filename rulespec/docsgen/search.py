@@ -1,25 +1,44 @@
-"""Make the site search find ids first and ignore accents, by extending the built search index.
+"""Make the site search find ids first, rules before commentary, and ignore accents and endings,
+by extending the built search index and the theme's search worker.
 
-The theme's search (lunr) queries the fields ``title``, ``text`` and ``tags`` (boosted 1e6).
-After the build, :func:`tune_index` gives every section anchored at a permanent id
-(``#DDO-ROUND-02``) that id as a tag, so a clause id finds its clause first however many
-pages mention it, and appends to each section's text its accented words without their
-accents, hidden, so ``pontuacao`` finds ``pontuação``.
+The theme's search (lunr) queries the fields ``title`` (boosted 1e3), ``text`` and ``tags``
+(boosted 1e6). After the build, :func:`tune_index`
 
-Ids must also stay one term in the query: the theme's worker splits queries on its lexer's
-separator (whitespace and ``-``), not the configured one; :func:`patch_worker` makes it split
-on whitespace only, and the configured separator (which has no ``-``) does the rest.
+- gives every section anchored at a permanent id (``#DDO-ROUND-02``) that id as a tag, so a
+  clause id finds its clause first however many pages mention it;
+- titles a clause or invariant section, whose heading is only its id, with what it says
+  (``OURO-CARD-05: Dynamite draws three stones at once; ...``), so a word of the rule weighs in
+  its title as a record's title does, and the result says what the rule is;
+- demotes the sections that explain how the kit searches (coverage scope and hints): found, but
+  after the rules (:data:`DEMOTED`; whole pages of commentary are demoted by their front matter,
+  ``search: boost``);
+- appends to each section's text its accented words without their accents, hidden, so
+  ``pontuacao`` finds ``pontuação``.
+
+The theme's worker needs two patches (:func:`patch_worker`): ids must stay one term in the
+query (it splits queries on its lexer's separator, whitespace and ``-``, not the configured
+one: it is made to split on whitespace only, and the configured separator, which has no ``-``,
+does the rest); and the query must be stemmed as the index is (``pipeline`` in mkdocs.yml
+stems both), but the worker adds ``*`` to every word for search-as-you-type and lunr never
+stems a wildcard term, so ``rolls*`` would not find the stem ``roll``: each word is searched
+both as typed with ``*`` and as a whole, stemmed word.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from rulespec.spec.model import Spec
 
 _ID_ANCHOR = re.compile(r"#([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)$")
 _WORD = re.compile(r"\w+")
+
+#: Anchors of sections ranked after the rules, with their boost (1 is the default).
+DEMOTED: Mapping[str, float] = {"coverage-scope": 0.1, "coverage-hints": 0.1}
 
 
 def fold(value: str) -> str:
@@ -38,14 +57,39 @@ def folded_words(value: str) -> str:
     return " ".join(seen)
 
 
-def tune_index(index: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the search index with id tags and accent-folded text added."""
+def search_titles(specs: Iterable[Spec]) -> dict[str, str]:
+    """Return what each clause (its statement) and invariant (its description) says, by id."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        for clause in spec.section("clauses"):
+            out[str(clause["id"])] = " ".join(str(clause["statement"]).split())
+        for inv in spec.section("invariants"):
+            out[str(inv["id"])] = " ".join(str(inv["description"]).split())
+    return out
+
+
+def tune_index(index: Mapping[str, Any], *, titles: Mapping[str, str] | None = None
+               ) -> dict[str, Any]:
+    """Return the search index with id tags, titled id sections, demoted hints and
+    accent-folded text added.
+
+    ``titles`` maps an id to what it says: a section anchored at that id and titled by the id
+    alone is titled ``ID: what it says``.
+    """
     docs = []
     for entry in index.get("docs", []):
         doc = dict(entry)
-        match = _ID_ANCHOR.search(str(doc.get("location", "")))
+        location = str(doc.get("location", ""))
+        match = _ID_ANCHOR.search(location)
         if match:
-            doc["tags"] = [*doc.get("tags", []), match.group(1)]
+            ident = match.group(1)
+            doc["tags"] = [*doc.get("tags", []), ident]
+            said = (titles or {}).get(ident)
+            if said and str(doc.get("title", "")).strip() == ident:
+                doc["title"] = f"{ident}: {html.escape(said, quote=False)}"
+        fragment = location.rpartition("#")[2] if "#" in location else ""
+        if fragment in DEMOTED:
+            doc["boost"] = DEMOTED[fragment] * float(doc.get("boost", 1))
         folded = folded_words(f"{doc.get('title', '')} {doc.get('text', '')}")
         if folded:
             doc["text"] = f'{doc.get("text", "")} <span hidden>{folded}</span>'
@@ -56,11 +100,17 @@ def tune_index(index: Mapping[str, Any]) -> dict[str, Any]:
 #: How the theme's search worker sets its query separator, and what it becomes.
 WORKER_SEPARATOR = "t.QueryLexer.termSeparator=t.tokenizer.separator"
 WORKER_PATCHED = "t.QueryLexer.termSeparator=/\\s+/"
+#: How the worker makes every word of a query a prefix, and what it becomes: the prefix, and
+#: the whole word (stemmed by the search pipeline, as the index is).
+WORKER_PREFIX = ".map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}*`)"
+WORKER_PREFIX_PATCHED = ".map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}* ${r}`)"
 
 
 def patch_worker(source: str) -> str | None:
-    """Return the search worker with queries split on whitespace only, or None if the theme's
-    worker no longer has the line this patches (the id search test then fails)."""
-    if WORKER_SEPARATOR not in source:
+    """Return the search worker with queries split on whitespace only and each word searched
+    whole too (so it is stemmed), or None if the theme's worker no longer has the code this
+    patches (the search tests then fail)."""
+    if WORKER_SEPARATOR not in source or WORKER_PREFIX not in source:
         return None
-    return source.replace(WORKER_SEPARATOR, WORKER_PATCHED)
+    return (source.replace(WORKER_SEPARATOR, WORKER_PATCHED)
+            .replace(WORKER_PREFIX, WORKER_PREFIX_PATCHED))

@@ -16,6 +16,7 @@ from rulespec.docsgen.links import game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, table, text
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.perft import PERFT_PAGE, PERFT_TITLE, perft_page
+from rulespec.docsgen.publish import MARKER_REPOSITORY, repository_block
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import spec_format_page
 from rulespec.docsgen.states import STATES_PAGE, STATES_TITLE, pending_keys, phases, states_page
@@ -81,10 +82,12 @@ def readme_block(readme: str, name: str) -> str:
 
 
 def fill_markers(markdown: str, *, specs: Sequence[Spec], readme: str | None,
-                 prefix: str = "") -> str:
-    """Replace the generation markers of a hand-written page."""
+                 prefix: str = "", repo_url: str | None = None) -> str:
+    """Replace the generation markers of a hand-written page (``repo_url`` is mkdocs's)."""
     if MARKER_GAMES in markdown:
         markdown = markdown.replace(MARKER_GAMES, games_table(specs, prefix=prefix))
+    if MARKER_REPOSITORY in markdown:
+        markdown = markdown.replace(MARKER_REPOSITORY, repository_block(repo_url))
 
     def readme_sub(match: re.Match[str]) -> str:
         if readme is None:

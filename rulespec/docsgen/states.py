@@ -36,9 +36,9 @@ from rulespec.docsgen.markdown import (
     Page,
     anchor,
     code,
+    details,
     fenced,
     front_matter,
-    indent,
     json_text,
     table,
     text,
@@ -279,5 +279,6 @@ def states_page(spec: Spec, traces: Sequence[TraceFile]) -> Page:
         out.append(table(["Field", "Value", "Meaning", "Clauses"],
                          _field_rows(spec, links, example)) + "\n")
         body = json.dumps(example.state, ensure_ascii=False, indent=2, sort_keys=True)
-        out.append(f'??? example "The whole state"\n\n{indent(fenced(body, "json"))}\n')
+        out.append(details("The whole state", fenced(body, "json"), kind="example",
+                           searchable=False) + "\n")
     return Page(f"{game_dir(spec)}/{STATES_PAGE}", "".join(out))

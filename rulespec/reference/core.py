@@ -56,7 +56,9 @@ class IllegalAction(RulespecError):
 class Rejection:
     """Why an action is not legal: a sentence and the clauses it breaks."""
 
+    #: The rule broken, in a sentence.
     reason: str
+    #: The ids of the clauses that forbid the action.
     clauses: tuple[str, ...] = ()
 
 
@@ -64,11 +66,18 @@ class Rejection:
 class Config:
     """A fully resolved game configuration."""
 
+    #: The game id.
     game: str
+    #: The number of players.
     players: int
+    #: The option of every ambiguity record (ambiguity id -> option id), defaults filled in.
     rulings: Mapping[str, str]
+    #: The variants played, in the order given.
     variants: tuple[str, ...] = ()
+    #: The value of every parameter: the spec's defaults for the player count, then the
+    #: rulings', the variants' and the overrides' values.
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    #: The parameters set explicitly (``--param``), which the JSON form carries.
     overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def ruling(self, ambiguity: str) -> str:

@@ -16,7 +16,9 @@ from rulespec.reference.core import CHANCE, Action, Actor, Engine
 class Step:
     """One step of a game: who moved, what they did."""
 
+    #: Who moved: a seat, or ``"chance"``.
     actor: Actor
+    #: What they did.
     action: Action
 
 

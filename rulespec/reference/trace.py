@@ -60,10 +60,15 @@ class TraceError(RulespecError):
 class TraceStep:
     """One recorded action."""
 
+    #: The step's number, from 1.
     n: int
+    #: Who moved: a seat, or ``"chance"``.
     actor: Actor
+    #: The action played.
     action: Action
+    #: The canonical state after the action, when the trace records it.
     state: dict[str, Any] | None = None
+    #: The step's line in the trace file (0: not read from a file).
     line: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -79,10 +84,15 @@ class TraceStep:
 class Trace:
     """A whole trace."""
 
+    #: The game id.
     game: str
+    #: The version of the spec the trace was recorded under.
     spec_version: str
+    #: The configuration in its JSON form (``Config.to_json``).
     config: dict[str, Any]
+    #: Every action, in order.
     steps: list[TraceStep] = field(default_factory=list)
+    #: The game's result, when the trace records the end.
     result: dict[str, Any] | None = None
     #: Expectation lines (see ``trace_expect``), each checked after its step on replay.
     expectations: list[TraceExpectation] = field(default_factory=list)
@@ -364,10 +374,15 @@ def read_trace(source: Path | str | IO[str]) -> Trace:
 class ReplayOutcome:
     """What replaying a trace found: ok, or the first step that went wrong."""
 
+    #: Whether every step replayed as recorded.
     ok: bool
+    #: The steps replayed, the one that went wrong included.
     steps: int
+    #: What was found, in words.
     message: str
+    #: The number of the step that went wrong (None: none did, or it failed before any).
     step: int | None = None
+    #: The reference engine as the replay left it.
     engine: Engine | None = None
     #: Every differing field when a recorded state differs (``Change.to_json()`` records).
     diff: tuple[dict[str, Any], ...] = ()

@@ -20,10 +20,15 @@ class RulespecError(Exception):
 class Problem:
     """One thing wrong with an input file, with where it is and what to do."""
 
+    #: The file the problem is in.
     file: str
+    #: The line in the file, from 1 (0: no line is known).
     line: int
+    #: The column in that line, from 1.
     column: int
+    #: The JSON path of the offending value in the document (``/clauses/3/citation``).
     path: str
+    #: What is wrong and what to do about it.
     message: str
 
     def __str__(self) -> str:

@@ -16,8 +16,11 @@ JSONValue = Any
 class Spec:
     """A game specification that passed schema and semantic validation."""
 
+    #: The spec file it was loaded from.
     path: Path
+    #: The spec document as loaded (read it through the methods below where one fits).
     data: Mapping[str, Any]
+    #: Where each JSON path of the document starts in the file, for problems' line numbers.
     marks: Marks
 
     # -- identity -----------------------------------------------------------------------------

@@ -57,10 +57,15 @@ class GamePackage:
     traces, ``rulespec perft GAME --write-tables`` the perft tables, the author the examples.
     """
 
+    #: The YAML spec file.
     spec: Path
+    #: The folder of its golden traces (``<game>.<label>.jsonl``).
     traces: Path | None = None
+    #: The folder of the rulebook texts its sources name (``rulespec validate --sources``).
     rulebooks: Path | None = None
+    #: Its rule examples file (None: ``examples/<spec file name>`` beside the spec).
     examples: Path | None = None
+    #: Its perft tables file (None: ``<game>.perft.json`` in ``traces``).
     perft: Path | None = None
 
     def examples_file(self) -> Path:
@@ -74,8 +79,11 @@ class GamePackage:
 class RegisteredGame:
     """One game of the registry: its id, its files, and who contributed it."""
 
+    #: The game id (the entry point's name).
     id: str
+    #: The game's files.
     package: GamePackage
+    #: The distribution that registers it (its name and version), or how it was registered.
     distribution: str
 
     @property

@@ -192,7 +192,9 @@ def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> No
     assert '<span data-key="toy-dice">Toy Dice</span>' in page, "the game filters by its id"
     for column in ("Impact", "Clauses", "Options", "Authority", "Last change"):
         assert f"| {column} |" in page, f"register column {column} missing"
-    assert "hide:\n  - toc" in page
+    assert "hide:\n  - navigation\n  - toc" in page, "the register has the page's whole width"
+    assert 'data-columns="Id,Game,Title,Status,Severity,Default,Outcome change"' in page
+    assert "data-search-exclude" in page, "the table repeats the records: not in the search"
     for aid in example.ambiguities:
         assert f"(games/toy-dice/ambiguities.md#{aid})" in page
     assert "2 records: 1 ruled, 1 triaged." in page
@@ -201,7 +203,7 @@ def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> No
 def check_links(spec: Spec) -> None:
     """Assert every in-game link names a page of the game and an anchor that page defines."""
     pages = pages_of(spec)
-    ids = {name: set(heading_ids(md)) | set(re.findall(r'<span id="([^"]+)">', md))
+    ids = {name: set(heading_ids(md)) | set(re.findall(r'<(?:span|details)[^>]* id="([^"]+)"', md))
            for name, md in pages.items()}
     found = 0
     for name, markdown in pages.items():
@@ -419,10 +421,17 @@ def test_search_index_tags_ids_and_folds_accents() -> None:
 
 
 def test_search_worker_patch() -> None:
-    """The theme's worker splits queries on whitespace only after the patch, or we say so."""
-    worker = "a;t.QueryLexer.termSeparator=t.tokenizer.separator,b"
-    assert docsgen.patch_worker(worker) == "a;t.QueryLexer.termSeparator=/\\s+/,b"
+    """After the patch the theme's worker splits queries on whitespace only and searches each
+    word whole (stemmed) as well as as a prefix; without the code it patches, we say so."""
+    from rulespec.docsgen.search import WORKER_PREFIX
+
+    worker = f"a;t.QueryLexer.termSeparator=t.tokenizer.separator,b;x{WORKER_PREFIX}.join(' ')"
+    assert docsgen.patch_worker(worker) == (
+        "a;t.QueryLexer.termSeparator=/\\s+/,b;"
+        "x.map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}* ${r}`).join(' ')")
     assert docsgen.patch_worker("something else") is None
+    assert docsgen.patch_worker("a;t.QueryLexer.termSeparator=t.tokenizer.separator") is None, \
+        "a worker that no longer adds the prefix star must be looked at, not half patched"
 
 
 def _stamped(engine: str, failures: list[dict[str, Any]], *, checks: list[str] | None = None,

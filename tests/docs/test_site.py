@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 import yaml
 
-from rulespec.spec import Spec, all_specs, load_spec
+from rulespec.spec import Spec, all_specs, get_spec, load_spec
 from tests.docs.chromium import Chromium, find_chromium
 
 HERE = Path(__file__).parent
@@ -51,10 +51,20 @@ def load_mkdocs_yml() -> dict[str, Any]:
     return config
 
 
-def build(site_dir: Path, *, specs: list[Path] | None) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` into ``site_dir``; ``specs`` replaces the registry."""
+#: Where the registry site is built to be published (a deploy build, as a release would be).
+DEPLOY = {"RULESPEC_DEPLOY": "1", "RULESPEC_SITE_URL": "https://example.org/rulespec/",
+          "RULESPEC_REPO_URL": "https://github.com/example/rulespec"}
+
+
+def build(site_dir: Path, *, specs: list[Path] | None,
+          deploy: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run ``mkdocs build --strict`` into ``site_dir``; ``specs`` replaces the registry. A
+    ``deploy`` build has the addresses of :data:`DEPLOY`; otherwise none (a local build)."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    env.pop("RULESPEC_DOCS_SPECS", None)
+    for name in ("RULESPEC_DOCS_SPECS", *DEPLOY):
+        env.pop(name, None)
+    if deploy:
+        env.update(DEPLOY)
     if specs is not None:
         env["RULESPEC_DOCS_SPECS"] = os.pathsep.join(str(p) for p in specs)
     return subprocess.run(
@@ -92,9 +102,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def registry_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built strictly with every spec in the registry (as CI builds it)."""
+    """The site built strictly with every spec in the registry, to be published."""
     out = tmp_path_factory.mktemp("registry-site")
-    done = build(out, specs=None)
+    done = build(out, specs=None, deploy=True)
     assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
     return out
 
@@ -166,18 +176,69 @@ def test_no_two_pages_share_a_title(registry_site: Path) -> None:
 
 
 def test_publishing_settings(registry_site: Path) -> None:
-    """The sitemap lists pages, no source maps ship, no font comes from a third party."""
-    assert registry_site.joinpath("sitemap.xml").read_text("utf-8").count("<loc>") > 30
+    """A deploy build: the sitemap and canonical links are under site_url, no source maps
+    ship, no font comes from a third party, the header links the repository."""
+    site_url = DEPLOY["RULESPEC_SITE_URL"]
+    locs = re.findall(r"<loc>([^<]+)</loc>", registry_site.joinpath("sitemap.xml")
+                      .read_text("utf-8"))
+    assert len(locs) > 30 and all(loc.startswith(site_url) for loc in locs)
     assert not list(registry_site.rglob("*.map")), "source maps must not ship"
     for page in ("index.html", "games/fool/rules/index.html"):
         html = registry_site.joinpath(page).read_text("utf-8")
         assert "fonts.googleapis" not in html and "fonts.gstatic" not in html, page
-    assert 'href="/assets/stylesheets/' in registry_site.joinpath("404.html").read_text("utf-8"), \
-        "the 404 page must load its styles from the site root (site_url), not relative to a path"
+        assert f'<link rel="canonical" href="{site_url}' in html, page
+        assert f'href="{DEPLOY["RULESPEC_REPO_URL"]}"' in html, "the header links the repository"
+    assert 'href="/rulespec/assets/stylesheets/' in registry_site.joinpath("404.html").read_text(
+        "utf-8"), "the 404 page must load its styles under site_url, not relative to a path"
     api = re.sub(r"<[^>]+>", "", (registry_site / "reference/api/index.html").read_text("utf-8"))
     for name in ("load_spec", "check_engine", "Options", "InProcessAdapter", "SubprocessAdapter",
                  "read_trace", "Engine"):
         assert name in api, f"the API reference does not document {name}"
+
+
+def test_a_local_build_points_at_no_server(site: Path) -> None:
+    """Built without addresses (to read locally), the site has no canonical links and no
+    sitemap, rather than ones for 127.0.0.1, and says the repository address was not given."""
+    assert not (site / "sitemap.xml").exists() and not (site / "sitemap.xml.gz").exists()
+    for page in site.rglob("index.html"):
+        html = page.read_text("utf-8")
+        assert 'rel="canonical"' not in html and 'href="http://127.0.0.1' not in html, page
+    home = unescape(re.sub(r"<[^>]+>", "", (site / "index.html").read_text("utf-8")))
+    assert "git clone REPOSITORY rulespec" in home and "RULESPEC_REPO_URL" in home
+
+
+def test_home_and_getting_started_say_where_the_code_is(registry_site: Path) -> None:
+    """A published site names its repository and how to install from it, on the home page
+    and in Getting started (no page did)."""
+    repo = DEPLOY["RULESPEC_REPO_URL"]
+    for page in ("index.html", "getting-started/index.html"):
+        html = (registry_site / page).read_text("utf-8")
+        text = unescape(re.sub(r"<[^>]+>", "", html))
+        assert f'<a href="{repo}">{repo}</a>' in html, page
+        assert f"git clone {repo} rulespec && cd rulespec" in text, page
+        assert f"pip install 'rulespec[docs] @ git+{repo}'" in text, page
+
+
+API_FIELDS = {"rulespec.conformance.Options": ["examples", "max_steps", "seed", "budget"],
+              "rulespec.conformance.Report": ["engine", "game", "runs", "golden", "ok"],
+              "rulespec.conformance.Failure": ["check", "clauses", "message", "config", "trace"],
+              "rulespec.reference.TraceStep": ["n", "actor", "action", "state", "line"]}
+
+
+def test_api_reference_shows_fields_and_formatted_signatures(registry_site: Path) -> None:
+    """Options, Report, Failure and TraceStep list their fields with what each means, and a
+    long signature is laid out one parameter a line."""
+    html = (registry_site / "reference/api/index.html").read_text("utf-8")
+    for owner, fields in API_FIELDS.items():
+        for name in fields:
+            at = html.find(f'id="{owner}.{name}"')
+            assert at > 0, f"{owner}.{name} is not in the API reference"
+            following = re.sub(r"<[^>]+>", " ", html[at:at + 3000])
+            assert re.search(r"[A-Z][a-z]+ [a-z]+", following), f"{owner}.{name}: no description"
+    start = html.find('id="rulespec.conformance.check_engine"')
+    signature = html[start:html.find("</pre>", start)]
+    assert signature.count('class="n">adapter<') == 1 and signature.count("\n") >= 8, \
+        "check_engine's signature is not formatted (is ruff, from the docs extra, installed?)"
 
 
 def serve(site: Path) -> Iterator[str]:
@@ -560,7 +621,7 @@ def test_feed_of_releases_is_published_and_announced(registry_site: Path) -> Non
     from rulespec.docsgen.feed import ATOM
     from rulespec.releases.store import releases_of
 
-    site_url = load_mkdocs_yml()["site_url"]
+    site_url = DEPLOY["RULESPEC_SITE_URL"]
     root = ET.fromstring((registry_site / "releases.xml").read_bytes())
     entries = root.findall(f"{{{ATOM}}}entry")
     assert len(entries) == sum(len(releases_of(spec)) for spec in all_specs())
@@ -579,3 +640,173 @@ def test_feed_of_releases_is_published_and_announced(registry_site: Path) -> Non
         html = (registry_site / page).read_text("utf-8")
         assert re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]*'
                          r'href="[./]*releases\.xml"', html), f"{page} does not announce the feed"
+
+
+# -- the site fixes of issue 31 -------------------------------------------------------------------
+
+
+def test_search_index_leaves_out_repeats_and_demotes_hints(registry_site: Path) -> None:
+    """The index carries no JSON Schema, whole state or register table (each repeats what a
+    section of its own says); rules are titled by their statement; coverage hints are
+    demoted; the questions pages are demoted as a whole."""
+    index = json.loads((registry_site / "search/search_index.json").read_text("utf-8"))
+    assert index["config"]["pipeline"] == ["stemmer", "stopWordFilter"]
+    docs = {d["location"]: d for d in index["docs"]}
+    text = "\n".join(d["text"] for d in index["docs"])
+    assert '"additionalProperties"' not in text, "a JSON Schema is in the search index"
+    register = docs["ambiguities/"]["text"]
+    assert "FOOL-AMB-01" not in register, "the register table is in the search index"
+    card = docs["games/ouro-de-tolo/rules/#OURO-CARD-05"]
+    assert card["title"].startswith("OURO-CARD-05: Dynamite draws three stones")
+    hints = [d for loc, d in docs.items() if loc.endswith("#coverage-hints")]
+    assert hints and all(d.get("boost", 1) < 1 for d in hints)
+    questions = [d for loc, d in docs.items() if loc.startswith("editors/questions/ouro")]
+    assert questions and all(d.get("boost") == 0.1 for d in questions)
+
+
+def test_the_changelog_shows_real_changes_only(registry_site: Path) -> None:
+    """The register's changelog has one row per batch of added records and per later status
+    change (it had a row per history entry: 171 rows of same-day backfill)."""
+    html = (registry_site / "ambiguities/index.html").read_text("utf-8")
+    section = html[html.index('id="changelog"'):]
+    rows = section[:section.find("</table>")].count("<tr>") - 1
+    entries = sum(len(a.get("history") or []) for s in all_specs() for a in s.section("ambiguities"))
+    assert 0 < rows * 3 < entries, f"{rows} rows for {entries} history entries"
+
+
+REGISTER_JS = """
+(() => {
+  const table = document.querySelector('.rs-register table');
+  const wrap = table.closest('.md-typeset__scrollwrap');
+  const r = (el) => el.getBoundingClientRect();
+  const heads = Array.from(table.tHead.rows[0].cells);
+  return {
+    headers: heads.filter((h) => !h.hidden).map((h) => h.textContent.trim()),
+    table: r(table).width, wrap: r(wrap).width, wrapLeft: r(wrap).left, wrapRight: r(wrap).right,
+    scrollable: wrap.scrollWidth - wrap.clientWidth,
+    idLeft: r(heads[0]).left, idCellLeft: r(table.tBodies[0].rows[0].cells[0]).left,
+    sorted: heads.filter((h) => h.getAttribute('aria-sort')).map((h) => [h.textContent.trim(),
+      r(h).left, r(h).right]),
+    navigation: !!document.querySelector('.md-sidebar--primary') &&
+      r(document.querySelector('.md-sidebar--primary')).width > 0
+      && getComputedStyle(document.querySelector('.md-sidebar--primary')).visibility !== 'hidden'
+      && !document.querySelector('.md-sidebar--primary').hidden,
+  };
+})()
+"""
+
+
+def _chooser(browser: Chromium, column: str) -> None:
+    """Click the column chooser's box for ``column``."""
+    browser.evaluate("document.querySelector('.rs-columns-toggle').click()")
+    browser.evaluate(f"""(() => {{ const box = Array.from(document.querySelectorAll(
+        '.rs-columns-list label')).find((l) => l.textContent.trim() === {json.dumps(column)})
+        .querySelector('input'); box.click(); }})()""")
+
+
+def test_register_fits_keeps_the_id_in_view_and_chooses_columns(
+        browser: Chromium, registry_server: str, tmp_path: Path) -> None:
+    """The register has the page's width (no navigation, no contents) and first shows the
+    columns that fit it; the chooser adds the others, the address keeps the choice, and the Id
+    stays in view however far the table scrolls."""
+    browser.open(f"{registry_server}/ambiguities/")
+    browser.wait_for("!!document.querySelector('.rs-columns-toggle')")
+    first = browser.evaluate(REGISTER_JS)
+    assert not first["navigation"], "the register page hides the navigation"
+    assert first["headers"] == ["Id", "Game", "Title", "Status", "Severity", "Default",
+                                "Outcome change"]
+    assert first["scrollable"] <= 0, f"the first view scrolls sideways: {first}"
+    assert browser.evaluate("document.querySelector('.rs-columns-toggle').textContent") \
+        == "Columns (7 of 13)"
+    for column in ("Kind", "Options", "Clauses", "Impact", "Last change"):
+        _chooser(browser, column)
+    wide = browser.evaluate(REGISTER_JS)
+    assert wide["headers"][-1] == "Last change" and wide["scrollable"] > 100, wide
+    assert "columns=id%2Cgame%2Ctitle" in browser.evaluate("location.search")
+    browser.evaluate("document.querySelector('.rs-register table')"
+                     ".closest('.md-typeset__scrollwrap').scrollLeft = 100000")
+    scrolled = browser.evaluate(REGISTER_JS)
+    assert abs(scrolled["idLeft"] - scrolled["wrapLeft"]) < 2, f"the Id scrolled away: {scrolled}"
+    assert abs(scrolled["idCellLeft"] - scrolled["wrapLeft"]) < 2
+    shoot(browser, tmp_path, "register-scrolled")
+    address = browser.evaluate("location.href")
+    browser.open(address)
+    browser.wait_for("!!document.querySelector('.rs-columns-toggle')")
+    assert browser.evaluate(REGISTER_JS)["headers"] == wide["headers"], "the address keeps them"
+
+
+def test_register_text_filter_reads_hidden_columns(browser: Chromium,
+                                                   registry_server: str) -> None:
+    """A clause id appears only in the Clauses column, hidden at first: the filter finds it.
+    A game's id (the Game column shows its name) filters too."""
+    fool = get_spec("fool")
+    record = next(a for a in fool.section("ambiguities") if a["clauses"]
+                  and str(a["clauses"][0]) not in str(a["title"]))
+    clause = str(record["clauses"][0])
+    browser.open(f"{registry_server}/ambiguities/")
+    browser.wait_for("!!document.querySelector('.rs-filters input[type=search]')")
+    assert "Clauses" not in browser.evaluate(REGISTER_JS)["headers"]
+    browser.evaluate(f"""(() => {{ const i = document.querySelector(
+        '.rs-filters input[type=search]'); i.value = {json.dumps(clause)};
+        i.dispatchEvent(new Event('input')); }})()""")
+    shown = browser.evaluate(VISIBLE_IDS)
+    assert str(record["id"]) in shown and len(shown) < len(fool.section("ambiguities")) + 5
+    browser.evaluate("""(() => { const i = document.querySelector(
+        '.rs-filters input[type=search]'); i.value = 'ruby-rhino';
+        i.dispatchEvent(new Event('input')); })()""")
+    rhino = [str(a["id"]) for a in get_spec("ruby-rhino").section("ambiguities")]
+    assert set(rhino) <= set(browser.evaluate(VISIBLE_IDS))
+
+
+def test_register_sort_shows_and_reveals_its_column(browser: Chromium,
+                                                   registry_server: str) -> None:
+    """Sorting by a hidden column (Last change, from the address, every other column shown)
+    shows it and scrolls it into view beside the Id, which stays at the left."""
+    others = ("id,game,title,status,severity,kind,default,authority,options,clauses,impact,"
+              "outcome-change")
+    browser.open(f"{registry_server}/ambiguities/?columns={others}&sort=-last-change")
+    browser.wait_for("!!document.querySelector('.rs-columns-toggle')")
+    view = browser.evaluate(REGISTER_JS)
+    assert "Last change" in view["headers"]
+    assert view["scrollable"] > 300, "every column is shown: the table scrolls sideways"
+    (name, left, right), = view["sorted"]
+    assert name.startswith("Last change")
+    assert view["wrapLeft"] <= left and right <= view["wrapRight"] + 1, view
+    assert abs(view["idLeft"] - view["wrapLeft"]) < 2
+
+
+def test_search_finds_the_rule_and_word_forms(browser: Chromium, registry_server: str) -> None:
+    """"dynamite" leads to the Dynamite card's rule, not a coverage hint or the questions
+    page; "dynamites" (a form no page has) finds it too: queries are stemmed."""
+    for query in ("dynamite", "dynamites"):
+        best = first_section(browser, registry_server, query)
+        assert "/games/ouro-de-tolo/rules/" in best and best.endswith("#OURO-CARD-05"), \
+            f"{query}: the first section found is {best!r}"
+
+
+def test_overview_shows_the_open_questions(browser: Chromium, registry_server: str) -> None:
+    """Fool's overview says near its top that the card values are still unknown, and links the
+    record."""
+    browser.open(f"{registry_server}/games/fool/")
+    box = browser.wait_for("(() => { const b = document.querySelector('.admonition.question');"
+                           " if (!b) return null; return {title: b.querySelector("
+                           "'.admonition-title').textContent, top: b.getBoundingClientRect().top,"
+                           " links: Array.from(b.querySelectorAll('a')).map((a) =>"
+                           " a.getAttribute('href'))}; })()")
+    assert box["title"].startswith("Open questions: ") and box["top"] < 700
+    assert "ambiguities/#FOOL-AMB-01" in box["links"], box["links"]
+
+
+def test_a_witness_address_opens_its_example(browser: Chromium, registry_server: str,
+                                             tmp_path: Path) -> None:
+    """A witness id in the register links to its example under its clause; the address with
+    the id opens the folded example and scrolls to it."""
+    browser.open(f"{registry_server}/games/dado-de-ouro/ambiguities/#DDO-EX-DIE-D8")
+    link = browser.evaluate("document.getElementById('DDO-EX-DIE-D8').nextElementSibling.href")
+    assert link.endswith("/games/dado-de-ouro/rules/#DDO-EX-DIE-D8")
+    browser.open(link)
+    example = browser.wait_for("(() => { const d = document.getElementById('DDO-EX-DIE-D8');"
+                               " return d && d.open ? {top: d.getBoundingClientRect().top,"
+                               " tag: d.tagName} : null; })()")
+    assert example["tag"] == "DETAILS" and 0 <= example["top"] < 400, example
+    shoot(browser, tmp_path, "witness")

@@ -6,6 +6,7 @@ Checking is separate from reporting: the runner produces ``Failure`` records, th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,11 @@ class Failure:
     cause: str | None = None
     #: Seconds from the start of the run to when the failure was confirmed (shrunk, written).
     found_after: float | None = None
+    #: What the check expected at ``step`` (the reference's state, legal actions, result, the
+    #: recorded golden state, ...), as JSON; None when the message says it all.
+    expected: Any = None
+    #: What the engine did there instead, as JSON, beside ``expected``.
+    actual: Any = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the failure as JSON."""
@@ -105,7 +111,14 @@ class Failure:
                 "shrunk_from": self.shrunk_from,
                 "matches": [dict(m) for m in self.matches], "inference": self.inference,
                 "changed": list(self.changed), "cause": self.cause,
-                "found_after": None if self.found_after is None else round(self.found_after, 3)}
+                "found_after": None if self.found_after is None else round(self.found_after, 3),
+                "expected": json_value(self.expected), "actual": json_value(self.actual)}
+
+
+def json_value(value: Any) -> Any:
+    """Return ``value`` as plain JSON data (a value JSON cannot hold, such as a fraction, as its
+    text), so that a failure's expected and actual always fit a report and a trace."""
+    return None if value is None else json.loads(json.dumps(value, default=str))
 
 
 @dataclass

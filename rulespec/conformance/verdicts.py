@@ -35,6 +35,9 @@ class Finding:
     diff: tuple[Change, ...] = ()
     #: What went wrong, without where (``rulespec.conformance.causes``), when the check knows.
     cause: str | None = None
+    #: What the check expected and what the engine gave instead, as JSON (None: not compared).
+    expected: Any = None
+    actual: Any = None
 
 
 class Verdicts:
@@ -73,13 +76,18 @@ class Verdicts:
             where = "/".join(str(p) for p in err.absolute_path) or "(top)"
             return Finding("STATE-SCHEMA", self.clauses(action),
                            f"the state does not match the spec's state schema at {where}: "
-                           f"{err.message[:300]}")
+                           f"{err.message[:300]}", expected={"at": where, "schema": err.schema},
+                           actual={"at": where, "value": err.instance})
         violations = self.invariants.check(state, prev=prev, action=action, params=params,
                                            config=cfg)
         if violations:
             v = violations[0]
             return Finding("INVARIANT", v.clauses, str(v), subject=v.invariant,
-                           also=tuple(x.invariant for x in violations[1:]))
+                           also=tuple(x.invariant for x in violations[1:]),
+                           expected={"invariant": v.invariant, "holds": True,
+                                     "description": v.description},
+                           actual={"invariant": v.invariant, "holds": False,
+                                   "detail": v.detail})
         return None
 
     def state(self, state: Mapping[str, Any], expected: Mapping[str, Any],
@@ -90,20 +98,24 @@ class Verdicts:
         if ended != (False, False) and state.get("result") != expected.get("result"):
             return Finding("DIFF-RESULT", self.end_clauses + clauses,
                            f"result {state.get('result')!r} but the reference gives "
-                           f"{expected.get('result')!r}")
+                           f"{expected.get('result')!r}", expected=expected.get("result"),
+                           actual=state.get("result"))
         changes = tuple(diff_states(state, expected, self.schema))
         if not changes:
             return None  # they differ only where the spec's conventions say it does not matter
         # The clauses that govern the differing fields say what rule is broken; the last
         # action's clauses only say what was being done, so they come after.
         return Finding("DIFF-STATE", governing_clauses(changes) + clauses,
-                       describe(changes), diff=changes)
+                       describe(changes), diff=changes, expected=dict(expected),
+                       actual=dict(state))
 
     def refused(self, action: Action, rejection: Rejection) -> Finding:
         """The engine refused an action the reference allows."""
         return Finding("DIFF-LEGAL", self.clauses(action) + rejection.clauses,
                        f"the engine refused {action!r}, which the reference allows; it said: "
-                       f"{rejection.reason}", cause=causes.refused_legal(action, rejection.reason))
+                       f"{rejection.reason}", cause=causes.refused_legal(action, rejection.reason),
+                       expected={"action": action, "accepted": True},
+                       actual={"action": action, "accepted": False, "reason": rejection.reason})
 
     def legal(self, legal: Legal, expected: Legal, last: Action | None) -> Finding | None:
         """Compare who moves and the legal actions (and chance outcomes) with the reference's."""
@@ -112,13 +124,16 @@ class Verdicts:
                 or same_fractions(legal.probabilities, expected.probabilities)):
             return None  # the usual case, settled before anything is looked up
         last_clauses = self.clauses(last)
+        want, got = expected.to_json(), legal.to_json()
         if legal.actor != expected.actor:
             said = (f"the engine says {who(legal.actor)} is to move but the reference says "
                     f"{who(expected.actor)}")
             if legal.actor is None or expected.actor is None:
-                return Finding("DIFF-RESULT", self.end_clauses + last_clauses, said)
+                return Finding("DIFF-RESULT", self.end_clauses + last_clauses, said,
+                               expected=want, actual=got)
             return Finding("DIFF-LEGAL", last_clauses, said,
-                           cause=f"another player to move after {causes.kind_of(last)}")
+                           cause=f"another player to move after {causes.kind_of(last)}",
+                           expected=want, actual=got)
         if expected.actor == CHANCE:
             found = self.chance(legal, expected)
             if found is not None:
@@ -140,7 +155,8 @@ class Verdicts:
             msg = ("legal actions are the reference's but not in canonical order: the engine "
                    f"lists {legal.actions[:8]!r}, the reference {expected.actions[:8]!r}")
             cause = f"legal {causes.kinds(expected.actions)} not in canonical order"
-        return Finding("DIFF-LEGAL", clauses or last_clauses, msg, cause=cause)
+        return Finding("DIFF-LEGAL", clauses or last_clauses, msg, cause=cause, expected=want,
+                       actual=got)
 
     def chance(self, legal: Legal, expected: Legal) -> Finding | None:
         """Compare the chance outcomes and their exact probabilities with the reference's."""
@@ -149,10 +165,11 @@ class Verdicts:
             return None  # the reference's outcomes, which its own tests show sum to exactly 1
         clauses = self._kind_clauses(expected.actions)
         what = f"chance {causes.kinds(expected.actions)}"
+        wanted, given = expected.to_json(), legal.to_json()
         if legal.probabilities is None:
             return Finding("CHANCE-DIST", clauses, "chance is to move but the engine gives no "
                            "probabilities; list one exact fraction per outcome",
-                           cause=f"{what}: no probabilities")
+                           cause=f"{what}: no probabilities", expected=wanted, actual=given)
         got = {key(a): p for a, p in zip(legal.actions, legal.probabilities, strict=True)}
         want = {key(a): p for a, p in zip(expected.actions, expected.probabilities or [],
                                           strict=True)}
@@ -162,13 +179,15 @@ class Verdicts:
             missing = sorted(want.keys() - got.keys())[:5]
             return Finding("CHANCE-DIST", clauses, f"chance outcome set differs from the "
                            f"reference: extra {extra}, missing {missing}",
-                           cause=f"{what}: another outcome set")
+                           cause=f"{what}: another outcome set", expected=wanted,
+                           actual=given)
         wrong = [(k, got[k], want[k]) for k in want if got[k] != want[k]]
         if wrong or total != 1:
             shown = ", ".join(f"{k}: {g} instead of {w}" for k, g, w in wrong[:4])
             return Finding("CHANCE-DIST", clauses, f"chance probabilities differ from the "
                            f"reference ({shown or 'none differ'}); they sum to {total}",
-                           cause=f"{what}: other probabilities")
+                           cause=f"{what}: other probabilities", expected=wanted,
+                           actual=given)
         return None
 
     @staticmethod
@@ -185,12 +204,16 @@ class Verdicts:
         if rejection is None:
             return Finding("ILLEGAL-REJECTED", said.clauses,
                            f"the engine accepted {bad!r}, which is illegal now: {said.reason}",
-                           cause=causes.accepted_illegal(bad))
+                           cause=causes.accepted_illegal(bad),
+                           expected={"action": bad, "accepted": False, "reason": said.reason},
+                           actual={"action": bad, "accepted": True})
         if after != before:
             return Finding("ILLEGAL-REJECTED", said.clauses,
                            f"the engine refused {bad!r} but its state changed: "
                            + state_diff(after or {}, before or {}),
-                           cause=causes.refusal_changed_state(bad))
+                           cause=causes.refusal_changed_state(bad),
+                           expected=None if before is None else dict(before),
+                           actual=None if after is None else dict(after))
         return None
 
 

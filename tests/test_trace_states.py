@@ -265,3 +265,24 @@ def test_traces_old_and_new_match_the_trace_schema(tmp_path: Path) -> None:
             assert not errors, (line[:200], errors[0].message)
     both = {**lines[2], "state": {}, "delta": []}
     assert not validator.is_valid(both)
+
+
+def test_replay_prints_the_failure_a_trace_records(tmp_path: Path) -> None:
+    """A failure not in any state (legal actions in another order, at the first position)
+    replays cleanly; ``rulespec replay`` then says what the trace records, and its JSON has it."""
+    from click.testing import CliRunner
+
+    from rulespec.cli import cli
+
+    lines = _recorded_game(steps=0)
+    failure = {"check": "DIFF-LEGAL", "step": 0, "message": "legal actions are the "
+               "reference's but not in canonical order", "expected": {"actor": "chance"},
+               "actual": {"actor": "chance"}}
+    lines[-1]["failure"] = failure
+    path = _write(tmp_path, lines)
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert ("the trace records the kit's DIFF-LEGAL failure at step 0: legal actions are the "
+            "reference's but not in canonical order") in result.output
+    result = CliRunner().invoke(cli, ["replay", str(path), "--format", "json"])
+    assert json.loads(result.output)["recorded_failure"] == failure

@@ -114,7 +114,9 @@ def apply_delta(state: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
             root = op["value"]
             fresh.clear()
             continue
-        tokens = [_unescape(t) for t in path[1:].split("/")]
+        tokens = path[1:].split("/")
+        if "~" in path:
+            tokens = [_unescape(t) for t in tokens]
         if id(root) not in fresh:
             root = _copy(root, i, path)
             fresh.add(id(root))

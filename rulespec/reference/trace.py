@@ -110,11 +110,16 @@ class Trace:
     #: The conformance check that failed (``check``, ``step``, ``message``, ``expected``,
     #: ``actual``, ...), for a trace the kit wrote for a failure.
     failure: dict[str, Any] | None = None
+    #: The states the reader rebuilt while checking the deltas (not copied by ``replace``).
+    _states: list[dict[str, Any] | None] | None = field(default=None, init=False, repr=False,
+                                                         compare=False)
 
     def states(self) -> list[dict[str, Any] | None]:
         """Return the state after each step, full or rebuilt from its delta (None where the
         trace records none). The states share their unchanged parts: treat them as read-only.
         """
+        if self._states is not None:
+            return list(self._states)
         out: list[dict[str, Any] | None] = []
         state = self.initial
         for step in self.steps:
@@ -335,6 +340,7 @@ def _check_config(config: dict[str, Any], game: str, where: str) -> None:
 def _parse_lines(lines: Iterable[str], name: str) -> Trace:
     header: dict[str, Any] | None = None
     steps: list[TraceStep] = []
+    states: list[dict[str, Any] | None] = []
     expects: list[TraceExpectation] = []
     result: dict[str, Any] | None = None
     failure: dict[str, Any] | None = None
@@ -374,6 +380,7 @@ def _parse_lines(lines: Iterable[str], name: str) -> Trace:
             step = _parse_step(obj, where, len(steps), lineno, current)
             current = _state_after(step, current, where)
             steps.append(step)
+            states.append(current)
         elif kind == "expect":
             try:
                 expects.append(parse_expectation(obj, where, len(steps), lineno))
@@ -394,8 +401,10 @@ def _parse_lines(lines: Iterable[str], name: str) -> Trace:
     if not ended:
         raise TraceError(f"{name}: the trace ends after step {len(steps)} without a result line; "
                          "the file was cut off")
-    return Trace(header["game"], header["spec_version"], header["config"], steps, result, expects,
-                 initial=header.get("state"), failure=failure)
+    trace = Trace(header["game"], header["spec_version"], header["config"], steps, result,
+                  expects, initial=header.get("state"), failure=failure)
+    object.__setattr__(trace, "_states", states)
+    return trace
 
 
 def _parse_step(obj: dict[str, Any], where: str, before: int, lineno: int,

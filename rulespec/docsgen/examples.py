@@ -10,14 +10,17 @@ from typing import Any
 import yaml
 
 from rulespec.docsgen.markdown import code, indent, json_text, table, text
+from rulespec.docsgen.traces import TraceFile, example_trace_name, viewer_link
 from rulespec.examples.model import Example, load_examples
-from rulespec.examples.run import Outcome, run_example
+from rulespec.examples.run import Outcome, as_trace, run_example
 from rulespec.reference.core import config_from_json
 from rulespec.reference.registry import engine_class
 from rulespec.spec.model import Spec
 
 #: The longest play-by-play shown (longer step lists are cut, with a note).
 MAX_LINES = 12
+#: From a game's pages (``games/<id>/``) to the docs folder.
+TO_DOCS = "../../"
 
 
 _Run = tuple[tuple[Example, Outcome, tuple[str, ...]], ...]
@@ -64,8 +67,28 @@ def _words(moves: Sequence[Mapping[str, object]]) -> str:
                      .strip("{}") for m in moves)
 
 
-def example_block(spec: Spec, example: Example, lines: Sequence[str]) -> str:
-    """Return one example as a collapsible Given / When / Then block."""
+def example_traces(spec: Spec) -> list[TraceFile]:
+    """Return a trace of every rule example that holds on the reference: its moves from the
+    start with the reference's state at every step, and its expectations at the end."""
+    return [TraceFile(example_trace_name(spec.game_id, ex.id), spec.game_id, None, "example",
+                      "\n".join(as_trace(spec, outcome).lines()) + "\n")
+            for ex, outcome, _ in _examples(spec) if outcome.ok]
+
+
+def _played(outcome: Outcome) -> int:
+    """Return how many moves of an example are played (its trace's last step)."""
+    return sum(1 for m in (*outcome.setup, *outcome.steps) if m.kind == "apply")
+
+
+def _viewer(spec: Spec, example: Example, outcome: Outcome, label: str) -> str:
+    return viewer_link(label, example_trace_name(spec.game_id, example.id), _played(outcome),
+                       prefix=TO_DOCS)
+
+
+def example_block(spec: Spec, example: Example, lines: Sequence[str],
+                  outcome: Outcome | None = None) -> str:
+    """Return one example as a collapsible Given / When / Then block (with a link to its trace
+    in the viewer when its ``outcome`` on the reference holds)."""
     body = []
     config = {k: v for k, v in example.config_json(spec.game_id).items() if k != "game" and v}
     if config:
@@ -79,13 +102,16 @@ def example_block(spec: Spec, example: Example, lines: Sequence[str]) -> str:
         body.append("**When**\n\n" + "".join(f"1. {text(line)}\n" for line in shown))
     body.append("**Then**\n\n" + "".join(f"- {text(e.because)} {code(e.that)}\n"
                                           for e in example.expect))
+    if outcome is not None and outcome.ok:
+        body.append(_viewer(spec, example, outcome, "Step through this example, with the state "
+                            "at every step, in the trace viewer") + "\n")
     title = f"{example.id}: {example.title}".replace('"', "'")
     return f'??? example "{title}"\n\n' + indent("\n".join(body)) + "\n"
 
 
 def clause_examples(spec: Spec, clause_id: str) -> str:
     """Return the examples that illustrate ``clause_id`` (empty when there are none)."""
-    blocks = [example_block(spec, ex, lines) for ex, _, lines in _examples(spec)
+    blocks = [example_block(spec, ex, lines, outcome) for ex, outcome, lines in _examples(spec)
               if clause_id in ex.clauses]
     return "".join(blocks)
 
@@ -95,16 +121,24 @@ def witness_table(spec: Spec, ambiguity: Mapping[str, Any]) -> str:
     aid = str(ambiguity["id"])
     options = [str(o["id"]) for o in ambiguity["options"]]
     found: dict[str, list[Example]] = {o: [] for o in options}
-    for ex, _, _ in _examples(spec):
+    outcomes: dict[str, Outcome] = {}
+    for ex, outcome, _ in _examples(spec):
         if ex.witness is not None and ex.witness.ambiguity == aid:
             found.setdefault(ex.witness.option, []).append(ex)
+            outcomes[ex.id] = outcome
     if not any(found.values()):
         return ""
+
+    def shown(ex: Example) -> str:
+        outcome = outcomes[ex.id]
+        return _viewer(spec, ex, outcome, code(ex.id)) if outcome.ok else code(ex.id)
+
     rows = [
-        [" ".join(code(ex.id) for ex in found[o]) for o in options],
+        [" ".join(shown(ex) for ex in found[o]) for o in options],
         ["<br>".join(text(ex.title) for ex in found[o]) for o in options],
         ["<br>".join(text(e.because) for ex in found[o] for e in ex.expect) for o in options],
     ]
     intro = ("**Witnesses.** Each example holds under its option and fails under every other "
-             "option (the test suite runs each under all of them).\n\n")
+             "option (the test suite runs each under all of them); each id opens the example in "
+             "the trace viewer.\n\n")
     return intro + table([code(o) for o in options], rows) + "\n"

@@ -174,8 +174,8 @@
   function wanted() {
     const hash = new URLSearchParams(window.location.hash.slice(1));
     const params = hash.has("trace") || hash.has("step") ? hash : new URLSearchParams(window.location.search);
-    const step = params.get("step");
-    return { trace: params.get("trace"), step: step === null ? null : Number(step) };
+    const step = Number(params.get("step"));
+    return { trace: params.get("trace"), step: params.get("step") === null || !Number.isFinite(step) ? null : step };
   }
 
   function setup(root) {
@@ -386,10 +386,23 @@
       if (step === trace.steps.length && trace.result) {
         view.append(el("h4", { text: "Result" }), json(trace.result));
       }
-      const hash = stepHref(step);
-      if (window.location.hash !== hash || window.location.search) {
-        window.history.replaceState(null, "", window.location.pathname + hash);
-      }
+      remember();
+    }
+
+    // Keep the address on the step shown. Browsers throttle replaceState (Chromium ignores it
+    // after a few hundred calls in ten seconds), so while someone holds an arrow key the
+    // address is updated once the stepping pauses.
+    let pending = null;
+    function remember() {
+      if (pending !== null) return;
+      pending = window.setTimeout(() => {
+        pending = null;
+        if (!trace || !attached()) return;
+        const hash = stepHref(step);
+        if (window.location.hash !== hash || window.location.search) {
+          window.history.replaceState(null, "", window.location.pathname + hash);
+        }
+      }, 150);
     }
 
     const want = wanted();

@@ -540,6 +540,18 @@ def test_trace_viewer_shows_a_state_at_every_step_and_follows_the_address(
     browser.evaluate(f"location.hash = '#trace={name}&step=0'")
     browser.wait_for("document.querySelector('.rs-trace-step').textContent.startsWith('step 0 ')")
     assert _viewer_state(browser) == trace.initial
+    # Every state the viewer rebuilds from the deltas is the one the reader rebuilds.
+    shown = browser.evaluate(f"""(() => {{
+        const out = [];
+        for (let i = 0; i < {len(trace.steps)}; i += 1) {{
+            document.querySelector('.rs-trace-next').click();
+            out.push(document.querySelector('.rs-trace-state').textContent);
+        }}
+        return out;
+    }})()""")
+    assert [json.loads(x) for x in shown] == trace.states()
+    # The address follows once the stepping pauses (browsers throttle history updates).
+    browser.wait_for(f"location.hash === '#trace={name}&step={len(trace.steps)}'")
     browser.evaluate("history.back()")
     browser.wait_for(f"document.querySelector('.rs-trace-step').textContent.startsWith("
                      f"'step {delta_step} ')")
@@ -611,7 +623,7 @@ def test_pages_link_states_examples_and_records_to_their_traces(browser: Chromiu
     browser.open(first)
     browser.wait_for(f"document.querySelector('.rs-trace-step')?.textContent.startsWith("
                      f"'step {params['step']} of')")
-    assert browser.evaluate("location.search") == ""
+    browser.wait_for("location.search === ''")
     assert browser.evaluate("location.hash") == f"#trace={params['trace']}&step={params['step']}"
     trace = read_trace(ROOT / "conformance" / "traces" / f"{params['trace']}.jsonl")
     step = int(params["step"])

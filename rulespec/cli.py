@@ -301,12 +301,15 @@ def config_options(func: Any) -> Any:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--trace", "trace_path", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the game as a JSON Lines trace.")
+@click.option("--states/--no-states", default=True, show_default=True,
+              help="Record the state before and after every step in the --trace file (in full "
+                   "every few steps, as deltas between); --no-states records the actions only.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result.")
 @click.option("--max-steps", type=AT_LEAST_ONE, default=1_000_000, show_default=True,
               help="Give up after this many actions (at least 1).")
 def play(game: str | None, players: int | None, ruling: tuple[str, ...],
          variant: tuple[str, ...], param: tuple[str, ...], all_games: bool, seed: int,
-         trace_path: Path | None, quiet: bool, max_steps: int) -> None:
+         trace_path: Path | None, states: bool, quiet: bool, max_steps: int) -> None:
     """Play one game with random decisions and narrate it."""
     from rulespec.spec.registry import game_ids
 
@@ -319,17 +322,19 @@ def play(game: str | None, players: int | None, ruling: tuple[str, ...],
     if game is None:
         raise UsageError("name a GAME (see 'rulespec games') or pass --all")
     output_file(trace_path, "--trace")
-    _play_one(game, players, ruling, variant, param, seed, trace_path, quiet, max_steps)
+    _play_one(game, players, ruling, variant, param, seed, trace_path, quiet, max_steps,
+              states=states)
 
 
 def _play_one(game: str, players: int | None, ruling: Sequence[str], variant: Sequence[str],
               param: Sequence[str], seed: int, trace_path: Path | None, quiet: bool,
-              max_steps: int) -> None:
+              max_steps: int, *, states: bool = True) -> None:
     from rulespec.reference.play import random_policy
     from rulespec.reference.trace import Recorder
 
     engine = _engine_from_options(game, players, ruling, variant, param)
-    recorder = Recorder(engine)
+    # States cost a state per step; only a trace file needs them.
+    recorder = Recorder(engine, with_states=states and trace_path is not None)
     rng = random.Random(seed)
     rulings = ", ".join(f"{k}={v}" for k, v in sorted(engine.config.rulings.items()))
     if not quiet:
@@ -393,9 +398,17 @@ def replay(trace_path: Path, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps({"ok": outcome.ok, "steps": outcome.steps, "step": outcome.step,
                                "message": outcome.message, "diff": list(outcome.diff),
-                               "clauses": list(outcome.clauses)}))
+                               "clauses": list(outcome.clauses),
+                               "recorded_failure": trace.failure}))
     else:
         click.echo(f"{trace_path}: {'ok' if outcome.ok else 'FAILED'}: {outcome.message}")
+        if trace.failure is not None:
+            # A failure the kit wrote: what the engine did wrong may not be in a state (a
+            # legal-action or chance difference), so say what the trace records.
+            at = trace.failure.get("step")
+            where = "" if at is None else f" at step {at}"
+            click.echo(f"the trace records the kit's {trace.failure['check']} failure{where}: "
+                       f"{trace.failure['message']}")
     sys.exit(EXIT_OK if outcome.ok else EXIT_FAILED)
 
 

@@ -113,7 +113,9 @@ def _trace_files(specs: list[Spec], reports: Path) -> dict[str, str]:
 
     known = {spec.game_id: spec for spec in all_specs()}
     known.update({spec.game_id: spec for spec in specs})
-    traces = docsgen.golden_traces(known) + docsgen.failure_traces(reports / "failures")
+    # Rule examples run on the reference of each documented game; their pages link them.
+    traces = (docsgen.golden_traces(known) + docsgen.failure_traces(reports / "failures")
+              + [t for spec in specs for t in docsgen.example_traces(spec)])
     out = {f"{docsgen.TRACE_DIR}/catalog.js": docsgen.catalog_script(
         traces, list(known.values()), documented=[s.game_id for s in specs])}
     for trace in traces:

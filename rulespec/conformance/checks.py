@@ -6,6 +6,7 @@ Checking is separate from reporting: the runner produces ``Failure`` records, th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,12 +99,14 @@ class Failure:
     cause: str | None = None
     #: Seconds from the start of the run to when the failure was confirmed (shrunk, written).
     found_after: float | None = None
-    #: What the reference gives and what the engine gave, as two JSON objects with the same
-    #: keys (``{"legal_actions": [...]}``, ``{"to_move": ...}``, ``{"chance_outcomes": [...]}``,
-    #: ``{"result": ...}``), for the checks that compare something other than a state (a state
-    #: comparison is in ``diff``); None when the check has no such pair.
-    expected: Mapping[str, Any] | None = None
-    actual: Mapping[str, Any] | None = None
+    #: What the check expected at ``step``, as JSON: for the checks that compare something other
+    #: than a state, an object keyed by what was compared (``{"legal_actions": [...]}``,
+    #: ``{"to_move": ...}``, ``{"chance_outcomes": [...]}``, ``{"result": ...}``), with the same
+    #: keys in ``actual``; for a state, the reference's (or the recorded golden) state. None
+    #: when the message says it all.
+    expected: Any = None
+    #: What the engine did there instead, as JSON, beside ``expected``.
+    actual: Any = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the failure as JSON."""
@@ -116,8 +119,13 @@ class Failure:
                 "matches": [dict(m) for m in self.matches], "inference": self.inference,
                 "changed": list(self.changed), "cause": self.cause,
                 "found_after": None if self.found_after is None else round(self.found_after, 3),
-                "expected": None if self.expected is None else dict(self.expected),
-                "actual": None if self.actual is None else dict(self.actual)}
+                "expected": json_value(self.expected), "actual": json_value(self.actual)}
+
+
+def json_value(value: Any) -> Any:
+    """Return ``value`` as plain JSON data (a value JSON cannot hold, such as a fraction, as its
+    text), so that a failure's expected and actual always fit a report and a trace."""
+    return None if value is None else json.loads(json.dumps(value, default=str))
 
 
 @dataclass

@@ -37,6 +37,7 @@ from rulespec.conformance.protocol import (
     Legal,
 )
 from rulespec.conformance.scope import Scope, needs, refusal
+from rulespec.conformance.tracefile import failure_record
 from rulespec.examples.model import Example, ExampleFile, load_examples
 from rulespec.examples.position import Move
 from rulespec.examples.run import Outcome, as_trace, check_expectations, odds, run_example
@@ -248,7 +249,7 @@ def _with_trace(spec: Spec, failure: Failure, outcome: Outcome,
     folder = trace_dir / "examples"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{spec.game_id}-{outcome.example.id}.jsonl"
-    as_trace(spec, outcome).write(path)
+    replace(as_trace(spec, outcome), failure=failure_record(failure)).write(path)
     return replace(failure, trace=str(path))
 
 
@@ -298,7 +299,10 @@ def _run_one(adapter: Adapter, example: Example, outcome: Outcome, config: Mappi
     failed, why = check_expectations(example.expect, variables, level=level)
     return None if failed is None else Failure(
         CHECK, example.clauses, f"example {example.id} ({example.title}): {why}", dict(config),
-        step=len(done), actions=tuple(done), subject=example.id)
+        step=len(done), actions=tuple(done), subject=example.id,
+        expected={"that": failed.that, "because": failed.because, "holds": True},
+        actual={"that": failed.that, "holds": False, "state": variables["state"],
+                "legal": legal.to_json()})
 
 
 def _play(adapter: Adapter, move: Move, seen: _Seen) -> tuple[str, str] | None:

@@ -1,5 +1,9 @@
 """Golden traces: reference games with the state after every step, committed under traces/.
 
+The header records the state before the first step; each step the state after it, in full every
+few steps (``rulespec.reference.trace.recorded_steps``) and as a delta of the state before it
+elsewhere, so that the files stay small while a replay pins a difference to its exact step.
+
 Several per game, chosen from the spec alone (no game is special-cased): the smallest and
 largest player counts under the default rulings, each non-default ruling option, and each
 variant. The seed of each trace is derived from its label, so regenerating gives the same files;
@@ -17,7 +21,7 @@ from typing import Any
 from rulespec.reference.core import ConfigError, make_config
 from rulespec.reference.play import playout
 from rulespec.reference.registry import engine_class, new_game
-from rulespec.reference.trace import Trace, TraceStep
+from rulespec.reference.trace import Trace, recorded_steps
 from rulespec.spec.model import Spec
 from rulespec.spec.registry import game_ids, get_spec, golden_paths, registered
 
@@ -25,10 +29,6 @@ from rulespec.spec.registry import game_ids, get_spec, golden_paths, registered
 MAX_RULING_TRACES = 4
 #: A golden game longer than this is a bug in the reference (it must end).
 MAX_STEPS = 100_000
-#: Record the state after every this-many-th step (and after the last).
-STATE_EVERY = 10
-#: Record at most about this many states per trace.
-MAX_STATES = 25
 
 
 @dataclass(frozen=True)
@@ -115,26 +115,23 @@ def phase_cases(spec: Spec, reached: set[str],
 def _play(case: GoldenCase) -> tuple[list[str], set[str]]:
     """Play one case with the reference; return the trace lines and the phases reached.
 
-    The state is recorded after every ``STATE_EVERY``-th step (less often in long games: at most
-    ``MAX_STATES`` states) and after the last one: enough to pin a replay down to a few steps
-    while keeping the committed files small.
+    The state before the first step and after every step is recorded (``recorded_steps``).
     """
     engine = new_game(case.game, players=case.players, rulings=case.rulings,
                       variants=case.variants)
     rng = random.Random(case.seed)
-    played: list[tuple[Any, Any, dict[str, Any]]] = []
-    phases = {engine.state().get("phase")}
+    played: list[tuple[Any, Any, dict[str, Any] | None]] = []
+    initial = engine.state()
+    phases = {initial.get("phase")}
     try:
         for step in playout(engine, rng, max_steps=MAX_STEPS):
-            played.append((step.actor, step.action, engine.state()))
-            phases.add(played[-1][2].get("phase"))
+            state = engine.state()
+            played.append((step.actor, step.action, state))
+            phases.add(state.get("phase"))
     except RuntimeError as exc:
         raise RuntimeError(f"{case.filename}: {exc}") from None
-    every = max(STATE_EVERY, -(-len(played) // MAX_STATES))
-    steps = [TraceStep(n, actor, action, state if n % every == 0 or n == len(played) else None)
-             for n, (actor, action, state) in enumerate(played, 1)]
-    trace = Trace(case.game, engine.spec.version, engine.config.to_json(), steps,
-                  engine.result())
+    trace = Trace(case.game, engine.spec.version, engine.config.to_json(),
+                  recorded_steps(played, initial), engine.result(), initial=initial)
     return list(trace.lines()), {str(p) for p in phases if p is not None}
 
 

@@ -123,7 +123,10 @@ def _legal_after(adapter: Adapter, cfg: dict[str, Any],
                                f"{_where(path[:n - 1])}: the engine refused {action!r}, which "
                                f"it listed as legal: {rejection.reason}", cfg, step=n,
                                actions=tuple(path[:n]), subject="DIFF-LEGAL",
-                               cause=refused_legal(action, rejection.reason))
+                               cause=refused_legal(action, rejection.reason),
+                               expected={"action": action, "accepted": True},
+                               actual={"action": action, "accepted": False,
+                                       "reason": rejection.reason})
         return legal
     except ConfigRefused:
         raise  # the kit's driver says what was refused and why it was sent

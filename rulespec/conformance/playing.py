@@ -344,7 +344,8 @@ class GamePlay:
             first = self._project(self.adapter.state())
             if first != game.states[0]:
                 self._fail(game, "DETERMINISM", (), "a fresh game starts in a different state: "
-                           + state_diff(first, game.states[0] or {}))
+                           + state_diff(first, game.states[0] or {}), step=0,
+                           expected=game.states[0], actual=first)
             steps = list(enumerate(game.steps, 1))
             # Only the states are compared: an adapter that can leave out the legal actions
             # (``send_replay``, optional) is asked for the states alone.
@@ -361,7 +362,10 @@ class GamePlay:
                                 else state_diff(state, game.states[i] or {}))
                         self._fail(game, "DETERMINISM", self.verdicts.clauses(action),
                                    f"replaying the same actions, step {i} ({action!r}) differs: "
-                                   f"{what}", step=i)
+                                   f"{what}", step=i, expected=game.states[i],
+                                   actual=state if rejection is None else
+                                   {"action": action, "accepted": False,
+                                    "reason": rejection.reason})
         except (EngineFailure, EngineError) as exc:
             raise AbortConfig(self._protocol_failure(game.cfg, exc, game)) from None
 
@@ -398,8 +402,7 @@ class GamePlay:
     def _fail(self, game: _Game, check: str, clauses: Iterable[str], message: str, *,
               subject: str | None = None, also: tuple[str, ...] = (),
               step: int | None = None, diff: tuple[Mapping[str, Any], ...] = (),
-              cause: str | None = None, expected: Mapping[str, Any] | None = None,
-              actual: Mapping[str, Any] | None = None) -> NoReturn:
+              cause: str | None = None, expected: Any = None, actual: Any = None) -> NoReturn:
         at = len(game.steps) if step is None else step
         failure = Failure(check, tuple(unique(clauses)), message, game.cfg, step=at,
                           actions=tuple(game.steps[:at]), also=also, subject=subject, diff=diff,

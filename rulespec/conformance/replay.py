@@ -13,7 +13,7 @@ from rulespec.conformance.checks import Failure
 from rulespec.conformance.protocol import EngineError, EngineFailure
 from rulespec.conformance.verdicts import Verdicts
 from rulespec.reference.core import ConfigError
-from rulespec.reference.trace import Trace, read_trace
+from rulespec.reference.trace import Trace, TraceStep, read_trace
 from rulespec.spec.registry import golden_paths
 from rulespec.spec.statediff import describe, diff_states, governing_clauses
 
@@ -37,8 +37,11 @@ def replay_golden(adapter: Adapter, verdicts: Verdicts, name: str, trace: Trace,
     seen = states if states is not None else []
     try:
         adapter.start(cfg)
-        seen.append(adapter.state())
-        for step in trace.steps:
+        first = adapter.state()
+        seen.append(first)
+        if trace.initial is not None and keep(first) != keep(trace.initial):
+            return _differs(verdicts, name, None, first, trace.initial, keep, cfg, steps)
+        for step, recorded in zip(trace.steps, trace.states(), strict=True):
             steps.append((step.actor, step.action))
             rejection, state, _ = adapter.step(step.action)
             seen.append(state if rejection is None else None)
@@ -46,22 +49,37 @@ def replay_golden(adapter: Adapter, verdicts: Verdicts, name: str, trace: Trace,
                 return Failure("GOLDEN", verdicts.clauses(step.action),
                                f"{name} step {step.n}: the engine refused {step.action!r}: "
                                f"{rejection.reason}", cfg, step.n, tuple(steps), subject=name,
-                               cause=refused_legal(step.action, rejection.reason))
-            if step.state is not None and keep(state) != keep(step.state):
-                changes = tuple(diff_states(keep(state), keep(step.state), verdicts.schema))
-                return Failure("GOLDEN", governing_clauses(changes) + verdicts.clauses(step.action),
-                               f"{name} step {step.n}: " + describe(changes),
-                               cfg, step.n, tuple(steps), subject=name,
-                               diff=tuple(c.to_json() for c in changes),
-                               cause=state_differs([c.to_json() for c in changes]))
+                               cause=refused_legal(step.action, rejection.reason),
+                               expected={"action": step.action, "accepted": True},
+                               actual={"action": step.action, "accepted": False,
+                                       "reason": rejection.reason})
+            if recorded is not None and keep(state) != keep(recorded):
+                return _differs(verdicts, name, step, state, recorded, keep, cfg, steps)
         final = adapter.state()
     except (EngineFailure, EngineError, ConfigError) as exc:
         return replace(protocol_failure(cfg, exc), check="GOLDEN", subject=name)
     if final.get("result") != trace.result:
         return Failure("GOLDEN", verdicts.end_clauses, f"{name}: result "
                        f"{final.get('result')!r} but the trace records {trace.result!r}", cfg,
-                       len(steps), tuple(steps), subject=name, cause="DIFF-RESULT")
+                       len(steps), tuple(steps), subject=name, cause="DIFF-RESULT",
+                       expected=trace.result, actual=final.get("result"))
     return None
+
+
+def _differs(verdicts: Verdicts, name: str, step: TraceStep | None, state: Any,
+             recorded: Mapping[str, Any], keep: Callable[[Any], Any], cfg: dict[str, Any],
+             steps: list[tuple[Any, Mapping[str, Any]]]) -> Failure:
+    """The GOLDEN failure of an engine state that is not the recorded one (``step`` None: the
+    state before the first step)."""
+    changes = tuple(diff_states(keep(state), keep(recorded), verdicts.schema))
+    action = None if step is None else step.action
+    clauses = verdicts.clauses(action) if action is not None else verdicts.setup_clauses
+    where = "before the first step" if step is None else f"step {step.n}"
+    return Failure("GOLDEN", governing_clauses(changes) + clauses,
+                   f"{name} {where}: " + describe(changes), cfg, len(steps), tuple(steps),
+                   subject=name, diff=tuple(c.to_json() for c in changes),
+                   cause=state_differs([c.to_json() for c in changes]),
+                   expected=keep(recorded), actual=keep(state))
 
 
 def load_golden(game: str) -> list[tuple[Path, Trace]]:

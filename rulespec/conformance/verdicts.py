@@ -37,8 +37,8 @@ class Finding:
     cause: str | None = None
     #: The reference's and the engine's side of what was compared, when it is not a state
     #: (``rulespec.conformance.checks.Failure.expected``).
-    expected: Mapping[str, Any] | None = None
-    actual: Mapping[str, Any] | None = None
+    expected: Any = None
+    actual: Any = None
 
 
 class Verdicts:
@@ -77,13 +77,18 @@ class Verdicts:
             where = "/".join(str(p) for p in err.absolute_path) or "(top)"
             return Finding("STATE-SCHEMA", self.clauses(action),
                            f"the state does not match the spec's state schema at {where}: "
-                           f"{err.message[:300]}")
+                           f"{err.message[:300]}", expected={"at": where, "schema": err.schema},
+                           actual={"at": where, "value": err.instance})
         violations = self.invariants.check(state, prev=prev, action=action, params=params,
                                            config=cfg)
         if violations:
             v = violations[0]
             return Finding("INVARIANT", v.clauses, str(v), subject=v.invariant,
-                           also=tuple(x.invariant for x in violations[1:]))
+                           also=tuple(x.invariant for x in violations[1:]),
+                           expected={"invariant": v.invariant, "holds": True,
+                                     "description": v.description},
+                           actual={"invariant": v.invariant, "holds": False,
+                                   "detail": v.detail})
         return None
 
     def state(self, state: Mapping[str, Any], expected: Mapping[str, Any],
@@ -103,13 +108,16 @@ class Verdicts:
         # The clauses that govern the differing fields say what rule is broken; the last
         # action's clauses only say what was being done, so they come after.
         return Finding("DIFF-STATE", governing_clauses(changes) + clauses,
-                       describe(changes), diff=changes)
+                       describe(changes), diff=changes, expected=dict(expected),
+                       actual=dict(state))
 
     def refused(self, action: Action, rejection: Rejection) -> Finding:
         """The engine refused an action the reference allows."""
         return Finding("DIFF-LEGAL", self.clauses(action) + rejection.clauses,
                        f"the engine refused {action!r}, which the reference allows; it said: "
-                       f"{rejection.reason}", cause=causes.refused_legal(action, rejection.reason))
+                       f"{rejection.reason}", cause=causes.refused_legal(action, rejection.reason),
+                       expected={"action": action, "accepted": True},
+                       actual={"action": action, "accepted": False, "reason": rejection.reason})
 
     def legal(self, legal: Legal, expected: Legal, last: Action | None) -> Finding | None:
         """Compare who moves and the legal actions (and chance outcomes) with the reference's."""
@@ -118,6 +126,7 @@ class Verdicts:
                 or same_fractions(legal.probabilities, expected.probabilities)):
             return None  # the usual case, settled before anything is looked up
         last_clauses = self.clauses(last)
+        want, got = expected.to_json(), legal.to_json()
         if legal.actor != expected.actor:
             said = (f"the engine says {who(legal.actor)} is to move but the reference says "
                     f"{who(expected.actor)}")
@@ -201,12 +210,16 @@ class Verdicts:
         if rejection is None:
             return Finding("ILLEGAL-REJECTED", said.clauses,
                            f"the engine accepted {bad!r}, which is illegal now: {said.reason}",
-                           cause=causes.accepted_illegal(bad))
+                           cause=causes.accepted_illegal(bad),
+                           expected={"action": bad, "accepted": False, "reason": said.reason},
+                           actual={"action": bad, "accepted": True})
         if after != before:
             return Finding("ILLEGAL-REJECTED", said.clauses,
                            f"the engine refused {bad!r} but its state changed: "
                            + state_diff(after or {}, before or {}),
-                           cause=causes.refusal_changed_state(bad))
+                           cause=causes.refusal_changed_state(bad),
+                           expected=None if before is None else dict(before),
+                           actual=None if after is None else dict(after))
         return None
 
 

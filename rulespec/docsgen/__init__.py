@@ -20,6 +20,7 @@ hook imports on their own.
 from __future__ import annotations
 
 from rulespec.docsgen.cli_reference import cli_page
+from rulespec.docsgen.examples import example_traces
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, fenced, table, text
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
@@ -60,6 +61,7 @@ __all__ = [
     "clause_users",
     "cli_page",
     "code",
+    "example_traces",
     "failure_traces",
     "fenced",
     "fill_markers",

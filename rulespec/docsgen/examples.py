@@ -10,14 +10,17 @@ from typing import Any
 import yaml
 
 from rulespec.docsgen.markdown import code, details, json_text, table, text, unsearched
+from rulespec.docsgen.traces import TraceFile, example_trace_name, viewer_link
 from rulespec.examples.model import Example, load_examples
-from rulespec.examples.run import Outcome, run_example
+from rulespec.examples.run import Outcome, as_trace, run_example
 from rulespec.reference.core import config_from_json
 from rulespec.reference.registry import engine_class
 from rulespec.spec.model import Spec
 
 #: The longest play-by-play shown (longer step lists are cut, with a note).
 MAX_LINES = 12
+#: From a game's pages (``games/<id>/``) to the docs folder.
+TO_DOCS = "../../"
 
 
 _Run = tuple[tuple[Example, Outcome, tuple[str, ...]], ...]
@@ -64,9 +67,28 @@ def _words(moves: Sequence[Mapping[str, object]]) -> str:
                      .strip("{}") for m in moves)
 
 
-def example_block(spec: Spec, example: Example, lines: Sequence[str], *,
-                  anchored: bool = True) -> str:
-    """Return one example as a folded Given / When / Then block.
+def example_traces(spec: Spec) -> list[TraceFile]:
+    """Return a trace of every rule example that holds on the reference: its moves from the
+    start with the reference's state at every step, and its expectations at the end."""
+    return [TraceFile(example_trace_name(spec.game_id, ex.id), spec.game_id, None, "example",
+                      "\n".join(as_trace(spec, outcome).lines()) + "\n")
+            for ex, outcome, _ in _examples(spec) if outcome.ok]
+
+
+def _played(outcome: Outcome) -> int:
+    """Return how many moves of an example are played (its trace's last step)."""
+    return sum(1 for m in (*outcome.setup, *outcome.steps) if m.kind == "apply")
+
+
+def _viewer(spec: Spec, example: Example, outcome: Outcome, label: str) -> str:
+    return viewer_link(label, example_trace_name(spec.game_id, example.id), _played(outcome),
+                       prefix=TO_DOCS)
+
+
+def example_block(spec: Spec, example: Example, lines: Sequence[str],
+                  outcome: Outcome | None = None, *, anchored: bool = True) -> str:
+    """Return one example as a folded Given / When / Then block, with a link to its trace in
+    the viewer when its ``outcome`` on the reference holds.
 
     The block is anchored at the example's id (``rules/#DDO-EX-DIE-D8`` opens it) where it is
     ``anchored``: under the first clause it illustrates. Under the others it is a copy, left out
@@ -90,6 +112,9 @@ def example_block(spec: Spec, example: Example, lines: Sequence[str], *,
         body.append(f"Witness of {code(example.witness.ambiguity)} option "
                     f"{code(example.witness.option)}: it holds under that option only "
                     f"([the record](ambiguities.md#{example.witness.ambiguity})).\n")
+    if outcome is not None and outcome.ok:
+        body.append(_viewer(spec, example, outcome, "Step through this example, with the state "
+                            "at every step, in the trace viewer") + "\n")
     return details(f"{example.id}: {example.title}", unsearched("\n".join(body)),
                    kind="example", ident=example.id if anchored else None,
                    searchable=anchored) + "\n"
@@ -103,9 +128,9 @@ def clause_examples(spec: Spec, clause_id: str, anchored: set[str] | None = None
     """
     seen = set() if anchored is None else anchored
     blocks = []
-    for ex, _, lines in _examples(spec):
+    for ex, outcome, lines in _examples(spec):
         if clause_id in ex.clauses:
-            blocks.append(example_block(spec, ex, lines, anchored=ex.id not in seen))
+            blocks.append(example_block(spec, ex, lines, outcome, anchored=ex.id not in seen))
             seen.add(ex.id)
     return "".join(blocks)
 
@@ -119,18 +144,24 @@ def witness_table(spec: Spec, ambiguity: Mapping[str, Any]) -> str:
     aid = str(ambiguity["id"])
     options = [str(o["id"]) for o in ambiguity["options"]]
     found: dict[str, list[Example]] = {o: [] for o in options}
-    for ex, _, _ in _examples(spec):
+    outcomes: dict[str, Outcome] = {}
+    for ex, outcome, _ in _examples(spec):
         if ex.witness is not None and ex.witness.ambiguity == aid:
             found.setdefault(ex.witness.option, []).append(ex)
+            outcomes[ex.id] = outcome
     if not any(found.values()):
         return ""
+
     rows = [
         [" ".join(f'<span id="{ex.id}"></span>[{code(ex.id)}](rules.md#{ex.id})'
+                  + (" " + _viewer(spec, ex, outcomes[ex.id], "(trace)")
+                     if outcomes[ex.id].ok else "")
                   for ex in found[o]) for o in options],
         ["<br>".join(text(ex.title) for ex in found[o]) for o in options],
         ["<br>".join(text(e.because) for ex in found[o] for e in ex.expect) for o in options],
     ]
     intro = (f'<span id="witnesses-{aid}"></span>**Witnesses.** Each example holds under its '
              "option and fails under every other option (the test suite runs each under all "
-             "of them). Its id links to the whole example under its clause.\n\n")
+             "of them). Its id links to the whole example under its clause; (trace) opens it "
+             "in the trace viewer.\n\n")
     return unsearched(intro + table([code(o) for o in options], rows)) + "\n"

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rulespec.docsgen.changes import CHANGES_PAGE, CHANGES_TITLE, entry_link, lineage_note
-from rulespec.docsgen.examples import clause_examples, witness_table
+from rulespec.docsgen.examples import TO_DOCS, clause_examples, witness_table
 from rulespec.docsgen.history import History
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
 from rulespec.docsgen.markdown import (
@@ -30,6 +30,7 @@ from rulespec.docsgen.markdown import (
 )
 from rulespec.docsgen.register import ambiguity_block, register_table
 from rulespec.docsgen.schema import nested_fields, property_rows, schema_type
+from rulespec.docsgen.traces import golden_traces, record_traces
 from rulespec.spec.model import Spec
 
 #: The pages of one game, in navigation order: (file name, navigation title).
@@ -540,9 +541,11 @@ def ambiguities_page(spec: Spec, history: History | None = None) -> str:
     histories = {} if history is None else {spec.game_id: history}
     out.append(register_table([(spec, a) for a in records], prefix="", with_game=False,
                               histories=histories))
+    traces = golden_traces([spec.game_id])
     for amb in records:
         out.append(ambiguity_block(amb, links, history))
         out.append(witness_table(spec, amb))
+        out.append(record_traces(spec, amb, traces, prefix=TO_DOCS))
     return "".join(out)
 
 

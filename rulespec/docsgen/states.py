@@ -25,6 +25,7 @@ informative working fields (the most non-empty values) is shown.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from rulespec.docsgen.markdown import (
     table,
     text,
 )
-from rulespec.docsgen.traces import TraceFile
+from rulespec.docsgen.traces import TraceFile, viewer_link
 from rulespec.spec.model import Spec
 
 STATES_PAGE = "states.md"
@@ -180,7 +181,7 @@ def phase_examples(spec: Spec, traces: Sequence[TraceFile]) -> dict[str, PhaseEx
 
     cls = engine_class(spec)
     for trace_file in _ordered(traces):
-        trace = read_trace(trace_file.path)
+        trace = read_trace(io.StringIO(trace_file.read()))
         engine = cls(spec, config_from_json(spec, trace.config))
         offer(trace_file.name, 0, engine.state())
         for step in trace.steps:
@@ -236,6 +237,16 @@ def _field_rows(spec: Spec, links: Links, example: PhaseExample) -> list[list[st
     return rows
 
 
+#: From a game's pages (``games/<id>/``) to the docs folder.
+TO_DOCS = "../../"
+
+
+def _at(example: PhaseExample) -> str:
+    """Return where an example state comes from, linked to that step in the viewer."""
+    return viewer_link(f"{code(example.trace + '.jsonl')}, step {example.step}", example.trace,
+                       example.step, prefix=TO_DOCS)
+
+
 def states_page(spec: Spec, traces: Sequence[TraceFile]) -> Page:
     """Return the example-states page of one game from its golden traces."""
     links = Links(spec)
@@ -257,13 +268,13 @@ def states_page(spec: Spec, traces: Sequence[TraceFile]) -> Page:
            "schema ([Actions and state](actions.md)). The whole state follows, folded.\n\n"
            "Which state: traces under the default rulings first, then the others, in name "
            "order; in each phase, the first state whose working fields hold the most values. "
-           "Replay a trace with `rulespec replay FILE` or open it in the "
-           "[trace viewer](../../implementers/trace-viewer.md).\n\n"]
+           "Replay a trace with `rulespec replay FILE`; each state links to its step in the "
+           "[trace viewer](../../implementers/trace-viewer.md), which shows the steps around "
+           "it.\n\n"]
     rows = []
     for phase in all_phases:
         example = examples.get(phase)
-        where = (f"{code(example.trace + '.jsonl')}, step {example.step}" if example
-                 else "no golden trace")
+        where = (_at(example) if example else "no golden trace")
         rows.append([f"[{code(phase)}](#phase-{phase})", links.prose(texts[phase]), where])
     out.append(table(["Phase", "What happens", "Example from"], rows) + "\n")
     for phase in all_phases:
@@ -275,7 +286,9 @@ def states_page(spec: Spec, traces: Sequence[TraceFile]) -> Page:
                        "reaches a missing phase; none does.\n\n")
             continue
         after = "the start of the game" if example.step == 0 else f"step {example.step}"
-        out.append(f"From {code(example.trace + '.jsonl')}, the state at {after}.\n\n")
+        out.append(f"From {code(example.trace + '.jsonl')}, the state at {after} "
+                   f"({viewer_link('step through it', example.trace, example.step, prefix=TO_DOCS)}"
+                   ").\n\n")
         out.append(table(["Field", "Value", "Meaning", "Clauses"],
                          _field_rows(spec, links, example)) + "\n")
         body = json.dumps(example.state, ensure_ascii=False, indent=2, sort_keys=True)

@@ -4,31 +4,64 @@ The viewer (``docs/javascripts/trace-viewer.js``) must work from a site opened o
 from ``file://`` where ``fetch`` is refused, so the data is written as small scripts that
 call back into the viewer: ``traces/catalog.js`` (the trace list, and per game the clauses of
 each action kind and each clause's statement) and one ``traces/<name>.js`` per trace.
+
+Three kinds of trace: the golden traces each game registers, the minimal failing games the
+committed conformance reports point to, and one trace per rule example (its moves from the
+start with the reference's state at every step and its expectations), made at build time.
+Generated pages link a trace at a step with :func:`viewer_link`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from rulespec.docsgen.links import game_dir, game_title
+from rulespec.docsgen.markdown import code
 from rulespec.spec.model import Spec
 
 #: Where the data scripts go, relative to the site root.
 TRACE_DIR = "traces"
 
 
+#: The viewer's page, relative to the docs folder.
+VIEWER_PAGE = "implementers/trace-viewer.md"
+
+
 @dataclass(frozen=True)
 class TraceFile:
-    """One trace the viewer offers: a golden trace, or a conformance failure's minimal game."""
+    """One trace the viewer offers: a golden trace, a conformance failure's minimal game, or a
+    rule example played from the start (``text``: the trace, when it is not a file)."""
 
     name: str
     game: str
-    path: Path
+    path: Path | None
     kind: str = "golden"
+    text: str | None = None
+
+    def read(self) -> str:
+        """Return the trace's JSON Lines text."""
+        if self.text is not None:
+            return self.text
+        if self.path is None:
+            raise ValueError(f"trace {self.name} has neither a file nor a text")
+        return self.path.read_text(encoding="utf-8")
+
+
+def viewer_link(label: str, trace: str, step: int, *, prefix: str) -> str:
+    """Return a Markdown link that opens ``trace`` at ``step`` in the viewer (``prefix`` leads
+    from the page to the docs folder). The trace goes in the query, which the docs build keeps
+    and does not take for an anchor to check."""
+    return f"[{label}]({prefix}{VIEWER_PAGE}?trace={quote(trace)}&step={step})"
+
+
+def example_trace_name(game: str, example: str) -> str:
+    """Return the viewer's name of a rule example's trace."""
+    return f"example.{game}.{example}"
 
 
 def golden_traces(games: Iterable[str]) -> list[TraceFile]:
@@ -84,6 +117,42 @@ def catalog_script(traces: Sequence[TraceFile], specs: Sequence[Spec],
 
 def trace_script(trace: TraceFile) -> str:
     """Return ``traces/<name>.js``: the trace's JSON Lines text handed to the viewer."""
-    body = trace.path.read_text(encoding="utf-8")
+    body = trace.read()
     return (f"window.rulespecTraceLoaded({json.dumps(trace.name)}, "
             f"{json.dumps(body, ensure_ascii=False)});\n")
+
+
+def _rulings(trace: TraceFile) -> dict[str, str]:
+    """Return the rulings a trace's header configures."""
+    if trace.path is not None:
+        with trace.path.open(encoding="utf-8") as handle:
+            first = handle.readline()
+    else:
+        first = trace.read().split("\n", 1)[0]
+    rulings = json.loads(first or "{}").get("config", {}).get("rulings", {})
+    return {str(k): str(v) for k, v in rulings.items()} if isinstance(rulings, dict) else {}
+
+
+def record_traces(spec: Spec, ambiguity: Mapping[str, Any], traces: Sequence[TraceFile], *,
+                  prefix: str) -> str:
+    """Return the paragraph that links an ambiguity record to the golden traces played under
+    each of its options (the default's: the traces of the default configurations), or ""."""
+    aid = str(ambiguity["id"])
+    default = str(spec.default_rulings().get(aid, ""))
+    under: dict[str, list[str]] = {}
+    for trace in traces:
+        option = _rulings(trace).get(aid, default)
+        if option != default or trace.name.endswith("-default"):
+            under.setdefault(option, []).append(trace.name)
+    if not under:
+        return ""
+    parts = []
+    for option in [str(o["id"]) for o in ambiguity["options"]]:
+        names = under.get(option)
+        if not names:
+            continue
+        links = ", ".join(viewer_link(code(name), name, 0, prefix=prefix) for name in names)
+        parts.append(f"under {'the default ' if option == default else ''}{code(option)}: {links}")
+    others = "" if len(under) > 1 else " (no golden trace is played under its other options)"
+    return (f"**Golden traces** of whole games{others}, in the trace viewer: "
+            + "; ".join(parts) + ".\n\n")

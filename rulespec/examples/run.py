@@ -13,7 +13,7 @@ from rulespec.examples.model import Example, ExampleFile, Expectation, load_exam
 from rulespec.examples.position import Driver, Move, vocabulary
 from rulespec.reference.core import CHANCE, Action, ConfigError, Engine, config_from_json
 from rulespec.reference.registry import engine_class
-from rulespec.reference.trace import Trace, TraceStep
+from rulespec.reference.trace import Trace, recorded_steps
 from rulespec.reference.trace_expect import TraceExpectation
 from rulespec.spec.expressions import ExpressionError, compile_expression
 from rulespec.spec.model import Spec
@@ -167,19 +167,22 @@ def textual(ambiguity: Mapping[str, Any]) -> bool:
 
 
 def as_trace(spec: Spec, outcome: Outcome) -> Trace:
-    """Return an example that ran as a trace: its actions, then its expectations as lines.
+    """Return an example that ran as a trace: its actions with the reference's state before and
+    after each, then its expectations as lines.
 
     Moves the example marks illegal are left out (a trace records only what was played).
     """
     played = [m for m in (*outcome.setup, *outcome.steps) if m.kind == "apply"]
-    steps = [TraceStep(i, m.actor if m.actor is not None else 0, dict(m.action))
-             for i, m in enumerate(played, 1)]
-    after = len(steps)
+    after = len(played)
     since = sum(1 for m in outcome.setup if m.kind == "apply")
     expects = [TraceExpectation(after, e.that, e.because, since=since)
                for e in outcome.example.expect if "odds" not in e.that]
     config = config_from_json(spec, outcome.example.config_json(spec.game_id)).to_json()
     engine = engine_class(spec)(spec, config_from_json(spec, config))
-    for step in steps:
-        engine.apply(step.action)
-    return Trace(spec.game_id, spec.version, config, steps, engine.result(), expects)
+    initial = engine.state()
+    moves: list[tuple[Any, Action, dict[str, Any] | None]] = []
+    for m in played:
+        engine.apply(m.action)
+        moves.append((m.actor if m.actor is not None else 0, dict(m.action), engine.state()))
+    return Trace(spec.game_id, spec.version, config, recorded_steps(moves, initial),
+                 engine.result(), expects, initial=initial)

@@ -103,7 +103,11 @@ def replay_trace(spec: Spec, path: Path) -> Change | None:
     except ConfigError as exc:
         return Change.of("CONFIGURATION_REFUSED", where, f"{name}: the configuration of the "
                          f"trace is refused: {exc}", (), tuple(trace.config.get("rulings", {})))
-    for step in trace.steps:
+    if trace.initial is not None and not strictly_equal(trace.initial, engine.state()):
+        changes = diff_states(trace.initial, engine.state(), StateSchema.of(spec))
+        return Change.of("BEHAVIOUR_CHANGED", where, f"{name}: the state before the first step "
+                         f"differs: {describe(changes)}", governing_clauses(changes))
+    for step, recorded in zip(trace.steps, trace.states(), strict=True):
         head = f"{name}: step {step.n} ({json.dumps(step.action, sort_keys=True)})"
         cited = _action_clauses(spec, step.action)
         to_move = engine.current_player()
@@ -115,8 +119,8 @@ def replay_trace(spec: Spec, path: Path) -> Change | None:
             engine.apply(step.action)
         except IllegalAction as exc:
             return Change.of("BEHAVIOUR_CHANGED", where, f"{head}: {exc}", cited)
-        if step.state is not None and not strictly_equal(step.state, engine.state()):
-            changes = diff_states(step.state, engine.state(), StateSchema.of(spec))
+        if recorded is not None and not strictly_equal(recorded, engine.state()):
+            changes = diff_states(recorded, engine.state(), StateSchema.of(spec))
             clauses = tuple(dict.fromkeys([*governing_clauses(changes), *cited]))
             return Change.of("BEHAVIOUR_CHANGED", where, f"{head}: the state differs: "
                              f"{describe(changes)}", clauses)

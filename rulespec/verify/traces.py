@@ -11,18 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from rulespec.reference.core import CHANCE, Engine
-from rulespec.reference.trace import Trace, TraceStep
+from rulespec.reference.core import CHANCE, Action, Actor, Engine
+from rulespec.reference.trace import Trace, recorded_steps
 
 
 def trace_of(start: Engine, path: Sequence[int]) -> Trace:
     """Return the trace of the moves numbered ``path`` from ``start`` (not changed), with the
-    state after every step. A last move the engine refuses or fails on is recorded without a
-    state (the trace then stops where the engine did)."""
+    state before the first step and after every step (``recorded_steps``). A last move the
+    engine refuses or fails on is recorded without a state (the trace then stops where the
+    engine did)."""
     engine = start.clone()
-    steps: list[TraceStep] = []
-    for n, move in enumerate(path, start=1):
+    initial = engine.state()
+    played: list[tuple[Actor, Action, dict[str, Any] | None]] = []
+    for move in path:
         actor = engine.current_player()
         if actor is None:
             break
@@ -34,15 +37,16 @@ def trace_of(start: Engine, path: Sequence[int]) -> Trace:
             engine.apply(action)
             state = engine.state()
         except Exception:  # the step the violation is about (a refusal, an error)
-            steps.append(TraceStep(n, actor, action))
+            played.append((actor, action, None))
             break
-        steps.append(TraceStep(n, actor, action, state))
+        played.append((actor, action, state))
     try:
         result = engine.result()
     except Exception:
         result = None
     spec = start.spec
-    return Trace(spec.game_id, spec.version, start.config.to_json(), steps, result)
+    return Trace(spec.game_id, spec.version, start.config.to_json(),
+                 recorded_steps(played, initial), result, initial=initial)
 
 
 def write_trace(start: Engine, path: Sequence[int], target: Path) -> Path:

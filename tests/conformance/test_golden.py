@@ -80,4 +80,48 @@ def test_a_golden_failure_names_the_file_and_writes_the_engines_trace(tmp_path: 
     assert failure is not None and str(path) in failure.message
     assert [d["path"] for d in failure.diff] == ["/phase"]
     assert failure.trace is not None and Path(failure.trace).is_file()
-    assert len(read_trace(failure.trace).steps) == step.n
+    written = read_trace(failure.trace)
+    assert len(written.steps) == step.n
+    # The engine's side: its state at every step, and what failed where.
+    assert written.initial is not None and all(s is not None for s in written.states())
+    assert written.failure is not None and written.failure["check"] == "GOLDEN"
+    assert written.failure["step"] == step.n
+    assert written.failure["expected"]["phase"] == "tampered"
+    assert written.failure["actual"] == written.states()[-1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_golden_traces_record_the_state_at_every_step(game: str) -> None:
+    """Issue 31: the viewer shows the state at every step of a golden trace, so each records
+    the state before the first step and after every step (full every few steps, deltas
+    between), and the full states stay where older readers found them."""
+    from rulespec.reference.trace import keyframe_every
+
+    for path in golden_paths(game):
+        trace = read_trace(path)
+        assert trace.initial is not None, path.name
+        assert all(state is not None for state in trace.states()), path.name
+        every = keyframe_every(len(trace.steps))
+        full = [s.n for s in trace.steps if s.state is not None]
+        assert full == [n for n in range(1, len(trace.steps) + 1)
+                        if n % every == 0 or n == len(trace.steps)], path.name
+
+
+def test_a_golden_failure_is_found_at_the_step_of_a_delta() -> None:
+    """GOLDEN: a state recorded as a delta is compared at its own step, with the recorded state
+    as expected and the engine's as actual."""
+    game = GAMES[0]
+    path = golden_paths(game)[0]
+    trace = read_trace(path)
+    index = next(i for i, s in enumerate(trace.steps) if s.delta and i > 2)
+    step = trace.steps[index]
+    assert step.delta is not None
+    steps = list(trace.steps)
+    steps[index] = replace(step, delta=(*step.delta, {"op": "replace", "path": "/phase",
+                                                      "value": "tampered"}))
+    kit = Conformance(InProcessAdapter(), game)
+    failure = kit.replay(path.name, replace(trace, steps=steps))
+    assert failure is not None and failure.check == "GOLDEN"
+    assert failure.step == step.n, failure.message
+    assert [d["path"] for d in failure.diff] == ["/phase"]
+    assert failure.expected["phase"] == "tampered" and failure.actual["phase"] != "tampered"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -51,13 +52,25 @@ def test_kit_rejects_known_bad_engine(bad: BadEngine, tmp_path: Path) -> None:
     assert first.clauses or first.check in {"STATE-SCHEMA", "DETERMINISM"}, (
         f"{bad}: the failure names no clause")
     assert first.trace is not None and Path(first.trace).is_file()
-    outcome = replay(read_trace(first.trace))
-    if first.check in RECORDED_IN_STATES and first.step:
+    trace = read_trace(first.trace)
+    # Issue 31: the trace shows the engine's state before the first step and after every step
+    # (but the last, after an illegal action the engine accepted), and says what failed where,
+    # with what was expected and what the engine did instead.
+    assert trace.initial is not None, f"{bad}: the failure trace records no initial state"
+    shown = trace.states()[:-1] if first.check == "ILLEGAL-REJECTED" else trace.states()
+    assert all(state is not None for state in shown), f"{bad}: a step without its state"
+    assert trace.failure is not None and trace.failure["check"] == first.check
+    assert trace.failure["step"] == first.step and trace.failure["message"] == first.message
+    assert first.expected is not None and first.actual is not None, (
+        f"{bad}: {first.check} records no expected and actual")
+    assert trace.failure["expected"] == json.loads(json.dumps(first.expected))
+    outcome = replay(trace)
+    if first.check in RECORDED_IN_STATES:
         assert not outcome.ok, (
             f"{bad}: the minimal trace {first.trace} replays cleanly on the reference")
     else:
-        # Legal-action and chance failures are not in a state, and a trace records no initial
-        # state: then the trace leads to the position where the failure shows.
+        # Legal-action and chance failures are not in a state: the trace leads to the position
+        # where the failure shows, and its failure record says what differs there.
         assert outcome.ok and outcome.steps == first.step, f"{bad}: {outcome.message}"
 
 

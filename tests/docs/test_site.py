@@ -580,6 +580,138 @@ def test_trace_viewer_works_offline_from_files(browser: Chromium, registry_site:
     assert heading.startswith("Step 3: chance plays roll"), heading
 
 
+def _viewer_state(browser: Chromium) -> Any:
+    return json.loads(browser.evaluate("document.querySelector('.rs-trace-state').textContent"))
+
+
+def test_trace_viewer_shows_a_state_at_every_step_and_follows_the_address(
+        browser: Chromium, registry_server: str) -> None:
+    """Issue 31: every step of a golden trace shows its state (rebuilt from the deltas), step 0
+    the state before the first step; the address moves the viewer (an edited hash, back, another
+    trace), and the trace downloads as the .jsonl file it was read from."""
+    from rulespec.reference.trace import read_trace
+
+    name = "fool.p4-default"
+    trace = read_trace(ROOT / "conformance" / "traces" / f"{name}.jsonl")
+    delta_step = next(s.n for s in trace.steps if s.delta is not None and s.n > 3)
+    viewer = f"{registry_server}/implementers/trace-viewer/"
+    browser.open("about:blank")
+    browser.open(f"{viewer}#trace={name}&step={delta_step}")
+    browser.wait_for(f"document.querySelector('.rs-trace-step')?.textContent === "
+                     f"'step {delta_step} of {len(trace.steps)}'")
+    assert _viewer_state(browser) == trace.states()[delta_step - 1]
+    assert browser.evaluate("document.querySelectorAll('.rs-trace-changes tbody tr').length") > 0
+    assert "records no state" not in browser.evaluate(
+        "document.querySelector('.rs-trace-view').textContent")
+    assert "a state at every step" in browser.evaluate(
+        "document.querySelector('.rs-trace-status').textContent")
+    browser.evaluate(f"location.hash = '#trace={name}&step=0'")
+    browser.wait_for("document.querySelector('.rs-trace-step').textContent.startsWith('step 0 ')")
+    assert _viewer_state(browser) == trace.initial
+    # Every state the viewer rebuilds from the deltas is the one the reader rebuilds.
+    shown = browser.evaluate(f"""(() => {{
+        const out = [];
+        for (let i = 0; i < {len(trace.steps)}; i += 1) {{
+            document.querySelector('.rs-trace-next').click();
+            out.push(document.querySelector('.rs-trace-state').textContent);
+        }}
+        return out;
+    }})()""")
+    assert [json.loads(x) for x in shown] == trace.states()
+    # The address follows once the stepping pauses (browsers throttle history updates).
+    browser.wait_for(f"location.hash === '#trace={name}&step={len(trace.steps)}'")
+    browser.evaluate("history.back()")
+    browser.wait_for(f"document.querySelector('.rs-trace-step').textContent.startsWith("
+                     f"'step {delta_step} ')")
+    other = "dado-de-ouro.p4-default"
+    browser.evaluate(f"location.hash = '#trace={other}&step=2'")
+    browser.wait_for(f"document.querySelector('.rs-trace-status').textContent.startsWith('{other}')")
+    assert browser.evaluate("document.querySelector('.rs-trace-step').textContent").startswith(
+        "step 2 of")
+    link = "document.querySelector('.rs-trace-download')"
+    assert browser.evaluate(f"{link}.getAttribute('download')") == f"{other}.jsonl"
+    text = browser.evaluate(f"fetch({link}.href).then((r) => r.text())")
+    assert text == (ROOT / "conformance" / "traces" / f"{other}.jsonl").read_text("utf-8")
+
+
+def test_trace_viewer_shows_a_failure_with_expected_and_actual(browser: Chromium,
+                                                               registry_server: str,
+                                                               tmp_path: Path) -> None:
+    """A trace the kit writes for a failure opens at the failing step and shows the check,
+    its clauses, and what was expected against what the engine did: the reference's legal
+    actions against an engine that lists them backwards (DIFF-LEGAL, at the very first state,
+    which the trace now shows), and the reference's state against a planted rule bug."""
+    from rulespec.conformance import InProcessAdapter, Options, check_engine
+    from rulespec.reference.trace import read_trace
+    from tests.conformance.corpus import corpus
+
+    bad = {b.name: b for b in corpus(["dado-de-ouro"])}
+    browser.open("about:blank")
+    browser.open(f"{registry_server}/implementers/trace-viewer/")
+    browser.wait_for("document.querySelector('.rs-trace-pick')?.options.length > 5")
+    for which, check in (("reversed-order", "DIFF-LEGAL"), ("rotating-starter", "DIFF-STATE")):
+        engine = bad[which]
+        folder = tmp_path / which
+        options = Options(examples=25, trace_dir=folder, golden=False, shrink_seconds=4,
+                          shorter_seconds=0, perft_seconds=0, determinism_every=0,
+                          rule_examples=False, infer_rulings=False)
+        report = check_engine(InProcessAdapter({engine.game: engine.engine()}, name=which),
+                              engine.game, players=[4], rulings=engine.rulings, options=options)
+        failure = report.failures[0]
+        assert failure.check == check, failure.message
+        assert failure.trace is not None
+        trace = read_trace(failure.trace)
+        assert trace.failure is not None and failure.step is not None
+        browser.set_files(".rs-trace-viewer input[type=file]", Path(failure.trace))
+        browser.wait_for("document.querySelector('.rs-trace-failure')?.textContent.includes("
+                         f"{json.dumps(failure.check)})")
+        assert browser.evaluate("document.querySelector('.rs-trace-step').textContent") == (
+            f"step {failure.step} of {len(trace.steps)}")
+        rows = browser.evaluate("Array.from(document.querySelectorAll('.rs-trace-expected tbody "
+                                "tr')).map((r) => Array.from(r.cells).map((c) => c.textContent))")
+        assert rows and all(want != got for _, want, got in rows), rows
+        assert browser.evaluate("!!document.querySelector('.rs-trace-failure .rs-trace-clauses "
+                                "a')") == bool(failure.clauses)
+        assert _viewer_state(browser) == (trace.states()[failure.step - 1] if failure.step
+                                          else trace.initial)
+
+
+def test_pages_link_states_examples_and_records_to_their_traces(browser: Chromium,
+                                                                registry_server: str) -> None:
+    """The example-states page links each state to its step (the viewer shows that very state),
+    a rule example opens its trace at the end with its expectations, and an ambiguity record
+    opens a golden trace played under one of its options."""
+    from rulespec.reference.trace import read_trace
+
+    links = ("Array.from(document.querySelectorAll('article a')).map((a) => a.href)"
+             ".filter((h) => h.includes('trace-viewer/?trace='))")
+    browser.open(f"{registry_server}/games/fool/states/")
+    first = browser.evaluate(links)[0]
+    params = dict(p.split("=") for p in first.split("?", 1)[1].split("&"))
+    browser.open(first)
+    browser.wait_for(f"document.querySelector('.rs-trace-step')?.textContent.startsWith("
+                     f"'step {params['step']} of')")
+    browser.wait_for("location.search === ''")
+    assert browser.evaluate("location.hash") == f"#trace={params['trace']}&step={params['step']}"
+    trace = read_trace(ROOT / "conformance" / "traces" / f"{params['trace']}.jsonl")
+    step = int(params["step"])
+    assert _viewer_state(browser) == (trace.states()[step - 1] if step else trace.initial)
+
+    browser.open(f"{registry_server}/games/dado-de-ouro/rules/")
+    example = next(h for h in browser.evaluate(links) if "trace=example." in h)
+    browser.open(example)
+    browser.wait_for("document.querySelectorAll('.rs-trace-expects li').length > 0")
+    step_text = browser.evaluate("document.querySelector('.rs-trace-step').textContent")
+    last = step_text.rsplit(" ", 1)[1]
+    assert step_text == f"step {last} of {last}", step_text
+
+    browser.open(f"{registry_server}/games/fool/ambiguities/")
+    record = next(h for h in browser.evaluate(links) if "FOOL-AMB-10-carry-over" in h)
+    browser.open(record)
+    browser.wait_for("document.querySelector('.rs-kv-table')?.textContent.includes("
+                     "'FOOL-AMB-10=carry-over')")
+
+
 ID_LAYOUT_JS = r"""
 (() => {
   const idLike = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;

@@ -165,3 +165,30 @@ def test_a_changed_option_is_caught_by_its_perft_table(tmp_path: Path) -> None:
     assert "at depth 1" in table.reason and "DDO-TURN-01" in table.clauses
     assert f"traces.{DDO}.p4-DDO-AMB-01-d8.jsonl" in changed
     assert "perft.p4-default" not in changed and "perft.p4-DDO-AMB-01-d10" not in changed
+
+
+def test_golden_traces_with_a_state_at_every_step_are_evidence_too(tmp_path: Path) -> None:
+    """Issue 31: golden traces now record the state at every step (deltas between full
+    states). Frozen (gzipped) they replay as old evidence like the frozen traces written before,
+    and a state recorded as a delta is checked at its own step: DDO-ROUND-02 (a round ends once
+    everyone has rolled) is the round counter a tampered delta contradicts."""
+    import gzip
+    import json
+
+    from rulespec.releases.behaviour import replay_trace
+    from rulespec.releases.freeze import freeze
+    from rulespec.releases.store import read_trace_file, release_traces
+
+    folder = freeze(DDO, root=tmp_path)
+    paths = release_traces(folder, DDO)
+    spec = get_spec(DDO)
+    assert paths and all(replay_trace(spec, p) is None for p in paths)
+    first = read_trace_file(paths[0])
+    assert first.initial is not None and all(s is not None for s in first.states())
+    lines = [json.loads(x) for x in gzip.decompress(paths[0].read_bytes()).splitlines()]
+    at = next(i for i, line in enumerate(lines) if "delta" in line and line["n"] > 3)
+    lines[at]["delta"].append({"op": "replace", "path": "/round", "value": 99})
+    paths[0].write_bytes(gzip.compress("".join(json.dumps(x) + "\n" for x in lines).encode()))
+    change = replay_trace(spec, paths[0])
+    assert change is not None and change.rule == "BEHAVIOUR_CHANGED"
+    assert f"step {lines[at]['n']} " in change.reason and "/round" in change.reason

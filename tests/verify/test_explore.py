@@ -101,6 +101,11 @@ def test_a_planted_bug_is_found_by_its_shortest_trace(tmp_path: Path) -> None:
                                           config=engine.config.to_json())
     assert [v.invariant for v in found] == ["RR-INV-ROUND-WINNER"]
     assert trace.steps[-1].state == end.state()
+    # Issue 31: the trace records every state on the way (deltas between full states), as the
+    # golden traces do, so the viewer shows each; every one is the planted engine's.
+    assert trace.initial == planted_engine().state()
+    assert trace.states()[-2] == prev.state()
+    assert all(state is not None for state in trace.states())
 
 
 def test_merged_states_that_move_differently_are_caught_one_step_ahead(tmp_path: Path) -> None:

@@ -1,0 +1,75 @@
+"""``rulespec impact --reached``: the sweep that measures each record where its ruling matters."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rulespec.impact.measure import executor_for
+from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game
+
+
+def sweep_path(spec_path: Path, game: str) -> Path:
+    """Return where a game's sweep is kept: ``impact/GAME.json`` in the specs' folder."""
+    return spec_path.parent / "impact" / f"{game}.json"
+
+
+def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[str, int],
+                seed: int, batch_size: int, jobs: int, cluster: str | None, fmt: str,
+                save: bool, quiet: bool) -> None:
+    """Sweep ``games``, correct the tests across all of them, print and (``save``) write."""
+    from rulespec.spec.registry import get_spec
+
+    specs = [get_spec(g) for g in games]
+    started = time.monotonic()
+
+    def log(line: str) -> None:
+        if not quiet:
+            click.echo(f"[{time.monotonic() - started:7.1f} s] {line}", err=True)
+            sys.stderr.flush()
+
+    data: dict[str, dict[str, Any]] = {}
+    with executor_for(jobs, cluster) as executor:
+        for spec in specs:
+            data[spec.game_id] = sweep_game(spec, agents=agents, games=per_agent, seed=seed,
+                                            batch_size=batch_size, executor=executor, log=log)
+    family = finish(data)
+    log(f"done: {family} tests, Holm-corrected")
+    if save:
+        for spec in specs:
+            path = sweep_path(spec.path, spec.game_id)
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(json.dumps(data[spec.game_id], sort_keys=True, indent=1,
+                                       ensure_ascii=False) + "\n", encoding="utf-8")
+            log(f"wrote {path}")
+    if fmt == "json":
+        click.echo(json.dumps({"format": "rulespec-impact-sweep/1", "games": data},
+                              sort_keys=True, indent=1, ensure_ascii=False))
+        return
+    for gid, game in data.items():
+        click.echo(verdicts_text(gid, game))
+
+
+def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
+    """Return what matters in ``game``: the records that measurably matter, then the others."""
+    lines = [f"What matters most in {game} (outcome distribution, Holm-corrected):"]
+    for i, (amb, v) in enumerate(ranked(data), 1):
+        change = v["seat_win_rate_change"]
+        lines.append(f"  {i:>2}. {amb:<12} seat {v['seat']} {100 * change['value']:+.1f} pts "
+                     f"[{100 * change['low']:+.1f}, {100 * change['high']:+.1f}] "
+                     f"({v['option']} / {v['agent']}, {settings_text([v['setting']])}, "
+                     f"adjusted p {v['p_adjusted']:.2g})")
+    for amb, rec in data["records"].items():
+        v = rec["verdict"]
+        if v["status"] == "none":
+            lines.append(f"      {amb:<12} no measurable effect at {v['games']} games")
+        elif v["status"] == "unreached":
+            lines.append(f"      {amb:<12} never reached; settings tried: "
+                         f"{settings_text(rec['settings_tried'])}")
+    return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 from rulespec.docsgen.changes import entry_link, lineage_note
 from rulespec.docsgen.history import History
-from rulespec.docsgen.impact import impact_block, outcome_cell, what_matters_most
+from rulespec.docsgen.impact import impact_block, measured_cell, what_matters_most
 from rulespec.docsgen.links import Links, game_dir, game_title
 from rulespec.docsgen.markdown import (
     Page,
@@ -37,7 +37,7 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
     """
     filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind", "Authority"]
     headers = ["Id", *(["Game"] if with_game else []), "Title", "Status", "Severity", "Kind",
-               "Default", "Authority", "Options", "Clauses", "Impact", "Outcome change",
+               "Default", "Authority", "Options", "Clauses", "Impact", "Measured effect",
                "Last change"]
     rows = []
     for spec, amb in items:
@@ -54,7 +54,7 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
                 links.many(amb["clauses"], prefix=link_prefix),
                 links.prose(_short(str(impact.get("text", ""))), prefix=link_prefix)
                 + (" (measured)" if impact.get("measured") else ""),
-                outcome_cell(amb),
+                measured_cell(spec, amb),
                 _last_change(amb, (histories or {}).get(spec.game_id), link_prefix)]
         rows.append(row)
     return (f'<div class="rs-register" data-filters="{",".join(filters)}" markdown>\n\n'

@@ -173,12 +173,15 @@ def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], player
 @click.option("--save", is_flag=True,
               help="With --reached: write each game's sweep to impact/GAME.json beside the "
                    "specs (the file the docs read).")
+@click.option("--rejudge", is_flag=True,
+              help="With --reached: play nothing; read the saved sweeps, correct the tests and "
+                   "intervals and judge each record again, and save them.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: str,
            games_spec: str, precision: float | None, max_games: int, batch_size: int,
            players: int | None, seed: int, jobs: int, cluster: str | None, fmt: str,
            chart: Path | None, write: bool, saved: Path | None, reached: bool, save: bool,
-           quiet: bool) -> None:
+           rejudge: bool, quiet: bool) -> None:
     """Measure how much each option of an ambiguity changes play, against the default.
 
     For every option of every ambiguity (or those named), paired games are played with the same
@@ -193,6 +196,8 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
     per_agent = _games(games_spec)
     games = per_agent.get("*", max(per_agent.values()))
     output_file(chart, "--chart")
+    if rejudge and not reached:
+        raise click.UsageError("--rejudge reads a --reached sweep; add --reached")
     if save and not reached:
         raise click.UsageError("--save writes a --reached sweep; add --reached")
     if reached:
@@ -205,6 +210,11 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
                                    "--write or --chart with it")
         if not sweep and game is None:
             raise click.UsageError("give a GAME, or --all, with --reached")
+        if rejudge:
+            from rulespec.impact.sweepcli import rejudge as _rejudge
+
+            _rejudge(_ids() if sweep else [str(game)], fmt, quiet)
+            return
         run_reached(_ids() if sweep else [str(game)], names, per_agent, seed, batch_size, jobs,
                     cluster, fmt, save, quiet)
         return

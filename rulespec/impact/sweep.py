@@ -20,8 +20,11 @@ games".
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 from rulespec.impact.effects import ALPHA, CORRECTION, TEST_METHOD, adjust
@@ -34,6 +37,7 @@ from rulespec.impact.measure import (
     run,
 )
 from rulespec.impact.paired import BatchTask, run_batch
+from rulespec.impact.stats import Interval, sig4, t_quantile
 from rulespec.reference.core import ConfigError, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.model import Spec
@@ -159,39 +163,79 @@ def _merge(records: dict[str, dict[str, Any]], tally: Tally, setting: Setting) -
 
 
 def finish(games: Mapping[str, dict[str, Any]], alpha: float = ALPHA) -> int:
-    """Holm-correct every test of the sweep (all games) and set each record's verdict."""
-    family = adjust(r for data in games.values() for rec in data["records"].values()
-                    for m in rec["measurements"] for r in m["results"])
+    """Correct every test and interval of the sweep (all games) and set each record's verdict.
+
+    The distribution tests get Holm's adjusted p-values. The seat win-rate changes get
+    simultaneous intervals: Bonferroni over every seat interval of the sweep, from each 95%
+    t interval's standard error (normal quantile at ``1 - alpha / (2 k)`` for ``k`` intervals).
+    """
+    results = [r for data in games.values() for rec in data["records"].values()
+               for m in rec["measurements"] for r in m["results"]]
+    family = adjust(results)
+    seats = sum(len(r["seat_win_rate_change"] or []) for r in results)
+    z = NormalDist().inv_cdf(1 - alpha / (2 * max(seats, 1)))
+    for r in results:
+        r["seat_win_rate_change_corrected"] = [
+            _widened(iv, int(r["games"]), z) for iv in r["seat_win_rate_change"] or []]
     for data in games.values():
         data["correction"] = {"method": CORRECTION, "family": family, "alpha": alpha,
-                              "test": TEST_METHOD}
+                              "test": TEST_METHOD, "seat_intervals": seats,
+                              "seat_confidence": sig4(1 - alpha / max(seats, 1))}
         for rec in data["records"].values():
             rec["verdict"] = verdict(rec, alpha)
     return family
 
 
+def _widened(iv: Mapping[str, float], n: int, z: float) -> dict[str, float]:
+    """Return a 95% t interval widened to the normal quantile ``z`` (same standard error)."""
+    value = float(iv["value"])
+    half = max(value - float(iv["low"]), float(iv["high"]) - value)
+    se = half / t_quantile(CONFIDENCE, n - 1) if n > 1 else 0.0
+    return Interval(value, value - z * se, value + z * se).clip(-1.0, 1.0).to_json()
+
+
 def _largest_seat(result: Mapping[str, Any]) -> tuple[int, Mapping[str, float]]:
-    seats = result["seat_win_rate_change"] or []
-    return max(enumerate(seats), key=lambda x: (abs(x[1]["value"]), -x[0]))
+    seats = result["seat_win_rate_change_corrected"] or []
+    return max(enumerate(seats), key=lambda x: (_clear(x[1]), abs(x[1]["value"]), -x[0]))
+
+
+def _clear(iv: Mapping[str, float]) -> bool:
+    """Return whether an interval excludes zero."""
+    return float(iv["low"]) > 0 or float(iv["high"]) < 0
 
 
 def verdict(record: Mapping[str, Any], alpha: float = ALPHA) -> dict[str, Any]:
-    """Return what a record's measurements say: ``effect``, ``none`` or ``unreached``."""
-    results = [(m, r) for m in record["measurements"] for r in m["results"]]
+    """Return what a record's measurements say.
+
+    ``effect``: a seat's win-rate change whose corrected interval excludes zero (the largest
+    such change, with its setting, option and agent); ``distribution``: no such seat, but the
+    outcome distribution (scores, margin) differs after Holm's correction; ``none``: neither;
+    ``unreached``: the decision point was reached in no game measured.
+    """
+    results = [(m, r) for m in record["measurements"] for r in m["results"]
+               if float(r["trigger_rate"]["value"]) > 0]
     if not results:
         return {"status": "unreached", "settings_tried": len(record["settings_tried"])}
     games = min(int(r["games"]) for _, r in results)
+    clear = [(m, r) for m, r in results if any(_clear(iv) for iv in
+                                               r["seat_win_rate_change_corrected"] or [])]
     rejecting = [(m, r) for m, r in results
                  if r["distribution_test"] and r["distribution_test"]["p_adjusted"] < alpha]
-    if not rejecting:
-        return {"status": "none", "games": games}
-    m, r = max(rejecting, key=lambda mr: abs(_largest_seat(mr[1])[1]["value"]))
-    seat, change = _largest_seat(r)
-    return {"status": "effect", "games": int(r["games"]),
-            "setting": {"players": m["players"], "variants": list(m.get("variants", []))},
-            "option": r["option"], "agent": r["agent"], "seat": seat,
-            "seat_win_rate_change": dict(change),
-            "p_adjusted": r["distribution_test"]["p_adjusted"]}
+    if clear:
+        m, r = max(clear, key=lambda mr: abs(_largest_seat(mr[1])[1]["value"]))
+        seat, change = _largest_seat(r)
+        return {"status": "effect", "games": int(r["games"]),
+                "setting": {"players": m["players"], "variants": list(m.get("variants", []))},
+                "option": r["option"], "agent": r["agent"], "seat": seat,
+                "seat_win_rate_change": dict(change),
+                "p_adjusted": r["distribution_test"]["p_adjusted"]}
+    if rejecting:
+        m, r = min(rejecting, key=lambda mr: mr[1]["distribution_test"]["p_adjusted"])
+        return {"status": "distribution", "games": int(r["games"]),
+                "setting": {"players": m["players"], "variants": list(m.get("variants", []))},
+                "option": r["option"], "agent": r["agent"],
+                "p_adjusted": r["distribution_test"]["p_adjusted"]}
+    return {"status": "none", "games": games}
 
 
 def ranked(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
@@ -213,3 +257,19 @@ def settings_text(settings: Iterable[Mapping[str, Any]]) -> str:
                 and len(counts) > 1 else ", ".join(map(str, counts)))
         parts.append(f"{span} players" + "".join(f", {v}" for v in variants))
     return "; ".join(parts)
+
+
+def sweep_path(spec_path: Path, game: str) -> Path:
+    """Return where a game's sweep is kept: ``impact/GAME.json`` in the specs' folder."""
+    return Path(spec_path).parent / "impact" / f"{game}.json"
+
+
+def load_sweep(spec_path: Path, game: str) -> dict[str, Any] | None:
+    """Return a game's saved sweep, or None when it has none."""
+    path = sweep_path(spec_path, game)
+    if not path.is_file():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != SWEEP_FORMAT:
+        return None
+    return data

@@ -6,18 +6,12 @@ import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
 
 from rulespec.impact.measure import executor_for
-from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game
-
-
-def sweep_path(spec_path: Path, game: str) -> Path:
-    """Return where a game's sweep is kept: ``impact/GAME.json`` in the specs' folder."""
-    return spec_path.parent / "impact" / f"{game}.json"
+from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game, sweep_path
 
 
 def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[str, int],
@@ -44,9 +38,7 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
     if save:
         for spec in specs:
             path = sweep_path(spec.path, spec.game_id)
-            path.parent.mkdir(exist_ok=True)
-            path.write_text(json.dumps(data[spec.game_id], sort_keys=True, indent=1,
-                                       ensure_ascii=False) + "\n", encoding="utf-8")
+            _save(path, data[spec.game_id])
             log(f"wrote {path}")
     if fmt == "json":
         click.echo(json.dumps({"format": "rulespec-impact-sweep/1", "games": data},
@@ -54,6 +46,34 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
         return
     for gid, game in data.items():
         click.echo(verdicts_text(gid, game))
+
+
+def rejudge(games: Sequence[str], fmt: str, quiet: bool) -> None:
+    """Read the saved sweeps of ``games``, correct and judge them again, and save them."""
+    from rulespec.impact.sweep import load_sweep
+    from rulespec.spec.registry import get_spec
+
+    specs = [get_spec(g) for g in games]
+    data: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        loaded = load_sweep(spec.path, spec.game_id)
+        if loaded is None:
+            raise click.UsageError(f"{spec.game_id} has no saved sweep at "
+                                   f"{sweep_path(spec.path, spec.game_id)}; run rulespec "
+                                   f"impact {spec.game_id} --reached --save first")
+        data[spec.game_id] = loaded
+    finish(data)
+    for spec in specs:
+        _save(sweep_path(spec.path, spec.game_id), data[spec.game_id])
+    for gid, game in data.items():
+        if fmt != "json" and not quiet:
+            click.echo(verdicts_text(gid, game))
+
+
+def _save(path: Any, data: Mapping[str, Any]) -> None:
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
 
 
 def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
@@ -67,7 +87,11 @@ def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
                      f"adjusted p {v['p_adjusted']:.2g})")
     for amb, rec in data["records"].items():
         v = rec["verdict"]
-        if v["status"] == "none":
+        if v["status"] == "distribution":
+            lines.append(f"      {amb:<12} outcome distribution differs (scores/margin), no "
+                         f"seat win rate: {v['option']} / {v['agent']}, "
+                         f"{settings_text([v['setting']])}, adjusted p {v['p_adjusted']:.2g}")
+        elif v["status"] == "none":
             lines.append(f"      {amb:<12} no measurable effect at {v['games']} games")
         elif v["status"] == "unreached":
             lines.append(f"      {amb:<12} never reached; settings tried: "

@@ -80,7 +80,7 @@ def test_ranking_lists_only_corrected_effects(game: str) -> None:
         v = data["records"][amb]["verdict"]
         iv = v["seat_win_rate_change"]
         assert iv["low"] > 0 or iv["high"] < 0, f"{amb} is listed with an interval holding 0"
-    for amb, rec in data["records"].items():
+    for rec in data["records"].values():
         if rec["verdict"]["status"] == "none":
             assert "no measurable effect" in effect_cell(rec)
 

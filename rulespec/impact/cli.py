@@ -292,10 +292,16 @@ def _finish(results: Mapping[str, Mapping[str, Mapping[str, Any]]], specs: list[
             for amb, path in paths.items():
                 path.write_text(forest_svg(measured[amb]), encoding="utf-8")
     if writer is not None:
+        from rulespec.impact.record import RESULT_KEYS
+
         for spec in specs:
             for amb, measured_one in results[spec.game_id].items():
                 if measured_one["results"]:
-                    writer(spec.path, amb, measured_one)
+                    # The spec format keeps its figures; the distribution figures are the
+                    # sweep file's (rulespec impact --reached --save).
+                    kept = dict(measured_one, results=[{k: r[k] for k in RESULT_KEYS}
+                                                       for r in measured_one["results"]])
+                    writer(spec.path, amb, kept)
     _print(results, fmt, sweep, searches)
 
 

@@ -76,7 +76,10 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
                 f"{verdict['p_adjusted']:.2g} over {family} tests); every seat's corrected "
                 f"interval contains zero. Measured at {where}.")
     if verdict["status"] == "none":
-        return (f"No measurable effect at {verdict['games']} games{kind}: measured at {where}; "
+        counts = verdict.get("games_by_agent") or {}
+        games = (" and ".join(f"{n} ({a})" for a, n in counts.items()) if len(counts) > 1
+                 else str(verdict["games"]))
+        return (f"No measurable effect at {games} games{kind}: measured at {where}; "
                 "no test of the outcome distribution rejects after Holm's correction over the "
                 f"sweep's {family} tests.")
     setting = settings_text([verdict["setting"]])

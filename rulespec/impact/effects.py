@@ -37,7 +37,8 @@ from typing import Any
 from rulespec.impact.stats import sig4
 
 #: The test's name as reports give it.
-TEST_METHOD = "paired sign-flip permutation test (Monte Carlo), wins and score ranks per seat"
+TEST_METHOD = ("paired sign-flip permutation test (Monte Carlo): seat wins, seat score ranks, "
+               "margin rank")
 CORRECTION = "holm"
 ALPHA = 0.05
 #: Stop the Monte Carlo once this many flipped statistics reach the observed one.

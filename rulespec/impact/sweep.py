@@ -180,7 +180,7 @@ def finish(games: Mapping[str, dict[str, Any]], alpha: float = ALPHA) -> int:
     for data in games.values():
         data["correction"] = {"method": CORRECTION, "family": family, "alpha": alpha,
                               "test": TEST_METHOD, "seat_intervals": seats,
-                              "seat_confidence": sig4(1 - alpha / max(seats, 1))}
+                              "seat_level": sig4(alpha / max(seats, 1))}
         for rec in data["records"].values():
             rec["verdict"] = verdict(rec, alpha)
     return family
@@ -235,7 +235,10 @@ def verdict(record: Mapping[str, Any], alpha: float = ALPHA) -> dict[str, Any]:
                 "setting": {"players": m["players"], "variants": list(m.get("variants", []))},
                 "option": r["option"], "agent": r["agent"],
                 "p_adjusted": r["distribution_test"]["p_adjusted"]}
-    return {"status": "none", "games": games}
+    by_agent: dict[str, int] = {}
+    for _, r in results:
+        by_agent[r["agent"]] = min(by_agent.get(r["agent"], int(r["games"])), int(r["games"]))
+    return {"status": "none", "games": games, "games_by_agent": by_agent}
 
 
 def ranked(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:

@@ -92,7 +92,9 @@ def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
                          f"seat win rate: {v['option']} / {v['agent']}, "
                          f"{settings_text([v['setting']])}, adjusted p {v['p_adjusted']:.2g}")
         elif v["status"] == "none":
-            lines.append(f"      {amb:<12} no measurable effect at {v['games']} games")
+            counts = v.get("games_by_agent") or {"": v["games"]}
+            games = " / ".join(f"{n}{f' ({a})' if a else ''}" for a, n in counts.items())
+            lines.append(f"      {amb:<12} no measurable effect at {games} games")
         elif v["status"] == "unreached":
             lines.append(f"      {amb:<12} never reached; settings tried: "
                          f"{settings_text(rec['settings_tried'])}")

@@ -13,6 +13,7 @@ import pytest
 
 from rulespec.docsgen.impact import what_matters_most
 from rulespec.docsgen.sweepdocs import effect_cell, measured_prose, sweep_block, sweep_of
+from rulespec.impact.sweep import settings_text
 from rulespec.spec.registry import game_ids, get_spec
 
 NUMBER = re.compile(r"(?<![\w-])[+-]?\d+(?:\.\d+)?(?:e-?\d+)?")
@@ -36,7 +37,11 @@ def disagreements(amb: str, record: Mapping[str, Any], data: Mapping[str, Any]) 
     quoted = re.search(r"seat (\d+)'s win rate changes by (\S+ pts \[[^\]]+\])", prose)
     if quoted:
         seat, change = quoted.groups()
-        row = next((line for line in tables.splitlines()
+        label = settings_text([v["setting"]])
+        start = tables.find(f"*At {label}.*")
+        here = tables[start:tables.find("*At ", start + 1) if "*At " in tables[start + 1:]
+                      else len(tables)] if start >= 0 else ""
+        row = next((line for line in here.splitlines()
                     if line.startswith(f"| <code>{v['option']}</code> | <code>{v['agent']}</code> "
                                        f"| {v['games']} |")), "")
         if f"seat {seat}: {change}".replace("[", "\\[").replace("]", "\\]") not in row \

@@ -296,13 +296,14 @@ def test_register_filters_and_sorts(browser: Chromium, server: str, example: Spe
 
 def test_register_sorts_by_outcome_change(browser: Chromium, server: str,
                                           tmp_path: Path) -> None:
-    """The register sorts by outcome-change rate (highest first), unmeasured records last in
-    either direction; the cell shows the rate with its interval and the option and agent."""
-    browser.open(f"{server}/ambiguities/?sort=-outcome-change")
+    """The register sorts by its measured column (here the toy spec's older outcome-change rate:
+    it has no sweep file), unmeasured records last in either direction; the cell shows the rate
+    with its interval and the option and agent."""
+    browser.open(f"{server}/ambiguities/?sort=-measured-effect")
     browser.wait_for("!!document.querySelector('.rs-filters')")
     headers = browser.evaluate("Array.from(document.querySelectorAll('.rs-register th'))"
                                ".map((th) => th.textContent.trim())")
-    column = headers.index("Outcome change")
+    column = headers.index("Measured effect")
     assert browser.evaluate(VISIBLE_IDS) == ["TOY-AMB-02", "TOY-AMB-01"]
     cell = browser.evaluate(f"document.querySelector('.rs-register tbody tr').cells[{column}]"
                             ".textContent.trim()")
@@ -310,7 +311,7 @@ def test_register_sorts_by_outcome_change(browser: Chromium, server: str,
     sort = f"document.querySelectorAll('.rs-register th')[{column}]"
     assert browser.evaluate(f"{sort}.getAttribute('aria-sort')") == "descending"
     browser.evaluate(f"{sort}.click()")  # the same heading again: ascending
-    assert browser.evaluate("location.search") == "?sort=outcome-change"
+    assert browser.evaluate("location.search") == "?sort=measured-effect"
     assert browser.evaluate(VISIBLE_IDS) == ["TOY-AMB-02", "TOY-AMB-01"], \
         "an unmeasured record sorts last in ascending order too"
     shoot(browser, tmp_path, "register-outcome")

@@ -19,9 +19,11 @@ The fast versions run in CI; the slow ones repeat over many seeds (``pytest -m s
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 import pytest
 
@@ -58,22 +60,16 @@ def planted(pairs: list[tuple[GameSummary, GameSummary]], q: float,
     return [(b, replace(o, winners=(0,)) if rng.random() < q else o) for b, o in pairs]
 
 
-def sweep_of(pairs: list[tuple[GameSummary, GameSummary]], tests: int = 1) -> dict[str, object]:
+def sweep_of(pairs: list[tuple[GameSummary, GameSummary]], tests: int = 1) -> dict[str, Any]:
     """One record measured by ``pairs``, judged the way a sweep judges it."""
     result = {"option": "control", "agent": "random", **figures(pairs, 0, PLAYERS)}
-    record = {"baseline": "default", "effect": "order", "settings_tried": [{"players": 4,
-                                                                             "variants": []}],
-              "measurements": [{"players": PLAYERS, "results": [result]}]}
-    records = {f"CTRL-{k}": record if k == 0 else _copy(record) for k in range(tests)}
-    data = {"records": records}
+    record: dict[str, Any] = {"baseline": "default", "effect": "order",
+                              "settings_tried": [{"players": 4, "variants": []}],
+                              "measurements": [{"players": PLAYERS, "results": [result]}]}
+    records = {f"CTRL-{k}": record if k == 0 else copy.deepcopy(record) for k in range(tests)}
+    data: dict[str, Any] = {"records": records}
     finish({"control": data})
     return data
-
-
-def _copy(record: dict[str, object]) -> dict[str, object]:
-    import copy
-
-    return copy.deepcopy(record)
 
 
 def test_relabelling_shows_no_effect() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from rulespec.docsgen.links import Links, game_dir, game_title
 from rulespec.docsgen.markdown import anchor, code, data_tables, plural, table, text
+from rulespec.docsgen.sweepdocs import effect_cell, ranked_rows, sweep_block, sweep_of
 from rulespec.impact.chart import FIGURE_TITLES, figure_text, forest_svg
 from rulespec.spec.impact import structured_impact, top_outcome_change
 from rulespec.spec.model import Spec
@@ -52,11 +53,23 @@ def seat_text(intervals: Sequence[Mapping[str, Any]] | None) -> str:
 
 
 def impact_block(amb: Mapping[str, Any], links: Links, *, link_prefix: str = "") -> str:
-    """Return the Impact part of a record: the prose, then the figures (table and chart)."""
+    """Return the Impact part of a record: the prose, then the figures (table and chart).
+
+    A game with a saved sweep (``rulespec impact --reached --save``) shows the sweep's verdict,
+    tables and distribution charts; a record measured in the spec keeps its older tables.
+    """
     impact = amb.get("impact")
-    if not impact:
+    sweep = sweep_of(links.spec)
+    record = None if sweep is None else sweep["records"].get(str(amb["id"]))
+    if not impact and record is None:
         return ""
-    out = [f"**Impact.** {links.prose(impact['text'], prefix=link_prefix)}\n\n"]
+    out = ([f"**Impact.** {links.prose(impact['text'], prefix=link_prefix)}\n\n"]
+           if impact else [])
+    if record is not None and sweep is not None:
+        out.append(sweep_block(str(amb["id"]), record, sweep))
+        return "".join(out)
+    if not impact:
+        return "".join(out)
     measured = structured_impact(amb)
     if measured is not None:
         out.append(measured_tables(measured, ident=f"impact-{amb['id']}"))
@@ -90,6 +103,14 @@ def measured_tables(measured: Mapping[str, Any], *, ident: str) -> str:
     return "".join(out)
 
 
+def measured_cell(spec: Spec, amb: Mapping[str, Any]) -> str:
+    """Return the register's measured cell: the sweep's verdict, else the older outcome cell."""
+    sweep = sweep_of(spec)
+    if sweep is not None:
+        return effect_cell(sweep["records"].get(str(amb["id"])))
+    return outcome_cell(amb)
+
+
 def outcome_cell(amb: Mapping[str, Any]) -> str:
     """Return the register's outcome-change cell: the highest rate over options and agents
     with its interval, keyed by the rate so the column sorts by number (empty if unmeasured)."""
@@ -104,14 +125,23 @@ def outcome_cell(amb: Mapping[str, Any]) -> str:
 
 
 def what_matters_most(specs: Sequence[Spec], *, top: int = TOP_RECORDS) -> str:
-    """Return the summary per game: its records ranked by their highest outcome-change rate."""
+    """Return the summary per game: the records whose ruling measurably changes the outcome
+    distribution, largest seat win-rate change first (from the game's sweep)."""
     out = [f"## What matters most {anchor('what-matters-most')}\n\n",
-           "Per game, the records whose ruling most often changes who wins, by their highest "
-           "outcome-change rate over options and agents (paired games against the default, "
-           "measured by `rulespec impact`).\n\n"]
+           "Per game, the records whose ruling measurably changes the distribution of outcomes "
+           "(who wins, the scores, the margin): a permutation test against the default rejects "
+           "after Holm's correction over every test of the sweep. They are ranked by the "
+           "largest change of a seat's win rate, with the setting it was measured in "
+           "(`rulespec impact --all --reached --save`; method in "
+           "[Measuring which rulings matter](editors/impact.md)).\n\n"]
     for spec in specs:
         links = Links(spec)
         prefix = f"{game_dir(spec)}/"
+        sweep = sweep_of(spec)
+        if sweep is not None:
+            out.append(f"### {text(game_title(spec))} {anchor('matters-' + spec.game_id)}\n\n")
+            out.append(_sweep_summary(sweep, links, prefix, top))
+            continue
         ranked = []
         for amb in spec.section("ambiguities"):
             measured = structured_impact(amb)
@@ -135,3 +165,36 @@ def what_matters_most(specs: Sequence[Spec], *, top: int = TOP_RECORDS) -> str:
             out.append(f"{plural(len(ranked) - top, 'more measured record')} in "
                        f"[the game's register]({prefix}ambiguities.md).\n\n")
     return "".join(out)
+
+
+def _sweep_summary(sweep: Mapping[str, Any], links: Links, prefix: str, top: int) -> str:
+    from rulespec.docsgen.sweepdocs import change_text
+    from rulespec.impact.sweep import settings_text
+
+    records = list(sweep["records"].items())
+    ranked = ranked_rows(records)
+    spec = links.spec
+    out = []
+    if ranked:
+        rows = [[links.to(aid, prefix=prefix), text(spec.ambiguities[aid]["title"]),
+                 text(f"seat {v['seat']}: {change_text(v['seat_win_rate_change'])}"),
+                 f"{code(v['option'])}, {code(v['agent'])}",
+                 text(settings_text([v["setting"]])), str(v["games"])]
+                for aid, v in ranked[:top]]
+        out.append(table(["Record", "Title", "Largest seat win-rate change", "Option, agent",
+                          "Setting", "Games"], rows) + "\n")
+    else:
+        out.append("No record of this game has a measurable effect on the outcome distribution "
+                   "at the games measured.\n\n")
+    if len(ranked) > top:
+        out.append(f"{plural(len(ranked) - top, 'more record')} with a measurable effect in "
+                   f"[the game's register]({prefix}ambiguities.md).\n")
+    none = [(a, r["verdict"]) for a, r in records if r["verdict"]["status"] == "none"]
+    never = [a for a, r in records if r["verdict"]["status"] == "unreached"]
+    if none:
+        fewest = min(int(v["games"]) for _, v in none)
+        out.append(f"{plural(len(none), 'record')}: no measurable effect at {fewest} or more "
+                   "games per option.\n")
+    if never:
+        out.append(f"Never reached in any setting tried: {', '.join(never)}.\n")
+    return "".join(out) + "\n"

@@ -9,7 +9,7 @@ from typing import Any
 
 from rulespec.docsgen.changes import entry_link, lineage_note
 from rulespec.docsgen.history import Entry, History
-from rulespec.docsgen.impact import impact_block, outcome_cell, what_matters_most
+from rulespec.docsgen.impact import impact_block, measured_cell, what_matters_most
 from rulespec.docsgen.links import Links, game_dir, game_title
 from rulespec.docsgen.markdown import (
     Page,
@@ -49,7 +49,7 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
     """
     filters = (["Game"] if with_game else []) + ["Status", "Severity", "Kind", "Authority"]
     headers = ["Id", *(["Game"] if with_game else []), "Title", "Status", "Severity", "Kind",
-               "Default", "Authority", "Options", "Clauses", "Impact", "Outcome change",
+               "Default", "Authority", "Options", "Clauses", "Impact", "Measured effect",
                "Last change"]
     rows = []
     for spec, amb in items:
@@ -66,7 +66,7 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
                 links.many(amb["clauses"], prefix=link_prefix),
                 links.prose(_short(str(impact.get("text", ""))), prefix=link_prefix)
                 + (" (measured)" if impact.get("measured") else ""),
-                outcome_cell(amb),
+                measured_cell(spec, amb),
                 _last_change(amb, (histories or {}).get(spec.game_id), link_prefix)]
         rows.append(row)
     hidden = HIDDEN_COLUMNS if with_game else GAME_HIDDEN_COLUMNS
@@ -180,7 +180,8 @@ def register_page(specs: Sequence[Spec], *, histories: Mapping[str, History] | N
            "filter reads them too. Games are named by their id in the address. See "
            "[the ambiguity lifecycle](editors/ambiguity-lifecycle.md) for what each status "
            "means; the [changelog](#changelog) lists what changed in the register. Sort by "
-           "*Outcome change* (`?sort=-outcome-change`) to see which rulings most often change who wins; "
+           "*Measured effect* (`?sort=-measured-effect`) to see which rulings measurably "
+           "change the outcome; "
            "[what matters most](#what-matters-most) ranks them per game.\n\n"]
     if not items:
         out.append("No ambiguities are recorded yet.\n")

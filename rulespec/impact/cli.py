@@ -48,6 +48,26 @@ def _agents(value: str) -> tuple[str, ...]:
     return names
 
 
+def _games(value: str) -> dict[str, int]:
+    """Read ``--games``: ``400`` (every agent), or ``random=400,greedy=100``."""
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in value.split(",") if p.strip()):
+        name, _, count = part.rpartition("=")
+        if name and name not in AGENTS:
+            raise click.UsageError(f"--games: unknown agent {name!r}; known: {', '.join(AGENTS)}")
+        try:
+            number = int(count)
+        except ValueError:
+            number = 0
+        if number < 1:
+            raise click.UsageError(f"--games: {part!r} is not a positive number of games; give "
+                                   "400, or random=400,greedy=100")
+        out[name or "*"] = number
+    if not out:
+        raise click.UsageError("--games is empty; give a number, e.g. --games 200")
+    return out
+
+
 def _chart_paths(path: Path, ambiguities: list[str]) -> dict[str, Path]:
     if len(ambiguities) == 1:
         return {ambiguities[0]: path}
@@ -76,7 +96,7 @@ class _Display:
         self._task = self._progress.add_task(label, total=total, width="")
 
         def update(tally: Tally) -> None:
-            width = widest_rate(tally.measured("-"))
+            width = widest_rate(tally.measured("-", tests=False))
             self._progress.update(self._task, completed=tally.played(),
                                   width=f"widest rate interval {100 * width:.1f} pts")
 
@@ -118,8 +138,9 @@ def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], player
               help="Sweep every ambiguity of every game and rank what matters most per game.")
 @click.option("--agents", default="random,greedy", show_default=True,
               help=f"Comma-separated players to measure with: {', '.join(AGENTS)}.")
-@click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
-              help="Paired games per option and agent (rounded up to whole batches).")
+@click.option("--games", "games_spec", default="200", show_default=True,
+              help="Paired games per option and agent (rounded up to whole batches); with "
+                   "--reached also per agent: random=400,greedy=100.")
 @click.option("--precision", type=click.FloatRange(0, 1, min_open=True),
               help="Sequential mode: play until every rate interval is narrower than this "
                    "(e.g. 0.05), or until --max-games.")
@@ -145,11 +166,22 @@ def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], player
 @click.option("--from", "saved", type=click.Path(path_type=Path, dir_okay=False),
               help="Play nothing: read figures saved earlier with --format json (one game or "
                    "--all) and print, chart or --write them.")
+@click.option("--reached", is_flag=True,
+              help="Measure each record at every player count and variant where its decision "
+                   "point is reached (from a probe of the decision-point counts), test the "
+                   "outcome distributions and correct the tests (Holm).")
+@click.option("--save", is_flag=True,
+              help="With --reached: write each game's sweep to impact/GAME.json beside the "
+                   "specs (the file the docs read).")
+@click.option("--rejudge", is_flag=True,
+              help="With --reached: play nothing; read the saved sweeps, correct the tests and "
+                   "intervals and judge each record again, and save them.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
-def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: str, games: int,
-           precision: float | None, max_games: int, batch_size: int, players: int | None,
-           seed: int, jobs: int, cluster: str | None, fmt: str, chart: Path | None, write: bool,
-           saved: Path | None, quiet: bool) -> None:
+def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: str,
+           games_spec: str, precision: float | None, max_games: int, batch_size: int,
+           players: int | None, seed: int, jobs: int, cluster: str | None, fmt: str,
+           chart: Path | None, write: bool, saved: Path | None, reached: bool, save: bool,
+           rejudge: bool, quiet: bool) -> None:
     """Measure how much each option of an ambiguity changes play, against the default.
 
     For every option of every ambiguity (or those named), paired games are played with the same
@@ -161,7 +193,31 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
     from rulespec.spec.registry import game_ids, get_spec
 
     names = _agents(agents)
+    per_agent = _games(games_spec)
+    games = per_agent.get("*", max(per_agent.values()))
     output_file(chart, "--chart")
+    if rejudge and not reached:
+        raise click.UsageError("--rejudge reads a --reached sweep; add --reached")
+    if save and not reached:
+        raise click.UsageError("--save writes a --reached sweep; add --reached")
+    if reached:
+        from rulespec.impact.sweepcli import run_reached
+        from rulespec.spec.registry import game_ids as _ids
+
+        if ambiguities or players is not None or precision is not None or write or chart:
+            raise click.UsageError("--reached chooses the settings itself and measures every "
+                                   "record of the game; give no AMB, --players, --precision, "
+                                   "--write or --chart with it")
+        if not sweep and game is None:
+            raise click.UsageError("give a GAME, or --all, with --reached")
+        if rejudge:
+            from rulespec.impact.sweepcli import rejudge as _rejudge
+
+            _rejudge(_ids() if sweep else [str(game)], fmt, quiet)
+            return
+        run_reached(_ids() if sweep else [str(game)], names, per_agent, seed, batch_size, jobs,
+                    cluster, fmt, save, quiet)
+        return
     if saved is not None:
         loaded, was_sweep, searched = _load_saved(saved)
         _finish(loaded, [get_spec(g) for g in loaded], was_sweep, fmt, chart, write, searched)
@@ -236,10 +292,16 @@ def _finish(results: Mapping[str, Mapping[str, Mapping[str, Any]]], specs: list[
             for amb, path in paths.items():
                 path.write_text(forest_svg(measured[amb]), encoding="utf-8")
     if writer is not None:
+        from rulespec.impact.record import RESULT_KEYS
+
         for spec in specs:
             for amb, measured_one in results[spec.game_id].items():
                 if measured_one["results"]:
-                    writer(spec.path, amb, measured_one)
+                    # The spec format keeps its figures; the distribution figures are the
+                    # sweep file's (rulespec impact --reached --save).
+                    kept = dict(measured_one, results=[{k: r[k] for k in RESULT_KEYS}
+                                                       for r in measured_one["results"]])
+                    writer(spec.path, amb, kept)
     _print(results, fmt, sweep, searches)
 
 

@@ -19,8 +19,9 @@ from typing import Any
 
 from rulespec.data import installed_version
 from rulespec.impact.agents import SEARCHING, describe_agent
+from rulespec.impact.effects import outcome_differences, sign_flip_test
 from rulespec.impact.paired import BatchResult, BatchTask, GameSummary, run_batch
-from rulespec.impact.stats import interval_json, mean_interval, wilson
+from rulespec.impact.stats import interval_json, mean_interval, sig4, wilson
 from rulespec.reference.core import ConfigError, make_config
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
@@ -53,9 +54,12 @@ class Plan:
     options: tuple[tuple[str, str], ...]
     #: (ambiguity, option, reason) for options that cannot be played at this player count.
     skipped: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The variants every game is played with.
+    variants: tuple[str, ...] = ()
 
 
-def plan(spec: Spec, ambiguities: Sequence[str], agents: Sequence[str], players: int) -> Plan:
+def plan(spec: Spec, ambiguities: Sequence[str], agents: Sequence[str], players: int,
+         variants: Sequence[str] = ()) -> Plan:
     """Check the request and list every (ambiguity, option) paired against the default."""
     known = spec.ambiguities
     for amb in ambiguities:
@@ -72,16 +76,76 @@ def plan(spec: Spec, ambiguities: Sequence[str], agents: Sequence[str], players:
             if oid == default:
                 continue
             try:
-                make_config(spec, players=players, rulings={amb: oid})
+                make_config(spec, players=players, rulings={amb: oid}, variants=variants)
             except ConfigError as exc:
                 skipped.append((amb, oid, str(exc)))
                 continue
             options.append((amb, oid))
-    return Plan(spec, players, tuple(agents), chosen, tuple(options), skipped)
+    return Plan(spec, players, tuple(agents), chosen, tuple(options), skipped, tuple(variants))
+
+
+#: Bins of the score histograms.
+SCORE_BINS = 12
+
+
+def score_histogram(pairs: Sequence[tuple[GameSummary, GameSummary]]) -> dict[str, Any] | None:
+    """Return every seat's final score binned, baseline and option on the same edges."""
+    base = [x for b, _ in pairs if b.scores is not None for x in b.scores]
+    opt = [x for _, o in pairs if o.scores is not None for x in o.scores]
+    if not base or not opt:
+        return None
+    low, high = min(base + opt), max(base + opt)
+    if high == low:
+        high = low + 1
+    width = (high - low) / SCORE_BINS
+    edges = [low + k * width for k in range(SCORE_BINS + 1)]
+
+    def counts(values: Sequence[float]) -> list[int]:
+        out = [0] * SCORE_BINS
+        for x in values:
+            out[min(SCORE_BINS - 1, int((x - low) / width))] += 1
+        return out
+
+    return {"edges": [sig4(e) for e in edges], "baseline": counts(base), "option": counts(opt)}
+
+
+def distribution_figures(pairs: Sequence[tuple[GameSummary, GameSummary]], players: int,
+                         confidence: float = CONFIDENCE, test: bool = True) -> dict[str, Any]:
+    """Return the effects on the outcome distribution (additive keys of a result).
+
+    The reshuffle baseline pairs each baseline game with the next seed's baseline game: how
+    often the winners of two unrelated games differ, the yardstick of the outcome-change rate.
+    """
+    n = len(pairs)
+    base = [b for b, _ in pairs]
+    reshuffled = sum(1 for i in range(n) if base[i].winners != base[(i + 1) % n].winners)
+    firsts = [float((o.first in o.winners) - (b.first in b.winners)) for b, o in pairs
+              if b.first is not None and o.first is not None]
+    scored = [(b.scores, o.scores) for b, o in pairs if b.scores is not None
+              and o.scores is not None and len(b.scores) == len(o.scores) == players]
+    out: dict[str, Any] = {
+        "reshuffle_outcome_change_rate": interval_json(wilson(reshuffled, n, confidence)
+                                                       if n > 1 else None),
+        "first_player_win_rate_change": interval_json(
+            mean_interval(firsts, confidence).clip(-1.0, 1.0) if firsts else None),
+        "seat_score_change": [interval_json(mean_interval([o[s] - b[s] for b, o in scored],
+                                                          confidence))
+                              for s in range(players)] if scored else None,
+        "win_counts": {"baseline": [sum(s in b.winners for b, _ in pairs) for s in range(players)],
+                       "option": [sum(s in o.winners for _, o in pairs) for s in range(players)]},
+        "score_histogram": score_histogram(pairs),
+        "distribution_test": None,
+    }
+    if test:
+        comps = outcome_differences([b.winners for b in base], [o.winners for _, o in pairs],
+                                    [b.scores for b in base], [o.scores for _, o in pairs],
+                                    [(b.margin, o.margin) for b, o in pairs])
+        out["distribution_test"] = sign_flip_test(comps).to_json()
+    return out
 
 
 def figures(pairs: Sequence[tuple[GameSummary, GameSummary]], amb_index: int, players: int,
-            confidence: float = CONFIDENCE) -> dict[str, Any]:
+            confidence: float = CONFIDENCE, test: bool = True) -> dict[str, Any]:
     """Return the figures of one option against the baseline from its paired games."""
     n = len(pairs)
     triggered = sum(1 for b, o in pairs if b.decisions[amb_index] or o.decisions[amb_index])
@@ -105,6 +169,7 @@ def figures(pairs: Sequence[tuple[GameSummary, GameSummary]], amb_index: int, pl
             interval_json(mean_interval([float((s in o.winners) - (s in b.winners))
                                          for b, o in pairs], confidence).clip(-1.0, 1.0))
             for s in range(players)],
+        **distribution_figures(pairs, players, confidence, test),
     }
 
 
@@ -121,8 +186,11 @@ class Tally:
         """Return the paired games played per option (the same for every agent)."""
         return min((len(v) for v in self.games.values()), default=0)
 
-    def measured(self, on: str | None = None) -> dict[str, dict[str, Any]]:
-        """Return the ``impact.measured`` object of every planned ambiguity."""
+    def measured(self, on: str | None = None, *, tests: bool = True) -> dict[str, dict[str, Any]]:
+        """Return the ``impact.measured`` object of every planned ambiguity.
+
+        ``tests=False`` leaves the permutation tests out (the progress display's cheap look).
+        """
         p = self.plan
         defaults = {a: str(p.spec.ambiguities[a]["default"]["option"]) for a in p.ambiguities}
         agents = [describe_agent(a, p.spec) for a in p.agents]
@@ -138,7 +206,7 @@ class Tally:
                     if not pairs:
                         continue
                     results.append({"option": option, "agent": agent,
-                                    **figures(pairs, index, p.players)})
+                                    **figures(pairs, index, p.players, test=tests)})
             out[amb] = {
                 "format": FORMAT,
                 "rulespec": installed_version(),
@@ -151,6 +219,8 @@ class Tally:
                 "agents": agents,
                 "results": results,
             }
+            if p.variants:
+                out[amb]["variants"] = list(p.variants)
         return out
 
     def search(self) -> dict[str, dict[str, Any]]:
@@ -207,7 +277,7 @@ def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
     def play(batches: int) -> None:
         nonlocal next_batch
         tasks = [BatchTask(plan_.spec.game_id, plan_.players, agent, seed, b, batch_size,
-                           plan_.ambiguities, plan_.options)
+                           plan_.ambiguities, plan_.options, plan_.variants)
                  for b in range(next_batch, next_batch + batches) for agent in plan_.agents]
         next_batch += batches
         futures = [executor.submit(run_batch, t) for t in tasks]
@@ -221,5 +291,5 @@ def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
         return tally
     while True:
         play(ROUND_BATCHES)
-        if tally.played() >= max_games or widest_rate(tally.measured("-")) < precision:
+        if tally.played() >= max_games or widest_rate(tally.measured("-", tests=False)) < precision:
             return tally

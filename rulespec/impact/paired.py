@@ -62,6 +62,13 @@ class GameSummary:
     #: world consistent with the player's view was found (see ``agents.determinise``).
     searches: int = 0
     fallbacks: int = 0
+    #: Each seat's final score (None without scores or when cut short), and the seat that took
+    #: the game's first player action (None if no player acted): for the score distribution
+    #: and the first player's advantage.
+    scores: tuple[float, ...] | None = None
+    first: int | None = None
+    #: Player decisions with more than one legal action (0: the players never choose).
+    choices: int = 0
 
 
 def pick_chance(outcomes: Sequence[tuple[Action, Fraction]], u: float) -> Action:
@@ -89,12 +96,13 @@ def margin_of(result: Mapping[str, Any]) -> float | None:
 
 def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
               agent: Agent | Sequence[Agent], seed: int, ambiguities: Sequence[str] = (),
-              engine_type: type[Engine] | None = None) -> GameSummary:
+              engine_type: type[Engine] | None = None,
+              variants: Sequence[str] = ()) -> GameSummary:
     """Play one game under ``rulings``; ``agent`` plays every seat, or one agent per seat."""
     seats = list(agent) if isinstance(agent, Sequence) else [agent] * players
     if len(seats) != players:
         raise ValueError(f"{len(seats)} agents for {players} seats")
-    config = make_config(spec, players=players, rulings=rulings)
+    config = make_config(spec, players=players, rulings=rulings, variants=variants)
     engine = (engine_type or engine_class(spec))(spec, config)
     chance: dict[str, random.Random] = {}
     decide = random.Random(derive_seed(seed, "players"))
@@ -104,6 +112,8 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
     history: list[tuple[Actor, Action]] = []
     steps = 0
     truncated = False
+    first: int | None = None
+    choices = 0
     distinct = list({id(a): a for a in seats}.values())
     searched = sum(int(getattr(a, "decisions", 0)) for a in distinct)
     fell_back = sum(int(getattr(a, "fallbacks", 0)) for a in distinct)
@@ -122,11 +132,14 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
                 stream = chance[kind] = random.Random(derive_seed(seed, "chance", kind))
             action = pick_chance(outcomes, stream.random())
         else:
+            if first is None:
+                first = int(actor)
             legal = engine.legal_actions()
             own = random.Random(decide.getrandbits(64))
             if len(legal) == 1:
                 action = legal[0]
             else:
+                choices += 1
                 obs = Observation(actor, legal, spec, config, hidden, engine, states, history)
                 action = seats[actor].act(obs, own)
         engine.apply(action)
@@ -140,9 +153,12 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
     fallbacks = sum(int(getattr(a, "fallbacks", 0)) for a in distinct) - fell_back
     if truncated or result is None:
         return GameSummary(steps, (), None, tuple(counts[a] for a in ambiguities), True,
-                           searches, fallbacks)
+                           searches, fallbacks, None, first, choices)
+    scores = result.get("scores")
     return GameSummary(steps, tuple(sorted(result.get("winners", []))), margin_of(result),
-                       tuple(counts[a] for a in ambiguities), False, searches, fallbacks)
+                       tuple(counts[a] for a in ambiguities), False, searches, fallbacks,
+                       tuple(float(x) for x in scores) if isinstance(scores, list) else None,
+                       first, choices)
 
 
 @dataclass(frozen=True)
@@ -157,6 +173,8 @@ class BatchTask:
     size: int
     ambiguities: tuple[str, ...]
     options: tuple[tuple[str, str], ...]  # (ambiguity, option) besides the baseline
+    #: The variants every game of the batch is played with (part of the seed when given).
+    variants: tuple[str, ...] = ()
 
 
 #: Per seed: the baseline game, then one game per option of the task, in the task's order.
@@ -165,6 +183,8 @@ BatchResult = list[tuple[GameSummary, ...]]
 
 def game_seed(task: BatchTask, index: int) -> int:
     """Return the seed of game ``index`` of the batch (the agent does not enter it)."""
+    if task.variants:
+        return derive_seed(task.seed, task.game, task.players, *task.variants, task.batch, index)
     return derive_seed(task.seed, task.game, task.players, task.batch, index)
 
 
@@ -176,9 +196,10 @@ def run_batch(task: BatchTask) -> BatchResult:
     out: BatchResult = []
     for i in range(task.size):
         seed = game_seed(task, i)
-        games = [play_game(spec, {}, task.players, agent, seed, task.ambiguities, cls)]
+        games = [play_game(spec, {}, task.players, agent, seed, task.ambiguities, cls,
+                           task.variants)]
         for amb, option in task.options:
             games.append(play_game(spec, {amb: option}, task.players, agent, seed,
-                                   task.ambiguities, cls))
+                                   task.ambiguities, cls, task.variants))
         out.append(tuple(games))
     return out

@@ -6,7 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from rulespec.impact.effects import ALPHA, holm
 from rulespec.impact.measure import FORMAT
+from rulespec.impact.stats import sig4
 
 #: Per game, per searching agent: its :func:`rulespec.impact.measure.search_figures`.
 Searches = Mapping[str, Mapping[str, Mapping[str, Any]]]
@@ -67,13 +69,17 @@ def _seat_max(result: Mapping[str, Any]) -> str:
 
 
 COLUMNS = ("option", "agent", "games", "triggered", "triggers/game", "outcome changed",
-           "length change", "margin change", "largest seat win-rate change")
+           "length change", "margin change", "largest seat win-rate change",
+           "reshuffle baseline", "distribution test p")
 
 
 def _row(r: Mapping[str, Any]) -> list[str]:
+    test = r.get("distribution_test")
     return [r["option"], r["agent"], str(r["games"]), _iv(r["trigger_rate"], True),
             _iv(r["triggers_per_game"]).lstrip("+"), _iv(r["outcome_change_rate"], True),
-            _iv(r["length_change"]), _iv(r["margin_change"]), _seat_max(r)]
+            _iv(r["length_change"]), _iv(r["margin_change"]), _seat_max(r),
+            _iv(r.get("reshuffle_outcome_change_rate"), True),
+            "n/a" if test is None else f"{test['p_value']:.2g} (uncorrected)"]
 
 
 def to_text(game: str, records: Mapping[str, Mapping[str, Any]]) -> str:
@@ -109,42 +115,63 @@ def to_markdown(game: str, records: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def ranking(records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Return the ambiguities ranked by their largest outcome-change rate, then trigger rate.
+    """Return the ambiguities whose outcome distribution measurably changes, largest first.
 
-    Each entry names the option and agent of that largest rate (what matters most first).
+    A result counts when its permutation test rejects after Holm's correction over every
+    result given (``rulespec.impact.effects``); a record is ranked by the largest seat win-rate
+    change among its counting results, and named with that result's option and agent. Records
+    without such a result are left out: "no measurable effect" at the games played. The paired
+    outcome-change rate is kept in each entry beside its reshuffle baseline, never ranked on.
     """
+    results = [(amb, r) for amb, rec in records.items() for r in rec["results"]
+               if r.get("distribution_test") is not None]
+    adjusted = holm([float(r["distribution_test"]["p_value"]) for _, r in results])
     rows: list[dict[str, Any]] = []
-    for amb, rec in records.items():
-        best: dict[str, Any] | None = None
-        for r in rec["results"]:
-            key = (r["outcome_change_rate"]["value"], r["trigger_rate"]["value"])
-            if best is None or key > (best["outcome_change_rate"]["value"],
-                                      best["trigger_rate"]["value"]):
-                best = r
-        if best is None:
+    best: dict[str, tuple[float, Mapping[str, Any], float]] = {}
+    for (amb, r), p in zip(results, adjusted, strict=True):
+        if p >= ALPHA:
             continue
-        rows.append({"ambiguity": amb, "option": best["option"], "agent": best["agent"],
-                     "outcome_change_rate": best["outcome_change_rate"],
-                     "trigger_rate": best["trigger_rate"]})
-    rows.sort(key=lambda r: (-r["outcome_change_rate"]["value"], -r["trigger_rate"]["value"],
-                             r["ambiguity"]))
+        size = max((abs(float(iv["value"])) for iv in r["seat_win_rate_change"] or []),
+                   default=0.0)
+        if amb not in best or size > best[amb][0]:
+            best[amb] = (size, r, p)
+    for amb, (size, r, p) in best.items():
+        seat, iv = max(enumerate(r["seat_win_rate_change"] or [{"value": 0.0}]),
+                       key=lambda x: abs(float(x[1]["value"])))
+        rows.append({"ambiguity": amb, "option": r["option"], "agent": r["agent"],
+                     "seat": seat, "seat_win_rate_change": iv, "p_adjusted": sig4(p),
+                     "outcome_change_rate": r["outcome_change_rate"],
+                     "reshuffle_outcome_change_rate": r.get("reshuffle_outcome_change_rate"),
+                     "trigger_rate": r["trigger_rate"], "size": size})
+    rows.sort(key=lambda r: (-r["size"], r["ambiguity"]))
+    for row in rows:
+        del row["size"]
     return rows
 
 
 def ranking_text(game: str, rows: list[dict[str, Any]]) -> str:
     """Return the ranking as text: what matters most in ``game``."""
-    lines = [f"What matters most in {game} (largest outcome-change rate over options and agents):"]
+    lines = [f"What matters most in {game} (outcome distribution differs after Holm's "
+             "correction; largest seat win-rate change):"]
     for i, r in enumerate(rows, 1):
-        lines.append(f"  {i:>2}. {r['ambiguity']:<14} {_iv(r['outcome_change_rate'], True):<28} "
-                     f"{r['option']} / {r['agent']}; triggered {_iv(r['trigger_rate'], True)}")
+        lines.append(f"  {i:>2}. {r['ambiguity']:<14} seat {r['seat']}: "
+                     f"{_iv(r['seat_win_rate_change'])} {r['option']} / {r['agent']}; adjusted "
+                     f"p {r['p_adjusted']:.2g}; outcome changed "
+                     f"{_iv(r['outcome_change_rate'], True)} vs reshuffle "
+                     f"{_iv(r['reshuffle_outcome_change_rate'], True)}")
+    if not rows:
+        lines.append("  no record has a measurable effect at the games played")
     return "\n".join(lines) + "\n"
 
 
 def ranking_markdown(game: str, rows: list[dict[str, Any]]) -> str:
     """Return the ranking as a Markdown table."""
     out = [f"### What matters most in {game}\n",
-           "| # | ambiguity | outcome changed | option / agent | triggered |", "|---|---|---|---|---|"]
+           "| # | ambiguity | largest seat win-rate change | option / agent | adjusted p | "
+           "outcome changed / reshuffle |", "|---|---|---|---|---|---|"]
     for i, r in enumerate(rows, 1):
-        out.append(f"| {i} | {r['ambiguity']} | {_iv(r['outcome_change_rate'], True)} | "
-                   f"{r['option']} / {r['agent']} | {_iv(r['trigger_rate'], True)} |")
+        out.append(f"| {i} | {r['ambiguity']} | seat {r['seat']}: "
+                   f"{_iv(r['seat_win_rate_change'])} | {r['option']} / {r['agent']} | "
+                   f"{r['p_adjusted']:.2g} | {_iv(r['outcome_change_rate'], True)} / "
+                   f"{_iv(r['reshuffle_outcome_change_rate'], True)} |")
     return "\n".join(out) + "\n"

@@ -193,7 +193,7 @@ def test_register_page_is_filterable_and_lists_every_record(example: Spec) -> No
     for column in ("Impact", "Clauses", "Options", "Authority", "Last change"):
         assert f"| {column} |" in page, f"register column {column} missing"
     assert "hide:\n  - navigation\n  - toc" in page, "the register has the page's whole width"
-    assert 'data-columns="Id,Game,Title,Status,Severity,Default,Outcome change"' in page
+    assert 'data-columns="Id,Game,Title,Status,Severity,Default,Measured effect"' in page
     assert "data-search-exclude" in page, "the table repeats the records: not in the search"
     for aid in example.ambiguities:
         assert f"(games/toy-dice/ambiguities.md#{aid})" in page

@@ -357,13 +357,14 @@ def test_register_filters_and_sorts(browser: Chromium, server: str, example: Spe
 
 def test_register_sorts_by_outcome_change(browser: Chromium, server: str,
                                           tmp_path: Path) -> None:
-    """The register sorts by outcome-change rate (highest first), unmeasured records last in
-    either direction; the cell shows the rate with its interval and the option and agent."""
-    browser.open(f"{server}/ambiguities/?sort=-outcome-change")
+    """The register sorts by its measured column (here the toy spec's older outcome-change rate:
+    it has no sweep file), unmeasured records last in either direction; the cell shows the rate
+    with its interval and the option and agent."""
+    browser.open(f"{server}/ambiguities/?sort=-measured-effect")
     browser.wait_for("!!document.querySelector('.rs-filters')")
     headers = browser.evaluate("Array.from(document.querySelectorAll('.rs-register th'))"
                                ".map((th) => th.textContent.trim())")
-    column = headers.index("Outcome change")
+    column = headers.index("Measured effect")
     assert browser.evaluate(VISIBLE_IDS) == ["TOY-AMB-02", "TOY-AMB-01"]
     cell = browser.evaluate(f"document.querySelector('.rs-register tbody tr').cells[{column}]"
                             ".textContent.trim()")
@@ -371,7 +372,7 @@ def test_register_sorts_by_outcome_change(browser: Chromium, server: str,
     sort = f"document.querySelectorAll('.rs-register th')[{column}]"
     assert browser.evaluate(f"{sort}.getAttribute('aria-sort')") == "descending"
     browser.evaluate(f"{sort}.click()")  # the same heading again: ascending
-    assert browser.evaluate("location.search") == "?sort=outcome-change"
+    assert browser.evaluate("location.search") == "?sort=measured-effect"
     assert browser.evaluate(VISIBLE_IDS) == ["TOY-AMB-02", "TOY-AMB-01"], \
         "an unmeasured record sorts last in ascending order too"
     shoot(browser, tmp_path, "register-outcome")
@@ -846,7 +847,7 @@ def test_register_fits_keeps_the_id_in_view_and_chooses_columns(
     first = browser.evaluate(REGISTER_JS)
     assert not first["navigation"], "the register page hides the navigation"
     assert first["headers"] == ["Id", "Game", "Title", "Status", "Severity", "Default",
-                                "Outcome change"]
+                                "Measured effect"]
     assert first["scrollable"] <= 0, f"the first view scrolls sideways: {first}"
     assert browser.evaluate("document.querySelector('.rs-columns-toggle').textContent") \
         == "Columns (7 of 13)"
@@ -895,7 +896,7 @@ def test_register_sort_shows_and_reveals_its_column(browser: Chromium,
     """Sorting by a hidden column (Last change, from the address, every other column shown)
     shows it and scrolls it into view beside the Id, which stays at the left."""
     others = ("id,game,title,status,severity,kind,default,authority,options,clauses,impact,"
-              "outcome-change")
+              "measured-effect")
     browser.open(f"{registry_server}/ambiguities/?columns={others}&sort=-last-change")
     browser.wait_for("!!document.querySelector('.rs-columns-toggle')")
     view = browser.evaluate(REGISTER_JS)

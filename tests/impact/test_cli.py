@@ -69,7 +69,12 @@ def test_json_report_and_from(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 0, err
     assert again == out
     assert [(p.name, a) for p, a, _ in written] == [("dado-de-ouro.yaml", "DDO-AMB-01")]
-    assert written[0][2] == record
+    # The spec keeps its format's figures; the distribution figures are the sweep file's.
+    from rulespec.impact.record import RESULT_KEYS
+
+    assert written[0][2] == dict(record, results=[{k: r[k] for k in RESULT_KEYS}
+                                                  for r in record["results"]])
+    assert "distribution_test" in record["results"][0]
     assert chart.read_text(encoding="utf-8").startswith("<svg")
 
 

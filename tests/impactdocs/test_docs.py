@@ -63,7 +63,7 @@ def test_free_form_measured_renders_as_before(measured_toy: Spec) -> None:
 def test_game_page_carries_both(measured_toy: Spec) -> None:
     page = page_of(measured_toy)
     assert page.count('<div class="rs-impact-chart">') == 1
-    assert "| Outcome change |" in page.splitlines()[page.splitlines().index(
+    assert "| Measured effect |" in page.splitlines()[page.splitlines().index(
         next(line for line in page.splitlines() if line.startswith("| Id |")))]
 
 
@@ -77,7 +77,7 @@ def test_register_column_is_keyed_by_the_highest_rate(measured_toy: Spec) -> Non
     page = docsgen.register_page([measured_toy]).markdown
     header = next(line for line in page.splitlines() if line.startswith("| Id |"))
     cells = [c.strip() for c in header.strip("|").split("|")]
-    assert cells[cells.index("Impact") + 1] == "Outcome change"
+    assert cells[cells.index("Impact") + 1] == "Measured effect"
 
 
 def test_what_matters_most_ranks_per_game(tmp_path: Path) -> None:

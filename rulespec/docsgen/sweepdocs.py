@@ -1,0 +1,184 @@
+"""Measured impact from a game's sweep (``specs/impact/GAME.json``): a record's verdict in
+words, its tables per setting and its distribution charts; the register's effect cell.
+
+The prose is generated from the same figures as the tables, with the same formatting, so the
+two cannot disagree (a test reads the figures the prose quotes back from the table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rulespec.docsgen.markdown import code, table, text
+from rulespec.impact.chart import figure_text
+from rulespec.impact.distchart import score_histogram_svg, win_rate_bars_svg
+from rulespec.impact.sweep import load_sweep, settings_text
+from rulespec.spec.model import Spec
+
+
+@lru_cache(maxsize=32)
+def _cached(path: str, game: str, stamp: float) -> dict[str, Any] | None:
+    return load_sweep(Path(path), game)
+
+
+def sweep_of(spec: Spec) -> dict[str, Any] | None:
+    """Return the spec's saved sweep (read once per file version), or None."""
+    from rulespec.impact.sweep import sweep_path
+
+    where = sweep_path(spec.path, spec.game_id)
+    stamp = where.stat().st_mtime if where.is_file() else 0.0
+    return _cached(str(spec.path), spec.game_id, stamp)
+
+
+def pts(value: float) -> str:
+    """Return a win-rate change in percentage points: ``+3.1``, ``-0.5``, ``0``."""
+    shown = round(float(value) * 100, 1)
+    return f"{shown:+.1f}" if shown else "0"
+
+
+def change_text(iv: Mapping[str, Any]) -> str:
+    """Return ``+3.1 pts [-0.4, +6.6]``."""
+    return f"{pts(iv['value'])} pts [{pts(iv['low'])}, {pts(iv['high'])}]"
+
+
+def _iv(iv: Mapping[str, Any] | None, rate: bool = False) -> str:
+    if iv is None:
+        return "—"
+    return (f"{figure_text(float(iv['value']), rate)} [{figure_text(float(iv['low']), rate)}, "
+            f"{figure_text(float(iv['high']), rate)}]")
+
+
+def setting_label(measurement: Mapping[str, Any]) -> str:
+    """Return ``7 players`` or ``4 players, gold-fever`` for a measurement."""
+    return settings_text([{"players": measurement["players"],
+                           "variants": measurement.get("variants", [])}])
+
+
+def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """Return the verdict in words (every figure it quotes is in the record's tables)."""
+    verdict = record["verdict"]
+    where = settings_text({"players": m["players"], "variants": m.get("variants", [])}
+                          for m in record["measurements"])
+    family = data["correction"]["family"]
+    kind = f" (effect kind {record['effect']})" if record.get("effect") else ""
+    if verdict["status"] == "unreached":
+        return (f"Never reached{kind}: no game reached this decision point, neither in the probe "
+                f"({data['probe_games']} baseline games per setting) nor in the measurement at "
+                f"{where}. Settings tried: {settings_text(record['settings_tried'])}.")
+    if verdict["status"] == "distribution":
+        setting = settings_text([verdict["setting"]])
+        return (f"The outcome distribution differs{kind}, but no seat's win rate measurably: "
+                f"under {verdict['option']} ({verdict['agent']} players, {setting}, "
+                f"{verdict['games']} games) the scores or the margin change (Holm-adjusted p "
+                f"{verdict['p_adjusted']:.2g} over {family} tests); every seat's corrected "
+                f"interval contains zero. Measured at {where}.")
+    if verdict["status"] == "none":
+        counts = verdict.get("games_by_agent") or {}
+        games = (" and ".join(f"{n} ({a})" for a, n in counts.items()) if len(counts) > 1
+                 else str(verdict["games"]))
+        return (f"No measurable effect at {games} games{kind}: measured at {where}; "
+                "no test of the outcome distribution rejects after Holm's correction over the "
+                f"sweep's {family} tests.")
+    setting = settings_text([verdict["setting"]])
+    return (f"Measurable effect{kind}: under {verdict['option']} ({verdict['agent']} players, "
+            f"{setting}, {verdict['games']} games) seat {verdict['seat']}'s win rate changes by "
+            f"{change_text(verdict['seat_win_rate_change'])}; the outcome distribution differs "
+            f"(Holm-adjusted p {verdict['p_adjusted']:.2g} over {family} tests). Measured at "
+            f"{where}.")
+
+
+_HEADERS = ["Option", "Agent", "Games", "Trigger rate", "Seat win-rate change (corrected)",
+            "First player's win-rate change", "Length change", "Margin change",
+            "Outcome changed (paired) / reshuffle baseline", "Test p (Holm)"]
+
+
+def _row(r: Mapping[str, Any]) -> list[str]:
+    seats = "<br>".join(text(f"seat {s}: {change_text(iv)}")
+                        for s, iv in enumerate(r.get("seat_win_rate_change_corrected")
+                                               or r["seat_win_rate_change"] or []))
+    test = r.get("distribution_test")
+    p = "—" if test is None else f"{test['p_value']:.2g} ({test['p_adjusted']:.2g})"
+    return [code(r["option"]), code(r["agent"]), str(r["games"]),
+            text(_iv(r["trigger_rate"], True)), seats or "—",
+            text(change_text(r["first_player_win_rate_change"])
+                 if r.get("first_player_win_rate_change") else "—"),
+            text(_iv(r["length_change"])), text(_iv(r["margin_change"])),
+            text(f"{_iv(r['outcome_change_rate'], True)} / "
+                 f"{_iv(r.get('reshuffle_outcome_change_rate'), True)}"), text(p)]
+
+
+def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """Return the measured part of a record: verdict, tables per setting, charts."""
+    out = [f"**Measured.** {text(measured_prose(record, data))}\n\n"]
+    if record["measurements"]:
+        out.append(f"Paired games against the default {code(record['baseline'])} (same seeds), "
+                   f"master seed {code(data['seed'])}, rulespec {code(data['rulespec'])}, "
+                   f"{code(data['measured_on'])}; brackets are 95% intervals. *Outcome changed* "
+                   "counts pairs whose winners differ, beside the same count for two unrelated "
+                   "default games (the reshuffle baseline): near it, the ruling only reshuffles "
+                   "play. *Test p*: the permutation test of no change in the outcome "
+                   "distribution, then Holm-adjusted. Seat win-rate changes carry intervals "
+                   "corrected for every seat interval of the sweep "
+                   f"({data['correction']['seat_intervals']}, Bonferroni), so one that excludes "
+                   "zero is an effect.\n\n")
+    for m in record["measurements"]:
+        rows = [_row(r) for r in m["results"]]
+        out.append(f"*At {text(setting_label(m))}.*\n\n<div class=\"rs-impact\" markdown>\n\n"
+                   + table(_HEADERS, rows) + "\n</div>\n\n")
+    chart = _chart_result(record)
+    if chart is not None:
+        m, r = chart
+        ident = f"dist-{amb_id}"
+        out.append('<div class="rs-impact-chart">\n'
+                   + win_rate_bars_svg(r, record["baseline"], ident=f"{ident}-wins")
+                   + (score_histogram_svg(r, record["baseline"], ident=f"{ident}-scores")
+                      if r.get("score_histogram") else "")
+                   + "</div>\n\n")
+        out.append(f"Charts: {code(r['option'])} with {code(r['agent'])} players at "
+                   f"{text(setting_label(m))}.\n\n")
+    return "".join(out)
+
+
+def _chart_result(record: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]] | None:
+    """Return the result the charts show: the verdict's, else the smallest adjusted p."""
+    pairs = [(m, r) for m in record["measurements"] for r in m["results"]
+             if r.get("win_counts")]
+    if not pairs:
+        return None
+    v = record["verdict"]
+    if v["status"] == "effect":
+        for m, r in pairs:
+            if (r["option"], r["agent"], m["players"], m.get("variants", [])) == (
+                    v["option"], v["agent"], v["setting"]["players"], v["setting"]["variants"]):
+                return m, r
+    return min(pairs, key=lambda mr: float((mr[1].get("distribution_test") or {})
+                                           .get("p_adjusted", 1.0)))
+
+
+def effect_cell(record: Mapping[str, Any] | None) -> str:
+    """Return the register's measured-effect cell, keyed by the effect size for sorting."""
+    if record is None or "verdict" not in record:
+        return ""
+    v = record["verdict"]
+    if v["status"] == "effect":
+        change = v["seat_win_rate_change"]
+        return (f'<span data-key="{abs(float(change["value"])):.6f}">'
+                f"{text('seat ' + str(v['seat']) + ': ' + change_text(change))} "
+                f"({code(v['option'])}, {code(v['agent'])}, "
+                f"{text(settings_text([v['setting']]))})</span>")
+    if v["status"] == "distribution":
+        return (f'<span data-key="0.000001">scores or margin change, no seat win rate '
+                f"({code(v['option'])}, {code(v['agent'])}, "
+                f"{text(settings_text([v['setting']]))})</span>")
+    if v["status"] == "none":
+        return f'<span data-key="0">no measurable effect at {v["games"]} games</span>'
+    return '<span data-key="-1">never reached</span>'
+
+
+def ranked_rows(records: Sequence[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, Any]]:
+    """Return (record id, verdict) of the records with an effect, largest first."""
+    rows = [(a, r["verdict"]) for a, r in records if r.get("verdict", {}).get("status") == "effect"]
+    return sorted(rows, key=lambda x: (-abs(float(x[1]["seat_win_rate_change"]["value"])), x[0]))

@@ -1,0 +1,101 @@
+"""``rulespec impact --reached``: the sweep that measures each record where its ruling matters."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import click
+
+from rulespec.impact.measure import executor_for
+from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game, sweep_path
+
+
+def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[str, int],
+                seed: int, batch_size: int, jobs: int, cluster: str | None, fmt: str,
+                save: bool, quiet: bool) -> None:
+    """Sweep ``games``, correct the tests across all of them, print and (``save``) write."""
+    from rulespec.spec.registry import get_spec
+
+    specs = [get_spec(g) for g in games]
+    started = time.monotonic()
+
+    def log(line: str) -> None:
+        if not quiet:
+            click.echo(f"[{time.monotonic() - started:7.1f} s] {line}", err=True)
+            sys.stderr.flush()
+
+    data: dict[str, dict[str, Any]] = {}
+    with executor_for(jobs, cluster) as executor:
+        for spec in specs:
+            data[spec.game_id] = sweep_game(spec, agents=agents, games=per_agent, seed=seed,
+                                            batch_size=batch_size, executor=executor, log=log)
+    family = finish(data)
+    log(f"done: {family} tests, Holm-corrected")
+    if save:
+        for spec in specs:
+            path = sweep_path(spec.path, spec.game_id)
+            _save(path, data[spec.game_id])
+            log(f"wrote {path}")
+    if fmt == "json":
+        click.echo(json.dumps({"format": "rulespec-impact-sweep/1", "games": data},
+                              sort_keys=True, indent=1, ensure_ascii=False))
+        return
+    for gid, game in data.items():
+        click.echo(verdicts_text(gid, game))
+
+
+def rejudge(games: Sequence[str], fmt: str, quiet: bool) -> None:
+    """Read the saved sweeps of ``games``, correct and judge them again, and save them."""
+    from rulespec.impact.sweep import load_sweep
+    from rulespec.spec.registry import get_spec
+
+    specs = [get_spec(g) for g in games]
+    data: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        loaded = load_sweep(spec.path, spec.game_id)
+        if loaded is None:
+            raise click.UsageError(f"{spec.game_id} has no saved sweep at "
+                                   f"{sweep_path(spec.path, spec.game_id)}; run rulespec "
+                                   f"impact {spec.game_id} --reached --save first")
+        data[spec.game_id] = loaded
+    finish(data)
+    for spec in specs:
+        _save(sweep_path(spec.path, spec.game_id), data[spec.game_id])
+    for gid, game in data.items():
+        if fmt != "json" and not quiet:
+            click.echo(verdicts_text(gid, game))
+
+
+def _save(path: Any, data: Mapping[str, Any]) -> None:
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+
+
+def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
+    """Return what matters in ``game``: the records that measurably matter, then the others."""
+    lines = [f"What matters most in {game} (outcome distribution, Holm-corrected):"]
+    for i, (amb, v) in enumerate(ranked(data), 1):
+        change = v["seat_win_rate_change"]
+        lines.append(f"  {i:>2}. {amb:<12} seat {v['seat']} {100 * change['value']:+.1f} pts "
+                     f"[{100 * change['low']:+.1f}, {100 * change['high']:+.1f}] "
+                     f"({v['option']} / {v['agent']}, {settings_text([v['setting']])}, "
+                     f"adjusted p {v['p_adjusted']:.2g})")
+    for amb, rec in data["records"].items():
+        v = rec["verdict"]
+        if v["status"] == "distribution":
+            lines.append(f"      {amb:<12} outcome distribution differs (scores/margin), no "
+                         f"seat win rate: {v['option']} / {v['agent']}, "
+                         f"{settings_text([v['setting']])}, adjusted p {v['p_adjusted']:.2g}")
+        elif v["status"] == "none":
+            counts = v.get("games_by_agent") or {"": v["games"]}
+            games = " / ".join(f"{n}{f' ({a})' if a else ''}" for a, n in counts.items())
+            lines.append(f"      {amb:<12} no measurable effect at {games} games")
+        elif v["status"] == "unreached":
+            lines.append(f"      {amb:<12} never reached; settings tried: "
+                         f"{settings_text(rec['settings_tried'])}")
+    return "\n".join(lines) + "\n"

@@ -27,13 +27,13 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
+from rulespec.data import installed_version
 from rulespec.impact.effects import ALPHA, CORRECTION, TEST_METHOD, adjust
 from rulespec.impact.measure import (
     CONFIDENCE,
     Tally,
     default_players,
     plan,
-    rulespec_version,
     run,
 )
 from rulespec.impact.paired import BatchTask, run_batch
@@ -142,7 +142,7 @@ def sweep_game(spec: Spec, *, agents: Sequence[str], games: Mapping[str, int], s
             if log:
                 log(f"{spec.game_id} {setting.label()} {agent}: {len(here)} records, "
                     f"{len(p.options)} options, {tally.played()} paired games each")
-    return {"format": SWEEP_FORMAT, "game": spec.game_id, "rulespec": rulespec_version(),
+    return {"format": SWEEP_FORMAT, "game": spec.game_id, "rulespec": installed_version(),
             "measured_on": dt.datetime.now(dt.UTC).date().isoformat(), "seed": seed,
             "batch_size": batch_size, "confidence": CONFIDENCE, "probe_games": probe_games,
             "agents": used, "variants_not_tried": refused, "records": records}

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from rulespec.impact.measure import executor_for
+from rulespec.executors import executor_for
 from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game, sweep_path
 
 

@@ -70,6 +70,10 @@ RUNS: list[tuple[str, list[str], int]] = [
     ("new-game", ["new-game", "tiny-take", "--dir", "tiny"], EXIT_OK),
     ("new-game", ["new-game", "Tiny_Take"], EXIT_USAGE),
     ("docs", ["docs", "build", "--site-dir", "site", "--fast"], EXIT_USAGE),
+    # A whole matrix is a run too slow for this table (tests/conformance/test_matrix.py runs
+    # one); its plan is not.
+    ("matrix", ["matrix", "--list", "--game", "ruby-rhino"], EXIT_OK),
+    ("matrix", ["matrix", "--engines", "bad.yaml"], EXIT_USAGE),
 ]
 #: Commands whose exit 0 is a run too slow for this table, and where it is tested instead.
 SLOW_OK = {"conform-bench": "tests/conformance", "docs": "tests/docs/test_docs_command.py"}

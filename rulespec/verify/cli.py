@@ -20,6 +20,10 @@ import click
 from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, parse_pairs
 from rulespec.exitcodes import EXIT_FAILED, EXIT_OK
 
+#: The default of --max-states (``rulespec.verify.run.MAX_STATES``, kept here so that loading
+#: the command imports nothing heavy; a test keeps the two equal).
+MAX_STATES = 2_000_000
+
 if TYPE_CHECKING:
     from rulespec.verify.explore import Stats
 
@@ -78,9 +82,12 @@ class _Progress:
 @click.option("--all-rulings", is_flag=True,
               help="Also verify every other option of every ambiguity the configuration "
                    "reaches, one at a time, with each seat's exact change in win probability.")
-@click.option("--max-states", type=AT_LEAST_ONE, default=2_000_000, show_default=True,
+@click.option("--max-states", type=AT_LEAST_ONE, default=MAX_STATES, show_default=True,
               help="Stop after this many distinct states (the result is then bounded, not a "
                    "proof).")
+@click.option("--max-memory", type=click.FloatRange(min=0.1), default=4.0, show_default=True,
+              metavar="GIB", help="Stop when the process holds this many GiB (the states "
+                                  "waiting to be expanded are live engines); bounded.")
 @click.option("--max-depth", type=AT_LEAST_ONE, help="Expand no state this many actions from "
               "the start (bounded, not a proof).")
 @click.option("--forget", multiple=True, metavar="FIELD",
@@ -109,7 +116,8 @@ class _Progress:
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
 def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
-           max_states: int | None, max_depth: int | None, forget: tuple[str, ...],
+           max_states: int | None, max_memory: float, max_depth: int | None,
+           forget: tuple[str, ...],
            cross_check: int, no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
@@ -141,6 +149,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
 
     setup = _setup(game, players, ruling, variant, param)
     bounds = Bounds(forget=forget, max_states=max_states, max_depth=max_depth,
+                    max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check)
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))

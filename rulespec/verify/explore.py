@@ -113,17 +113,33 @@ def _peak_rss() -> int:
     return int(usage) * (1 if sys.platform == "darwin" else 1024)
 
 
+def current_rss() -> int:
+    """Return the process's resident memory now (its peak where /proc is not there)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return _peak_rss()
+
+
+#: Expansions between two looks at the process's memory.
+_MEMORY_EVERY = 2048
+
+
 class Explorer:
     """Breadth-first exploration of one configuration from a fresh engine."""
 
     def __init__(self, start: Engine, *, forget: tuple[str, ...] = (),
                  max_states: int | None = None, max_depth: int | None = None,
-                 check_merges: bool = True, progress: Progress | None = None) -> None:
+                 max_memory: int | None = None, check_merges: bool = True,
+                 progress: Progress | None = None) -> None:
         self.start = start.clone()
         self.view = View(forget)
         self.view.check(start.state())
         self.max_states = max_states
         self.max_depth = max_depth
+        #: Bytes of resident memory at which the search stops (the queue's engines grow it).
+        self.max_memory = max_memory
         self.check_merges = check_merges
         self.progress = progress
         self.checks = StateChecks(start, self.view.forget)
@@ -193,6 +209,10 @@ class Explorer:
                     break
                 continue
             if not self._expand(index, engine, moves, queue):
+                break
+            if (self.max_memory is not None and index % _MEMORY_EVERY == 0
+                    and current_rss() >= self.max_memory):
+                result.stopped = "max-memory"
                 break
             if self.progress is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + 1.0

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from rulespec.verify.outcomes import Number
-from rulespec.verify.run import Bounds, RulingsRun, Setup, Verification
+from rulespec.verify.run import MAX_STATES, Bounds, RulingsRun, Setup, Verification
 
 DATA = Path(__file__).with_name("published.yaml")
 BEGIN = "<!-- verify:begin -->"
@@ -36,7 +36,7 @@ class Published:
     variants: tuple[str, ...] = ()
     forget: tuple[str, ...] = ()
     max_depth: int | None = None
-    max_states: int | None = None
+    max_states: int = MAX_STATES
     cross_check: int = 20_000
     optimal: bool = False
     #: Also verify every other option of every ambiguity the configuration reaches.
@@ -69,7 +69,7 @@ class Published:
             parts += ["--forget", name]
         if self.max_depth is not None:
             parts += ["--max-depth", str(self.max_depth)]
-        if self.max_states is not None:
+        if self.max_states != MAX_STATES:
             parts += ["--max-states", str(self.max_states)]
         if self.forget and self.cross_check != 20_000:
             parts += ["--cross-check", str(self.cross_check)]
@@ -89,7 +89,7 @@ def load_published(path: Path | None = None) -> list[Published]:
             game=str(item["game"]), players=int(item["players"]),
             parameters=dict(item.get("parameters", {})), rulings=dict(item.get("rulings", {})),
             variants=tuple(item.get("variants", ())), forget=tuple(item.get("forget", ())),
-            max_depth=item.get("max_depth"), max_states=item.get("max_states"),
+            max_depth=item.get("max_depth"), max_states=int(item.get("max_states", MAX_STATES)),
             cross_check=int(item.get("cross_check", 20_000)),
             optimal=bool(item.get("optimal", False)),
             all_rulings=bool(item.get("all_rulings", True)), note=str(item.get("note", "")).strip()))

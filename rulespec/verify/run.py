@@ -28,6 +28,10 @@ from rulespec.verify.traces import write_trace
 
 #: Above this many states the outcome probabilities are solved in floating point only.
 EXACT_STATES = 300_000
+#: The search stops at this many distinct states unless told otherwise.
+MAX_STATES = 2_000_000
+#: ... or when the process holds this much memory (the engines on the queue grow it).
+MAX_MEMORY = 4 * 2**30
 
 
 @dataclass(frozen=True)
@@ -35,8 +39,9 @@ class Bounds:
     """How far to search and what to compute."""
 
     forget: tuple[str, ...] = ()
-    max_states: int | None = None
+    max_states: int | None = MAX_STATES
     max_depth: int | None = None
+    max_memory: int | None = MAX_MEMORY
     check_merges: bool = True
     optimal: bool = False
     outcomes: bool = True
@@ -112,8 +117,8 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
            progress: Progress | None = None) -> Verification:
     """Explore ``engine``'s configuration from its start and check everything (see module)."""
     explorer = Explorer(engine, forget=bounds.forget, max_states=bounds.max_states,
-                        max_depth=bounds.max_depth, check_merges=bounds.check_merges,
-                        progress=progress)
+                        max_depth=bounds.max_depth, max_memory=bounds.max_memory,
+                        check_merges=bounds.check_merges, progress=progress)
     exploration = explorer.run()
     out = Verification(engine.config.to_json(), exploration, bounds)
     store = exploration.store
@@ -151,7 +156,8 @@ def _cross_check(engine: Engine, bounds: Bounds, out: Verification) -> None:
     """Search canonical states (no view, bounded) and check the view's win probabilities lie
     within the intervals that search gives; its own violations are reported too."""
     plain = Bounds(max_states=bounds.cross_check, max_depth=bounds.max_depth,
-                   check_merges=bounds.check_merges, cross_check=0)
+                   max_memory=bounds.max_memory, check_merges=bounds.check_merges,
+                   cross_check=0)
     canonical = verify(engine, plain)
     out.canonical = canonical
     violations = out.exploration.violations

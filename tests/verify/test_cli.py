@@ -119,3 +119,10 @@ def test_a_published_command_line_reproduces_the_configuration() -> None:
     assert entry.command() == ("rulespec verify pig -n 2 -p target_score=3 -r "
                                "PIG-AMB-01=at-once --forget turns --max-depth 40 --optimal "
                                "--all-rulings")
+
+
+def test_the_command_and_the_api_share_the_state_cap() -> None:
+    from rulespec.verify import cli as command
+    from rulespec.verify import run as api
+
+    assert command.MAX_STATES == api.MAX_STATES == api.Bounds().max_states

@@ -144,3 +144,10 @@ def test_bounds_stop_the_search_and_say_so() -> None:
     assert ex.stopped == "max-depth" and result.status == "bounded"
     assert all(ex.depth_of(i) <= 4 for i in range(len(ex.store)))
     assert all(ex.depth_of(i) < 4 for i in range(ex.store.expanded))
+
+
+def test_the_search_stops_before_memory_runs_out() -> None:
+    """--max-memory: the queued engines grow the process; the search stops, bounded."""
+    ex = Explorer(rhino_engine(), max_memory=1).run()
+    assert ex.stopped == "max-memory" and not ex.complete
+    assert ex.store.expanded == 1

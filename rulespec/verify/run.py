@@ -137,7 +137,9 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
     out.largest_component = max((len(g) for g in groups), default=1)
     out.invariant_status = _invariant_status(exploration)
     if bounds.outcomes and not exploration.violations:
-        exact = len(store) <= EXACT_STATES
+        # A bounded search's figures are intervals anyway, and their exact fractions grow a
+        # digit or more per level: floating point there.
+        exact = exploration.complete and len(store) <= EXACT_STATES
         out.uniform = uniform_outcomes(store, engine.players, exact=exact)
         if bounds.optimal and engine.players == 2 and exploration.complete:
             out.optimal = optimal_play(store)

@@ -47,10 +47,11 @@ def test_pig_outcomes_are_exact_and_agree_with_the_canonical_search() -> None:
     bounded = verify(pig_engine(), Bounds(max_states=800))
     assert bounded.status == "bounded"
     assert bounded.uniform is not None
+    assert not bounded.uniform.exact  # a bounded search is solved in floating point
     slack = bounded.uniform.unexplored
-    assert 0 < slack < Fraction(1, 10**9)
+    assert 0 < slack < 1e-9
     for exact, low in zip(viewed.uniform.wins, bounded.uniform.wins, strict=True):
-        assert low <= exact <= low + slack
+        assert low - 1e-12 <= exact <= low + slack + 1e-12
     assert set(bounded.invariant_status.values()) == {"checked"}
 
 

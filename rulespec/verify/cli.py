@@ -95,8 +95,13 @@ class _Progress:
                    "as TLC's VIEW; dotted for nested fields; repeatable). Merged states are "
                    "checked to behave alike; invariants that read the field are then checked, "
                    "not proven.")
+@click.option("--view", "view", multiple=True, metavar="TERM",
+              help="A view term that keeps part of a field: last(FIELD) keeps a list's last "
+                   "item, relative(FIELD) a list of numbers less its least (a number not at "
+                   "all), cap(FIELD, K) a number up to K; plain FIELD forgets it (repeatable). "
+                   "An invariant that reads the field only through what is kept stays proven.")
 @click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
-              help="With --forget: search this many canonical states (no view) and check the "
+              help="With a view: search this many canonical states (no view) and check the "
                    "view's win probabilities lie within the intervals they give (0: do not).")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
@@ -117,7 +122,7 @@ class _Progress:
 def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
            max_states: int | None, max_memory: float, max_depth: int | None,
-           forget: tuple[str, ...],
+           forget: tuple[str, ...], view: tuple[str, ...],
            cross_check: int, no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
@@ -137,7 +142,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     """
     progress = _Progress(not quiet and sys.stderr.isatty())
     if published:
-        if ruling or variant or param or players or forget or max_depth:
+        if ruling or variant or param or players or forget or view or max_depth:
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
         sys.exit(_published(game, write_docs, fmt, progress))
@@ -148,7 +153,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     from rulespec.verify.run import Bounds
 
     setup = _setup(game, players, ruling, variant, param)
-    bounds = Bounds(forget=forget, max_states=max_states, max_depth=max_depth,
+    bounds = Bounds(view=forget + view, max_states=max_states, max_depth=max_depth,
                     max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check)

@@ -129,12 +129,12 @@ _MEMORY_EVERY = 2048
 class Explorer:
     """Breadth-first exploration of one configuration from a fresh engine."""
 
-    def __init__(self, start: Engine, *, forget: tuple[str, ...] = (),
+    def __init__(self, start: Engine, *, view: tuple[str, ...] = (),
                  max_states: int | None = None, max_depth: int | None = None,
                  max_memory: int | None = None, check_merges: bool = True,
                  progress: Progress | None = None) -> None:
         self.start = start.clone()
-        self.view = View(forget)
+        self.view = View(view)
         self.view.check(start.state())
         self.max_states = max_states
         self.max_depth = max_depth
@@ -142,7 +142,7 @@ class Explorer:
         self.max_memory = max_memory
         self.check_merges = check_merges
         self.progress = progress
-        self.checks = StateChecks(start, self.view.forget)
+        self.checks = StateChecks(start, self.view.abstraction())
         self.store = StateStore()
         self.stats = Stats()
         #: The first merge into each state not expanded yet: (its digest, parent, move).
@@ -319,7 +319,7 @@ class Explorer:
                    "the moves or their probabilities, or the keys they lead to): the key does "
                    "not determine the future")
         if self.view:
-            message += f" with {', '.join(self.view.forget)} forgotten"
+            message += f" under the view {self.view.describe()}"
         self._result.violations.append(Violation("KEY-BEHAVIOUR", message, first, other=second))
         return False
 

@@ -34,7 +34,8 @@ class Published:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     rulings: Mapping[str, str] = field(default_factory=dict)
     variants: tuple[str, ...] = ()
-    forget: tuple[str, ...] = ()
+    #: The view's terms (``turns``, ``last(opening)``, ``relative(turns)``, ``cap(F, K)``).
+    view: tuple[str, ...] = ()
     max_depth: int | None = None
     max_states: int = MAX_STATES
     cross_check: int = 20_000
@@ -45,7 +46,7 @@ class Published:
 
     def bounds(self) -> Bounds:
         """Return the bounds it is verified with."""
-        return Bounds(forget=self.forget, max_states=self.max_states, max_depth=self.max_depth,
+        return Bounds(view=self.view, max_states=self.max_states, max_depth=self.max_depth,
                       optimal=self.optimal, cross_check=self.cross_check)
 
     def setup(self, spec: Any, engine_type: Any) -> Setup:
@@ -65,13 +66,13 @@ class Published:
             parts += ["-r", f"{amb}={option}"]
         for variant in self.variants:
             parts += ["-v", variant]
-        for name in self.forget:
-            parts += ["--forget", name]
+        for term in self.view:
+            parts += ["--forget", term] if "(" not in term else ["--view", term]
         if self.max_depth is not None:
             parts += ["--max-depth", str(self.max_depth)]
         if self.max_states != MAX_STATES:
             parts += ["--max-states", str(self.max_states)]
-        if self.forget and self.cross_check != 20_000:
+        if self.view and self.cross_check != 20_000:
             parts += ["--cross-check", str(self.cross_check)]
         if self.optimal:
             parts.append("--optimal")
@@ -88,7 +89,7 @@ def load_published(path: Path | None = None) -> list[Published]:
         out.append(Published(
             game=str(item["game"]), players=int(item["players"]),
             parameters=dict(item.get("parameters", {})), rulings=dict(item.get("rulings", {})),
-            variants=tuple(item.get("variants", ())), forget=tuple(item.get("forget", ())),
+            variants=tuple(item.get("variants", ())), view=tuple(item.get("forget", ())) + tuple(item.get("view", ())),
             max_depth=item.get("max_depth"), max_states=int(item.get("max_states", MAX_STATES)),
             cross_check=int(item.get("cross_check", 20_000)),
             optimal=bool(item.get("optimal", False)),

@@ -22,7 +22,7 @@ from rulespec.spec.model import Spec
 from rulespec.verify.checks import Violation
 from rulespec.verify.explore import Exploration, Explorer, Progress
 from rulespec.verify.graph import components, cyclic_components, traps
-from rulespec.verify.keys import collision_probability, overlaps
+from rulespec.verify.keys import collision_probability
 from rulespec.verify.outcomes import OptimalPlay, Outcomes, optimal_play, uniform_outcomes
 from rulespec.verify.traces import write_trace
 
@@ -38,7 +38,8 @@ MAX_MEMORY = 4 * 2**30
 class Bounds:
     """How far to search and what to compute."""
 
-    forget: tuple[str, ...] = ()
+    #: The view's terms (``rulespec.verify.keys.View``): fields forgotten or abstracted.
+    view: tuple[str, ...] = ()
     max_states: int | None = MAX_STATES
     max_depth: int | None = None
     max_memory: int | None = MAX_MEMORY
@@ -116,7 +117,7 @@ class Verification:
 def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
            progress: Progress | None = None) -> Verification:
     """Explore ``engine``'s configuration from its start and check everything (see module)."""
-    explorer = Explorer(engine, forget=bounds.forget, max_states=bounds.max_states,
+    explorer = Explorer(engine, view=bounds.view, max_states=bounds.max_states,
                         max_depth=bounds.max_depth, max_memory=bounds.max_memory,
                         check_merges=bounds.check_merges, progress=progress)
     exploration = explorer.run()
@@ -143,7 +144,7 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
         out.uniform = uniform_outcomes(store, engine.players, exact=exact)
         if bounds.optimal and engine.players == 2 and exploration.complete:
             out.optimal = optimal_play(store)
-    if bounds.forget and bounds.cross_check and out.uniform is not None:
+    if bounds.view and bounds.cross_check and out.uniform is not None:
         _cross_check(engine, bounds, out)
     if trace_dir is not None:
         _write_traces(exploration, trace_dir)
@@ -185,9 +186,8 @@ def _cross_check(engine: Engine, bounds: Bounds, out: Verification) -> None:
 
 def _invariant_status(exploration: Exploration) -> dict[str, str]:
     complete = exploration.complete and not exploration.violations
-    forget = exploration.view.forget
-    return {inv.ident: ("proven" if complete and not (forget and overlaps(inv.fields, forget))
-                        else "checked")
+    unkeyed = exploration.checks.unkeyed
+    return {inv.ident: ("proven" if complete and inv.ident not in unkeyed else "checked")
             for inv in exploration.checks.invariants}
 
 

@@ -75,6 +75,7 @@ def test_every_published_configuration_resolves_against_its_spec() -> None:
     """Published configurations use only the specs' parameters, rulings and variants."""
     from rulespec.reference.core import make_config
     from rulespec.spec.registry import game_ids, get_spec
+    from rulespec.verify.keys import View
 
     entries = load_published()
     assert {e.game for e in entries} >= {"dado-de-ouro", "ruby-rhino", "pig"}
@@ -85,7 +86,9 @@ def test_every_published_configuration_resolves_against_its_spec() -> None:
         make_config(spec, players=entry.players, rulings=dict(entry.rulings),
                     variants=entry.variants, parameters=dict(entry.parameters))
         state_fields = spec.state_schema["properties"]
-        assert all(f.split(".")[0] in state_fields for f in entry.forget), entry
+        view = View(entry.view)
+        assert all(f.split(".")[0] in state_fields
+                   for f in (*view.forget, *view.last, *view.relative, *view.cap)), entry
 
 
 def test_the_published_table_is_written_between_markers(tmp_path: Path,
@@ -115,7 +118,7 @@ def test_a_page_without_markers_is_refused(tmp_path: Path) -> None:
 
 def test_a_published_command_line_reproduces_the_configuration() -> None:
     entry = Published("pig", 2, {"target_score": 3}, {"PIG-AMB-01": "at-once"},
-                      forget=("turns",), max_depth=40, optimal=True)
+                      view=("turns",), max_depth=40, optimal=True)
     assert entry.command() == ("rulespec verify pig -n 2 -p target_score=3 -r "
                                "PIG-AMB-01=at-once --forget turns --max-depth 40 --optimal "
                                "--all-rulings")

@@ -17,9 +17,9 @@ from tests.verify.support import (
     rhino_engine,
 )
 
-PIG_VIEW = Bounds(forget=("turns",), optimal=True, cross_check=0)
+PIG_VIEW = Bounds(view=("turns",), optimal=True, cross_check=0)
 #: The tiny Ruby Rhino with its record of rounds forgotten, no cross-check (kept short).
-RHINO_VIEW = Bounds(forget=RHINO_HISTORY, cross_check=0)
+RHINO_VIEW = Bounds(view=RHINO_HISTORY, cross_check=0)
 
 
 def test_pig_is_proved_with_turn_counts_forgotten() -> None:
@@ -57,7 +57,7 @@ def test_pig_outcomes_are_exact_and_agree_with_the_canonical_search() -> None:
 
 def test_every_state_is_checked_once_and_the_levels_are_breadth_first() -> None:
     """States are numbered in BFS order: parents come before children, one level deeper."""
-    ex = Explorer(rhino_engine(), forget=RHINO_HISTORY).run()
+    ex = Explorer(rhino_engine(), view=RHINO_HISTORY).run()
     assert ex.complete and not ex.violations
     store = ex.store
     for i in range(1, len(store)):
@@ -107,7 +107,7 @@ def test_a_planted_bug_is_found_by_its_shortest_trace(tmp_path: Path) -> None:
 def test_merged_states_that_move_differently_are_caught_one_step_ahead(tmp_path: Path) -> None:
     """RR-TURN-02: forgetting the dice merges the positions after different first dice, whose
     second die then does different things: KEY-BEHAVIOUR, with a trace to each state."""
-    result = verify(rhino_engine(), Bounds(forget=(*RHINO_HISTORY, "dice"), cross_check=0),
+    result = verify(rhino_engine(), Bounds(view=(*RHINO_HISTORY, "dice"), cross_check=0),
                     trace_dir=tmp_path)
     assert result.status == "violated"
     violation = result.violations[0]
@@ -120,18 +120,18 @@ def test_merged_states_that_move_differently_are_caught_one_step_ahead(tmp_path:
 def test_a_view_whose_fields_matter_later_is_caught_by_the_canonical_search() -> None:
     """RR-RHINO-01, RR-ROUND-01: who holds the Rhino decides when a round ends, many steps after
     the states merge; the one-step check misses it, the outcome cross-check does not."""
-    result = verify(rhino_engine(), Bounds(forget=(*RHINO_HISTORY, "rhino"), cross_check=12_000))
+    result = verify(rhino_engine(), Bounds(view=(*RHINO_HISTORY, "rhino"), cross_check=12_000))
     kinds = [v.kind for v in result.violations]
     assert kinds == ["VIEW"], result.violations
     assert "seat 0" in result.violations[0].message
-    sound = verify(rhino_engine(), Bounds(forget=RHINO_HISTORY, cross_check=12_000))
+    sound = verify(rhino_engine(), Bounds(view=RHINO_HISTORY, cross_check=12_000))
     assert not sound.violations and sound.canonical is not None
 
 
 def test_hidden_engine_memory_is_named() -> None:
     """Engines merged under one key differ only in what never decides the future: narration
     and decision counts (the merges behaved alike)."""
-    ex = Explorer(rhino_engine(), forget=RHINO_HISTORY).run()
+    ex = Explorer(rhino_engine(), view=RHINO_HISTORY).run()
     assert ex.memory and not ex.violations
     assert "_coins" not in ex.memory and "_chest" not in ex.memory
     assert ex.memory <= {"_decisions", "_history", "_round", "_last_action", "_last_complete",

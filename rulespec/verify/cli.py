@@ -86,8 +86,9 @@ class _Progress:
               help="Stop after this many distinct states (the result is then bounded, not a "
                    "proof).")
 @click.option("--max-memory", type=click.FloatRange(min=0.1), default=4.0, show_default=True,
-              metavar="GIB", help="Stop when the process holds this many GiB (the states "
-                                  "waiting to be expanded are live engines); bounded.")
+              metavar="GIB", help="Stop when the search has grown the process by this many "
+                                  "GiB (the states waiting to be expanded are live engines); "
+                                  "bounded.")
 @click.option("--max-depth", type=AT_LEAST_ONE, help="Expand no state this many actions from "
               "the start (bounded, not a proof).")
 @click.option("--forget", multiple=True, metavar="FIELD",
@@ -115,7 +116,8 @@ class _Progress:
               help="Verify the published configurations (of GAME, or of every game).")
 @click.option("--write-docs", type=click.Path(path_type=Path, dir_okay=False),
               help="With --published: write their tables into this page, between its "
-                   "<!-- verify:begin --> and <!-- verify:end --> markers.")
+                   "<!-- verify:begin --> and <!-- verify:end --> markers (with a GAME, only "
+                   "that game's part; the others stay).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Report format.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
@@ -256,8 +258,10 @@ def _published(game: str | None, page: Path | None, fmt: str, progress: _Progres
     if page is not None:
         stamp = (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on "
                  f"{platform.processor() or platform.machine()}, CPython "
-                 f"{platform.python_version()}, by `rulespec verify --published --write-docs "
+                 f"{platform.python_version()}, by `rulespec verify --published "
+                 f"{'' if game is None else game + ' '}--write-docs "
                  f"{page.as_posix()}`.")
-        write_section(page, section(results, defaults_of, stamp))
+        write_section(page, section(results, defaults_of, stamp),
+                      games=None if game is None else [game])
         click.echo(f"wrote {page}", err=True)
     return EXIT_FAILED if failed else EXIT_OK

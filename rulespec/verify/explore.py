@@ -138,7 +138,8 @@ class Explorer:
         self.view.check(start.state())
         self.max_states = max_states
         self.max_depth = max_depth
-        #: Bytes of resident memory at which the search stops (the queue's engines grow it).
+        #: Bytes of resident memory this search may add to the process before it stops (the
+        #: queue's engines grow it).
         self.max_memory = max_memory
         self.check_merges = check_merges
         self.progress = progress
@@ -174,6 +175,9 @@ class Explorer:
         """Explore; return the graph and the first violation found (the search stops there)."""
         started = time.perf_counter()
         self._cpu_started = time.process_time()
+        # The memory budget is this search's: what the process held before (earlier searches'
+        # graphs kept for a report) does not count against it.
+        rss_at_start = current_rss()
         result = self._result
         store, stats = self.store, self.stats
         root = self.start.clone()
@@ -211,7 +215,7 @@ class Explorer:
             if not self._expand(index, engine, moves, queue):
                 break
             if (self.max_memory is not None and index % _MEMORY_EVERY == 0
-                    and current_rss() >= self.max_memory):
+                    and current_rss() - rss_at_start >= self.max_memory):
                 result.stopped = "max-memory"
                 break
             if self.progress is not None and time.perf_counter() >= next_report:

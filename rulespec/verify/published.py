@@ -155,23 +155,41 @@ def table(entry: Published, run: RulingsRun, defaults: Mapping[str, str]) -> str
     return "\n".join(lines)
 
 
-def write_section(page: Path, text: str) -> None:
-    """Replace the text between the page's verify markers with ``text``."""
+def write_section(page: Path, text: str, games: Sequence[str] | None = None) -> None:
+    """Replace the text between the page's verify markers with ``text``; with ``games``, only
+    those games' parts (``### game`` to the next), keeping the others as they were."""
     content = page.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(content):
+    pattern = re.compile(re.escape(BEGIN) + "\n?(.*?)\n?" + re.escape(END), re.DOTALL)
+    found = pattern.search(content)
+    if not found:
         raise ValueError(f"{page} has no {BEGIN} ... {END} markers; add them where the table "
                          "goes")
-    page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{text}\n{END}", content), encoding="utf-8")
+    if games is not None:
+        parts = _parts(found.group(1))
+        parts.update(_parts(text))
+        text = "\n\n".join(body.rstrip() for body in parts.values())
+    page.write_text(content[:found.start()] + f"{BEGIN}\n{text}\n{END}"
+                    + content[found.end():], encoding="utf-8")
+
+
+def _parts(text: str) -> dict[str, str]:
+    """Return a generated section's parts by game (``### game`` headings), in order."""
+    parts: dict[str, str] = {}
+    for chunk in re.split(r"(?m)^(?=### )", text):
+        if chunk.startswith("### "):
+            parts[chunk.split("\n", 1)[0][4:].strip()] = chunk
+    return parts
 
 
 def section(entries: Sequence[tuple[Published, RulingsRun | str]],
             defaults_of: Mapping[str, Mapping[str, str]], stamp: str) -> str:
-    """Return the whole generated section: one heading and table per game."""
+    """Return the generated section: per game a heading, its tables and the stamp."""
     out: list[str] = []
     game = None
     for entry, run in entries:
         if entry.game != game:
+            if game is not None:
+                out += [stamp, ""]
             game = entry.game
             out += [f"### {game}", ""]
         if isinstance(run, str):

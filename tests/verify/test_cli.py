@@ -109,6 +109,20 @@ def test_the_published_table_is_written_between_markers(tmp_path: Path,
     assert "rulespec verify ruby-rhino -n 2" in text
 
 
+def test_one_games_tables_replace_only_that_games_part(tmp_path: Path) -> None:
+    """`rulespec verify --published GAME --write-docs PAGE` re-measures one game and leaves the
+    others' tables (and their stamps) as they were."""
+    page = tmp_path / "page.md"
+    page.write_text(f"intro\n{published.BEGIN}\n### fool\n\nfool table\n\nMeasured then.\n\n"
+                    f"### pig\n\nold pig\n\nMeasured then.\n{published.END}\nafter\n",
+                    encoding="utf-8")
+    write_section(page, "### pig\n\nnew pig\n\nMeasured now.", games=["pig"])
+    text = page.read_text(encoding="utf-8")
+    assert "fool table" in text and "new pig" in text and "old pig" not in text
+    assert text.index("### fool") < text.index("### pig") and text.endswith("after\n")
+    assert text.count("Measured then.") == 1 and "Measured now." in text
+
+
 def test_a_page_without_markers_is_refused(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("no markers\n", encoding="utf-8")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from rulespec.reference.trace import read_trace
 from rulespec.spec.invariants import Invariants
 from rulespec.verify.explore import Explorer, replay
@@ -147,8 +149,18 @@ def test_bounds_stop_the_search_and_say_so() -> None:
     assert all(ex.depth_of(i) < 4 for i in range(ex.store.expanded))
 
 
-def test_the_search_stops_before_memory_runs_out() -> None:
-    """--max-memory: the queued engines grow the process; the search stops, bounded."""
+def test_the_search_stops_before_memory_runs_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--max-memory: the queued engines grow the process; the search stops, bounded. The budget
+    is the search's own: memory the process held before it started (the graphs of earlier
+    searches, kept for a report) does not count, as it once did when Ouro de Tolo's published
+    search stopped after 3 states behind Fool's."""
+    from rulespec.verify import explore
+
+    held = iter(range(10 * 2**30, 11 * 2**30, 4096))
+    monkeypatch.setattr(explore, "current_rss", lambda: next(held))
     ex = Explorer(rhino_engine(), max_memory=1).run()
     assert ex.stopped == "max-memory" and not ex.complete
     assert ex.store.expanded == 1
+    monkeypatch.setattr(explore, "current_rss", lambda: 10 * 2**30)
+    ex = Explorer(rhino_engine(), max_memory=2**30, max_states=5000).run()
+    assert ex.stopped == "max-states"  # 10 GiB held before the search: not this search's

@@ -50,7 +50,7 @@ def measure(entry: Any, states: int, nodes: int) -> dict[str, Any]:
     out: dict[str, Any] = {"command": entry.command().replace(" --all-rulings", ""),
                            "game": entry.game}
     for checked in (True, False):
-        explorer = Explorer(setup.engine(), forget=entry.forget, max_states=states,
+        explorer = Explorer(setup.engine(), view=entry.view, max_states=states,
                             check_merges=checked)
         ex = explorer.run()
         s = ex.stats

@@ -30,7 +30,8 @@ from rulespec.spec.expressions import ExpressionError, compile_expression, make_
 from rulespec.spec.fastschema import compile_schema
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import INVARIANT_VARIABLES
-from rulespec.verify.keys import overlaps, reads
+from rulespec.verify.decides import Abstraction, decides
+from rulespec.verify.keys import reads
 
 KINDS = ("INVARIANT", "STATE-SCHEMA", "CHANCE", "NO-LEGAL-ACTION", "RESULT", "REFUSED",
          "ENGINE-ERROR", "KEY-BEHAVIOUR", "TRAP", "VIEW")
@@ -96,17 +97,17 @@ class Problem:
 class StateChecks:
     """The checks of one configuration: invariants, the state schema, moves and results."""
 
-    def __init__(self, engine: Engine, forget: Sequence[str] = ()) -> None:
+    def __init__(self, engine: Engine, view: Abstraction | None = None) -> None:
         spec = engine.spec
         self.players = engine.players
         self.invariants = compile_invariants(spec)
         self.params = dict(engine.config.parameters)
         self.config = engine.config.to_json()
         self._schema = compile_schema(spec.state_schema)
-        self.forget = tuple(forget)
+        view = view or Abstraction()
         #: Invariants whose truth a merged state may not share with its representative.
         self.unkeyed = frozenset(i.ident for i in self.invariants
-                                 if forget and overlaps(i.fields, forget))
+                                 if not decides(i.source, view))
         self.evaluations = 0
 
     def _variables(self, state: Mapping[str, Any], prev: Mapping[str, Any] | None,

@@ -20,6 +20,10 @@ import click
 from rulespec.cliargs import AT_LEAST_ONE, PLAYER_COUNT, parse_pairs
 from rulespec.exitcodes import EXIT_FAILED, EXIT_OK
 
+#: The default of --max-states (``rulespec.verify.run.MAX_STATES``, kept here so that loading
+#: the command imports nothing heavy; a test keeps the two equal).
+MAX_STATES = 2_000_000
+
 if TYPE_CHECKING:
     from rulespec.verify.explore import Stats
 
@@ -78,9 +82,13 @@ class _Progress:
 @click.option("--all-rulings", is_flag=True,
               help="Also verify every other option of every ambiguity the configuration "
                    "reaches, one at a time, with each seat's exact change in win probability.")
-@click.option("--max-states", type=AT_LEAST_ONE, default=2_000_000, show_default=True,
+@click.option("--max-states", type=AT_LEAST_ONE, default=MAX_STATES, show_default=True,
               help="Stop after this many distinct states (the result is then bounded, not a "
                    "proof).")
+@click.option("--max-memory", type=click.FloatRange(min=0.1), default=4.0, show_default=True,
+              metavar="GIB", help="Stop when the search has grown the process by this many "
+                                  "GiB (the states waiting to be expanded are live engines); "
+                                  "bounded.")
 @click.option("--max-depth", type=AT_LEAST_ONE, help="Expand no state this many actions from "
               "the start (bounded, not a proof).")
 @click.option("--forget", multiple=True, metavar="FIELD",
@@ -88,8 +96,13 @@ class _Progress:
                    "as TLC's VIEW; dotted for nested fields; repeatable). Merged states are "
                    "checked to behave alike; invariants that read the field are then checked, "
                    "not proven.")
+@click.option("--view", "view", multiple=True, metavar="TERM",
+              help="A view term that keeps part of a field: last(FIELD) keeps a list's last "
+                   "item, relative(FIELD) a list of numbers less its least (a number not at "
+                   "all), cap(FIELD, K) a number up to K; plain FIELD forgets it (repeatable). "
+                   "An invariant that reads the field only through what is kept stays proven.")
 @click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
-              help="With --forget: search this many canonical states (no view) and check the "
+              help="With a view: search this many canonical states (no view) and check the "
                    "view's win probabilities lie within the intervals they give (0: do not).")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
@@ -103,13 +116,15 @@ class _Progress:
               help="Verify the published configurations (of GAME, or of every game).")
 @click.option("--write-docs", type=click.Path(path_type=Path, dir_okay=False),
               help="With --published: write their tables into this page, between its "
-                   "<!-- verify:begin --> and <!-- verify:end --> markers.")
+                   "<!-- verify:begin --> and <!-- verify:end --> markers (with a GAME, only "
+                   "that game's part; the others stay).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Report format.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
 def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
-           max_states: int | None, max_depth: int | None, forget: tuple[str, ...],
+           max_states: int | None, max_memory: float, max_depth: int | None,
+           forget: tuple[str, ...], view: tuple[str, ...],
            cross_check: int, no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
@@ -129,7 +144,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     """
     progress = _Progress(not quiet and sys.stderr.isatty())
     if published:
-        if ruling or variant or param or players or forget or max_depth:
+        if ruling or variant or param or players or forget or view or max_depth:
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
         sys.exit(_published(game, write_docs, fmt, progress))
@@ -140,7 +155,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     from rulespec.verify.run import Bounds
 
     setup = _setup(game, players, ruling, variant, param)
-    bounds = Bounds(forget=forget, max_states=max_states, max_depth=max_depth,
+    bounds = Bounds(view=forget + view, max_states=max_states, max_depth=max_depth,
+                    max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check)
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
@@ -242,8 +258,10 @@ def _published(game: str | None, page: Path | None, fmt: str, progress: _Progres
     if page is not None:
         stamp = (f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on "
                  f"{platform.processor() or platform.machine()}, CPython "
-                 f"{platform.python_version()}, by `rulespec verify --published --write-docs "
+                 f"{platform.python_version()}, by `rulespec verify --published "
+                 f"{'' if game is None else game + ' '}--write-docs "
                  f"{page.as_posix()}`.")
-        write_section(page, section(results, defaults_of, stamp))
+        write_section(page, section(results, defaults_of, stamp),
+                      games=None if game is None else [game])
         click.echo(f"wrote {page}", err=True)
     return EXIT_FAILED if failed else EXIT_OK

@@ -113,20 +113,37 @@ def _peak_rss() -> int:
     return int(usage) * (1 if sys.platform == "darwin" else 1024)
 
 
+def current_rss() -> int:
+    """Return the process's resident memory now (its peak where /proc is not there)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return _peak_rss()
+
+
+#: Expansions between two looks at the process's memory.
+_MEMORY_EVERY = 2048
+
+
 class Explorer:
     """Breadth-first exploration of one configuration from a fresh engine."""
 
-    def __init__(self, start: Engine, *, forget: tuple[str, ...] = (),
+    def __init__(self, start: Engine, *, view: tuple[str, ...] = (),
                  max_states: int | None = None, max_depth: int | None = None,
-                 check_merges: bool = True, progress: Progress | None = None) -> None:
+                 max_memory: int | None = None, check_merges: bool = True,
+                 progress: Progress | None = None) -> None:
         self.start = start.clone()
-        self.view = View(forget)
+        self.view = View(view)
         self.view.check(start.state())
         self.max_states = max_states
         self.max_depth = max_depth
+        #: Bytes of resident memory this search may add to the process before it stops (the
+        #: queue's engines grow it).
+        self.max_memory = max_memory
         self.check_merges = check_merges
         self.progress = progress
-        self.checks = StateChecks(start, self.view.forget)
+        self.checks = StateChecks(start, self.view.abstraction())
         self.store = StateStore()
         self.stats = Stats()
         #: The first merge into each state not expanded yet: (its digest, parent, move).
@@ -158,6 +175,9 @@ class Explorer:
         """Explore; return the graph and the first violation found (the search stops there)."""
         started = time.perf_counter()
         self._cpu_started = time.process_time()
+        # The memory budget is this search's: what the process held before (earlier searches'
+        # graphs kept for a report) does not count against it.
+        rss_at_start = current_rss()
         result = self._result
         store, stats = self.store, self.stats
         root = self.start.clone()
@@ -193,6 +213,10 @@ class Explorer:
                     break
                 continue
             if not self._expand(index, engine, moves, queue):
+                break
+            if (self.max_memory is not None and index % _MEMORY_EVERY == 0
+                    and current_rss() - rss_at_start >= self.max_memory):
+                result.stopped = "max-memory"
                 break
             if self.progress is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + 1.0
@@ -299,7 +323,7 @@ class Explorer:
                    "the moves or their probabilities, or the keys they lead to): the key does "
                    "not determine the future")
         if self.view:
-            message += f" with {', '.join(self.view.forget)} forgotten"
+            message += f" under the view {self.view.describe()}"
         self._result.violations.append(Violation("KEY-BEHAVIOUR", message, first, other=second))
         return False
 

@@ -12,11 +12,13 @@ merged graph (``reads`` says which fields an invariant's expression reads).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from hashlib import blake2b
 from typing import Any
 
 from rulespec.spec.celparse import Unsupported, parse
+from rulespec.verify.decides import Abstraction
 
 
 class ViewError(ValueError):
@@ -32,40 +34,140 @@ def split_path(path: str) -> tuple[str, ...]:
     return parts
 
 
-class View:
-    """The state fields to forget; the identity view forgets none."""
+_TERM = re.compile(r"^(?:(last|relative)\(\s*([^(),\s]+)\s*\)|cap\(\s*([^(),\s]+)\s*,\s*(\d+)\s*\)"
+                   r"|([^(),\s]+))$")
 
-    def __init__(self, forget: Iterable[str] = ()) -> None:
-        self.forget: tuple[str, ...] = tuple(dict.fromkeys(forget))
-        self._paths = [split_path(p) for p in self.forget]
+
+class View:
+    """How a state's identity is taken from its canonical state; the identity view keeps all.
+
+    A view is a list of terms: ``FIELD`` forgets the field; ``last(FIELD)`` keeps only the last
+    item of a list; ``relative(FIELD)`` keeps a list of numbers less its least item (a number,
+    not at all), so counters that grow together are merged; ``cap(FIELD, K)`` keeps a number up
+    to K (``min(FIELD, K)``). ``rulespec.verify.decides`` says which invariants such a key
+    still decides.
+    """
+
+    def __init__(self, terms: Iterable[str] = ()) -> None:
+        self.terms: tuple[str, ...] = tuple(dict.fromkeys(t.strip() for t in terms))
+        forget: list[str] = []
+        last: list[str] = []
+        relative: list[str] = []
+        cap: dict[str, int] = {}
+        for term in self.terms:
+            m = _TERM.match(term)
+            if m is None:
+                raise ViewError(f"view term {term!r} is malformed; write FIELD, last(FIELD), "
+                                "relative(FIELD) or cap(FIELD, K), for example turns or "
+                                "last(last_round.max_passes)")
+            kind, inner, capped, ceiling, plain = m.groups()
+            if plain is not None:
+                split_path(plain)
+                forget.append(plain)
+            elif kind == "last":
+                split_path(inner)
+                last.append(inner)
+            elif kind == "relative":
+                split_path(inner)
+                relative.append(inner)
+            else:
+                split_path(capped)
+                cap[capped] = int(ceiling)
+        #: The fields forgotten outright.
+        self.forget: tuple[str, ...] = tuple(forget)
+        self.last = tuple(last)
+        self.relative = tuple(relative)
+        self.cap = cap
+        self._numbers: frozenset[str] = frozenset()
+        self._ops: list[tuple[tuple[str, ...], str, int]] = (
+            [(split_path(f), "forget", 0) for f in forget]
+            + [(split_path(f), "last", 0) for f in last]
+            + [(split_path(f), "relative", 0) for f in relative]
+            + [(split_path(f), "cap", k) for f, k in cap.items()])
 
     def __bool__(self) -> bool:
-        return bool(self.forget)
+        return bool(self.terms)
+
+    def describe(self) -> str:
+        """Return the view's terms as a phrase (``turns forgotten, last(opening)``)."""
+        return ", ".join(self.terms)
+
+    def abstraction(self) -> Abstraction:
+        """Return what ``rulespec.verify.decides`` needs to know of this view."""
+        return Abstraction(self.forget, self.last, self.relative, self.cap, self._numbers)
 
     def check(self, state: Mapping[str, Any]) -> None:
-        """Refuse a path whose top-level field the canonical state does not have."""
-        for path, parts in zip(self.forget, self._paths, strict=True):
+        """Refuse a path whose top-level field the canonical state does not have, and an
+        abstraction of a field that does not hold what it needs (a list for last, numbers for
+        relative, a number for cap)."""
+        numbers: set[str] = set()
+        for parts, kind, _ in self._ops:
+            path = ".".join(parts)
             if parts[0] not in state:
-                raise ViewError(f"--forget {path}: the canonical state has no field "
+                raise ViewError(f"view term on {path}: the canonical state has no field "
                                 f"{parts[0]!r}; its fields are {', '.join(state)}")
+            value = _lookup(state, parts)
+            if value is None:
+                continue  # not there yet (null at the start): checked when applied
+            if kind == "last" and not isinstance(value, list):
+                raise ViewError(f"last({path}): {path} holds {type(value).__name__}, not a list")
+            if kind == "relative":
+                if _is_number(value):
+                    numbers.add(path)
+                elif not (isinstance(value, list)
+                          and all(x is None or _is_number(x) for x in value)):
+                    raise ViewError(f"relative({path}): {path} holds neither a number nor a "
+                                    "list of numbers")
+            if kind == "cap" and not _is_number(value):
+                raise ViewError(f"cap({path}, K): {path} holds {type(value).__name__}, not a "
+                                "number")
+        self._numbers = frozenset(numbers)
 
     def apply(self, state: Mapping[str, Any]) -> Any:
-        """Return ``state`` without the forgotten fields (a copy where it changes; the engine's
-        own objects are never changed)."""
+        """Return ``state`` as the view keys it (a copy where it changes; the engine's own
+        objects are never changed)."""
         out: Any = state
-        for parts in self._paths:
-            out = _without(out, parts)
+        for parts, kind, ceiling in self._ops:
+            out = _change(out, parts, kind, ceiling)
         return out
 
 
-def _without(value: Any, parts: Sequence[str]) -> Any:
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _lookup(value: Any, parts: Sequence[str]) -> Any:
+    for part in parts:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _abstract(value: Any, kind: str, ceiling: int) -> Any:
+    if kind == "last":
+        return value[-1:] if isinstance(value, list) else value
+    if kind == "cap":
+        return min(value, ceiling) if _is_number(value) else value
+    if _is_number(value):
+        return 0
+    if isinstance(value, list):
+        present = [x for x in value if x is not None]
+        least = min(present) if present else 0
+        return [None if x is None else x - least for x in value]
+    return value
+
+
+def _change(value: Any, parts: Sequence[str], kind: str, ceiling: int) -> Any:
     if not isinstance(value, dict) or parts[0] not in value:
         return value
     copy = dict(value)
-    if len(parts) == 1:
+    if len(parts) > 1:
+        copy[parts[0]] = _change(copy[parts[0]], parts[1:], kind, ceiling)
+    elif kind == "forget":
         del copy[parts[0]]
     else:
-        copy[parts[0]] = _without(copy[parts[0]], parts[1:])
+        copy[parts[0]] = _abstract(copy[parts[0]], kind, ceiling)
     return copy
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from rulespec.verify.outcomes import Number
-from rulespec.verify.run import Bounds, RulingsRun, Setup, Verification
+from rulespec.verify.run import MAX_STATES, Bounds, RulingsRun, Setup, Verification
 
 DATA = Path(__file__).with_name("published.yaml")
 BEGIN = "<!-- verify:begin -->"
@@ -34,9 +34,10 @@ class Published:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     rulings: Mapping[str, str] = field(default_factory=dict)
     variants: tuple[str, ...] = ()
-    forget: tuple[str, ...] = ()
+    #: The view's terms (``turns``, ``last(opening)``, ``relative(turns)``, ``cap(F, K)``).
+    view: tuple[str, ...] = ()
     max_depth: int | None = None
-    max_states: int | None = None
+    max_states: int = MAX_STATES
     cross_check: int = 20_000
     optimal: bool = False
     #: Also verify every other option of every ambiguity the configuration reaches.
@@ -45,7 +46,7 @@ class Published:
 
     def bounds(self) -> Bounds:
         """Return the bounds it is verified with."""
-        return Bounds(forget=self.forget, max_states=self.max_states, max_depth=self.max_depth,
+        return Bounds(view=self.view, max_states=self.max_states, max_depth=self.max_depth,
                       optimal=self.optimal, cross_check=self.cross_check)
 
     def setup(self, spec: Any, engine_type: Any) -> Setup:
@@ -65,13 +66,13 @@ class Published:
             parts += ["-r", f"{amb}={option}"]
         for variant in self.variants:
             parts += ["-v", variant]
-        for name in self.forget:
-            parts += ["--forget", name]
+        for term in self.view:
+            parts += ["--forget", term] if "(" not in term else ["--view", term]
         if self.max_depth is not None:
             parts += ["--max-depth", str(self.max_depth)]
-        if self.max_states is not None:
+        if self.max_states != MAX_STATES:
             parts += ["--max-states", str(self.max_states)]
-        if self.forget and self.cross_check != 20_000:
+        if self.view and self.cross_check != 20_000:
             parts += ["--cross-check", str(self.cross_check)]
         if self.optimal:
             parts.append("--optimal")
@@ -88,8 +89,8 @@ def load_published(path: Path | None = None) -> list[Published]:
         out.append(Published(
             game=str(item["game"]), players=int(item["players"]),
             parameters=dict(item.get("parameters", {})), rulings=dict(item.get("rulings", {})),
-            variants=tuple(item.get("variants", ())), forget=tuple(item.get("forget", ())),
-            max_depth=item.get("max_depth"), max_states=item.get("max_states"),
+            variants=tuple(item.get("variants", ())), view=tuple(item.get("forget", ())) + tuple(item.get("view", ())),
+            max_depth=item.get("max_depth"), max_states=int(item.get("max_states", MAX_STATES)),
             cross_check=int(item.get("cross_check", 20_000)),
             optimal=bool(item.get("optimal", False)),
             all_rulings=bool(item.get("all_rulings", True)), note=str(item.get("note", "")).strip()))
@@ -154,23 +155,41 @@ def table(entry: Published, run: RulingsRun, defaults: Mapping[str, str]) -> str
     return "\n".join(lines)
 
 
-def write_section(page: Path, text: str) -> None:
-    """Replace the text between the page's verify markers with ``text``."""
+def write_section(page: Path, text: str, games: Sequence[str] | None = None) -> None:
+    """Replace the text between the page's verify markers with ``text``; with ``games``, only
+    those games' parts (``### game`` to the next), keeping the others as they were."""
     content = page.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(content):
+    pattern = re.compile(re.escape(BEGIN) + "\n?(.*?)\n?" + re.escape(END), re.DOTALL)
+    found = pattern.search(content)
+    if not found:
         raise ValueError(f"{page} has no {BEGIN} ... {END} markers; add them where the table "
                          "goes")
-    page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{text}\n{END}", content), encoding="utf-8")
+    if games is not None:
+        parts = _parts(found.group(1))
+        parts.update(_parts(text))
+        text = "\n\n".join(body.rstrip() for body in parts.values())
+    page.write_text(content[:found.start()] + f"{BEGIN}\n{text}\n{END}"
+                    + content[found.end():], encoding="utf-8")
+
+
+def _parts(text: str) -> dict[str, str]:
+    """Return a generated section's parts by game (``### game`` headings), in order."""
+    parts: dict[str, str] = {}
+    for chunk in re.split(r"(?m)^(?=### )", text):
+        if chunk.startswith("### "):
+            parts[chunk.split("\n", 1)[0][4:].strip()] = chunk
+    return parts
 
 
 def section(entries: Sequence[tuple[Published, RulingsRun | str]],
             defaults_of: Mapping[str, Mapping[str, str]], stamp: str) -> str:
-    """Return the whole generated section: one heading and table per game."""
+    """Return the generated section: per game a heading, its tables and the stamp."""
     out: list[str] = []
     game = None
     for entry, run in entries:
         if entry.game != game:
+            if game is not None:
+                out += [stamp, ""]
             game = entry.game
             out += [f"### {game}", ""]
         if isinstance(run, str):

@@ -45,17 +45,18 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
     lines = [f"{ex.engine.spec.game_id}: {describe_config(v.config, defaults)}"]
     key = "the canonical state"
     if ex.view:
-        key += f", forgetting {', '.join(ex.view.forget)} (a view)"
+        key += f", under the view {ex.view.describe()}"
     lines.append(f"  states identified by {key}")
-    left = f", {s.queued:,} left on the queue" if ex.stopped in ("max-states", "max-depth") else ""
+    bounded = ex.stopped in ("max-states", "max-depth", "max-memory")
+    left = f", {s.queued:,} left on the queue" if bounded else ""
     lines.append(f"  {s.states:,} distinct states, {s.transitions:,} transitions, depth {s.depth}, "
                  f"{s.terminals:,} terminal{left}")
     lines.append(f"  {s.seconds:.2f} s ({s.states_per_second:,.0f} states/s; {s.cpu_seconds:.2f} s "
                  f"CPU, {s.states_per_cpu_second:,.0f} states per CPU second), store "
                  f"{s.bytes_per_state:.0f} bytes/state, peak memory {s.peak_rss / 2**20:,.0f} MiB; "
                  f"fingerprint collision probability (optimistic) {v.collision_probability:.1e}")
-    if ex.stopped in ("max-states", "max-depth"):
-        what = "--max-states" if ex.stopped == "max-states" else "--max-depth"
+    if bounded:
+        what = f"--{ex.stopped}"
         lines.append(f"  BOUNDED: the search stopped at {what}; what follows holds for the "
                      "states explored, not for every reachable state")
     lines += _merges(v)
@@ -170,7 +171,7 @@ def verification_json(v: Verification) -> dict[str, Any]:
     s = ex.stats
     return {
         "game": ex.engine.spec.game_id, "spec_version": ex.engine.spec.version,
-        "config": v.config, "forget": list(ex.view.forget), "status": v.status,
+        "config": v.config, "forget": list(ex.view.forget), "view": list(ex.view.terms), "status": v.status,
         "stopped": ex.stopped,
         "states": s.states, "transitions": s.transitions, "depth": s.depth,
         "terminals": s.terminals, "queued": s.queued, "seconds": round(s.seconds, 3), "cpu_seconds": round(s.cpu_seconds, 3),

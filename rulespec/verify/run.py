@@ -22,21 +22,27 @@ from rulespec.spec.model import Spec
 from rulespec.verify.checks import Violation
 from rulespec.verify.explore import Exploration, Explorer, Progress
 from rulespec.verify.graph import components, cyclic_components, traps
-from rulespec.verify.keys import collision_probability, overlaps
+from rulespec.verify.keys import collision_probability
 from rulespec.verify.outcomes import OptimalPlay, Outcomes, optimal_play, uniform_outcomes
 from rulespec.verify.traces import write_trace
 
 #: Above this many states the outcome probabilities are solved in floating point only.
 EXACT_STATES = 300_000
+#: The search stops at this many distinct states unless told otherwise.
+MAX_STATES = 2_000_000
+#: ... or when the process holds this much memory (the engines on the queue grow it).
+MAX_MEMORY = 4 * 2**30
 
 
 @dataclass(frozen=True)
 class Bounds:
     """How far to search and what to compute."""
 
-    forget: tuple[str, ...] = ()
-    max_states: int | None = None
+    #: The view's terms (``rulespec.verify.keys.View``): fields forgotten or abstracted.
+    view: tuple[str, ...] = ()
+    max_states: int | None = MAX_STATES
     max_depth: int | None = None
+    max_memory: int | None = MAX_MEMORY
     check_merges: bool = True
     optimal: bool = False
     outcomes: bool = True
@@ -111,9 +117,9 @@ class Verification:
 def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
            progress: Progress | None = None) -> Verification:
     """Explore ``engine``'s configuration from its start and check everything (see module)."""
-    explorer = Explorer(engine, forget=bounds.forget, max_states=bounds.max_states,
-                        max_depth=bounds.max_depth, check_merges=bounds.check_merges,
-                        progress=progress)
+    explorer = Explorer(engine, view=bounds.view, max_states=bounds.max_states,
+                        max_depth=bounds.max_depth, max_memory=bounds.max_memory,
+                        check_merges=bounds.check_merges, progress=progress)
     exploration = explorer.run()
     out = Verification(engine.config.to_json(), exploration, bounds)
     store = exploration.store
@@ -132,11 +138,13 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
     out.largest_component = max((len(g) for g in groups), default=1)
     out.invariant_status = _invariant_status(exploration)
     if bounds.outcomes and not exploration.violations:
-        exact = len(store) <= EXACT_STATES
+        # A bounded search's figures are intervals anyway, and their exact fractions grow a
+        # digit or more per level: floating point there.
+        exact = exploration.complete and len(store) <= EXACT_STATES
         out.uniform = uniform_outcomes(store, engine.players, exact=exact)
         if bounds.optimal and engine.players == 2 and exploration.complete:
             out.optimal = optimal_play(store)
-    if bounds.forget and bounds.cross_check and out.uniform is not None:
+    if bounds.view and bounds.cross_check and out.uniform is not None:
         _cross_check(engine, bounds, out)
     if trace_dir is not None:
         _write_traces(exploration, trace_dir)
@@ -151,7 +159,8 @@ def _cross_check(engine: Engine, bounds: Bounds, out: Verification) -> None:
     """Search canonical states (no view, bounded) and check the view's win probabilities lie
     within the intervals that search gives; its own violations are reported too."""
     plain = Bounds(max_states=bounds.cross_check, max_depth=bounds.max_depth,
-                   check_merges=bounds.check_merges, cross_check=0)
+                   max_memory=bounds.max_memory, check_merges=bounds.check_merges,
+                   cross_check=0)
     canonical = verify(engine, plain)
     out.canonical = canonical
     violations = out.exploration.violations
@@ -177,9 +186,8 @@ def _cross_check(engine: Engine, bounds: Bounds, out: Verification) -> None:
 
 def _invariant_status(exploration: Exploration) -> dict[str, str]:
     complete = exploration.complete and not exploration.violations
-    forget = exploration.view.forget
-    return {inv.ident: ("proven" if complete and not (forget and overlaps(inv.fields, forget))
-                        else "checked")
+    unkeyed = exploration.checks.unkeyed
+    return {inv.ident: ("proven" if complete and inv.ident not in unkeyed else "checked")
             for inv in exploration.checks.invariants}
 
 

@@ -148,11 +148,6 @@ class StateStore:
                   self.offsets, self.digests, self.targets, self.edge_probabilities, self._table)
         return sum(a.buffer_info()[1] * a.itemsize for a in arrays)
 
-    def allocated_bytes(self) -> int:
-        """Return the bytes the arrays hold including their spare capacity (an estimate: CPython
-        over-allocates an appended array by about an eighth)."""
-        return self.bytes_used() * 9 // 8
-
 
 def winners_mask(winners: object, players: int) -> int:
     """Return the seats of a result's ``winners`` list as a bit mask (0 if it is not one)."""

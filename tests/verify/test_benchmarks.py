@@ -46,7 +46,7 @@ def test_the_lab_interval_is_set_beside_the_exact_figure(tmp_path: Path,
     """The tiny Ruby Rhino's exact win probability beside the lab's interval on 60 games."""
     spec = get_spec("ruby-rhino")
     setup = Setup(spec, engine_class(spec), 2, {}, (), dict(RHINO_TINY))
-    run = verify_rulings(setup, Bounds(forget=RHINO_HISTORY, cross_check=0), options=False)
+    run = verify_rulings(setup, Bounds(view=RHINO_HISTORY, cross_check=0), options=False)
     results = tmp_path / "verify.json"
     results.write_text(json.dumps([{"command": "tiny", **rulings_json(run)}]), encoding="utf-8")
     lab = _script("verify_lab")

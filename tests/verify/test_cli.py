@@ -75,6 +75,7 @@ def test_every_published_configuration_resolves_against_its_spec() -> None:
     """Published configurations use only the specs' parameters, rulings and variants."""
     from rulespec.reference.core import make_config
     from rulespec.spec.registry import game_ids, get_spec
+    from rulespec.verify.keys import View
 
     entries = load_published()
     assert {e.game for e in entries} >= {"dado-de-ouro", "ruby-rhino", "pig"}
@@ -85,7 +86,9 @@ def test_every_published_configuration_resolves_against_its_spec() -> None:
         make_config(spec, players=entry.players, rulings=dict(entry.rulings),
                     variants=entry.variants, parameters=dict(entry.parameters))
         state_fields = spec.state_schema["properties"]
-        assert all(f.split(".")[0] in state_fields for f in entry.forget), entry
+        view = View(entry.view)
+        assert all(f.split(".")[0] in state_fields
+                   for f in (*view.forget, *view.last, *view.relative, *view.cap)), entry
 
 
 def test_the_published_table_is_written_between_markers(tmp_path: Path,
@@ -106,6 +109,20 @@ def test_the_published_table_is_written_between_markers(tmp_path: Path,
     assert "rulespec verify ruby-rhino -n 2" in text
 
 
+def test_one_games_tables_replace_only_that_games_part(tmp_path: Path) -> None:
+    """`rulespec verify --published GAME --write-docs PAGE` re-measures one game and leaves the
+    others' tables (and their stamps) as they were."""
+    page = tmp_path / "page.md"
+    page.write_text(f"intro\n{published.BEGIN}\n### fool\n\nfool table\n\nMeasured then.\n\n"
+                    f"### pig\n\nold pig\n\nMeasured then.\n{published.END}\nafter\n",
+                    encoding="utf-8")
+    write_section(page, "### pig\n\nnew pig\n\nMeasured now.", games=["pig"])
+    text = page.read_text(encoding="utf-8")
+    assert "fool table" in text and "new pig" in text and "old pig" not in text
+    assert text.index("### fool") < text.index("### pig") and text.endswith("after\n")
+    assert text.count("Measured then.") == 1 and "Measured now." in text
+
+
 def test_a_page_without_markers_is_refused(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("no markers\n", encoding="utf-8")
@@ -115,7 +132,14 @@ def test_a_page_without_markers_is_refused(tmp_path: Path) -> None:
 
 def test_a_published_command_line_reproduces_the_configuration() -> None:
     entry = Published("pig", 2, {"target_score": 3}, {"PIG-AMB-01": "at-once"},
-                      forget=("turns",), max_depth=40, optimal=True)
+                      view=("turns",), max_depth=40, optimal=True)
     assert entry.command() == ("rulespec verify pig -n 2 -p target_score=3 -r "
                                "PIG-AMB-01=at-once --forget turns --max-depth 40 --optimal "
                                "--all-rulings")
+
+
+def test_the_command_and_the_api_share_the_state_cap() -> None:
+    from rulespec.verify import cli as command
+    from rulespec.verify import run as api
+
+    assert command.MAX_STATES == api.MAX_STATES == api.Bounds().max_states

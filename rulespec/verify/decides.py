@@ -1,0 +1,262 @@
+"""Whether a view's key decides an invariant: the same truth in every state that shares the key.
+
+A view merges states that differ only where it looks away (``rulespec.verify.keys``): a field
+forgotten, a list of which only the last item is kept (``last(F)``), counters kept only relative
+to each other (``relative(F)``: a list less its least item, a number not at all), a counter
+kept up to a ceiling (``cap(F, K)``: min(F, K)). An invariant is *proven* by the merged graph
+only when its value cannot differ between two states with the same key; this module decides
+that from the expression's syntax, soundly: an expression it cannot classify is undecided.
+
+The classification is a small abstract interpretation over the parsed expression
+(``rulespec.spec.celparse``). Each subexpression is one of:
+
+- ``KEYED``: equal in all states with the key;
+- ``("shifted", F)``: a number that is the representative's plus the same unknown c for every
+  read of ``relative(F)`` in one state or one transition (``state.F`` and ``prev.F`` shift
+  together: a merged state's successors are the representative's, shifted);
+  ``("shifted-list", F)``: the list ``F`` itself, every item shifted by c;
+- ``("last", F)``, ``("last-size", F)``, ``("last-index", F)``: the list ``F`` whose last item
+  is kept, its size (known only to be zero or not), and ``size(F) - 1``;
+- ``("capped", F, K)``: a number known exactly below K and only as "K or more" above;
+- ``UNKEYED``: anything else.
+
+``shifted - shifted`` of the same field is keyed, as are comparisons between two shifted
+values of one field, ``size`` of a shifted list, ``F[size(F) - 1]`` of a ``last`` list, a
+``last`` size compared with 0 (or ``>= 1``, ``< 1``), and a capped number compared with a
+constant below its ceiling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rulespec.spec.celparse import Unsupported, parse
+
+KEYED: tuple[str, ...] = ("keyed",)
+UNKEYED: tuple[str, ...] = ("unkeyed",)
+Kind = tuple[Any, ...]
+
+ROOTS = frozenset({"state", "prev"})
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+_MACROS = ("all", "exists", "exists_one", "map", "filter")
+
+
+class Abstraction:
+    """How a view treats fields: forgotten, last item kept, relative, capped."""
+
+    def __init__(self, forget: tuple[str, ...] = (), last: tuple[str, ...] = (),
+                 relative: tuple[str, ...] = (), cap: Mapping[str, int] | None = None,
+                 numbers: frozenset[str] = frozenset()) -> None:
+        self.forget = forget
+        self.last = last
+        self.relative = relative
+        self.cap: dict[str, int] = dict(cap or {})
+        #: The relative fields that hold a number (the others hold lists of numbers).
+        self.numbers = numbers
+
+    def fields(self) -> list[tuple[str, str]]:
+        """Return (field, treatment) for every field the view does not keep whole."""
+        return ([(f, "forget") for f in self.forget] + [(f, "last") for f in self.last]
+                + [(f, "relative") for f in self.relative] + [(f, "cap") for f in self.cap])
+
+
+def decides(expression: str, view: Abstraction) -> bool:
+    """Return True when ``expression`` has the same value in every state (or transition) whose
+    states share their keys under ``view``."""
+    if not view.fields():
+        return True
+    try:
+        tree = parse(expression)
+    except Unsupported:
+        return False
+    return _kind(tree, view, {}) == KEYED
+
+
+def _path(node: Any) -> str | None:
+    """Return the dotted field path of a chain of member reads from ``state`` or ``prev``."""
+    names: list[str] = []
+    while True:
+        kind = node[0]
+        if kind == "get":
+            names.append(node[2])
+            node = node[1]
+        elif kind == "index" and node[2][0] == "lit" and isinstance(node[2][1], str):
+            names.append(node[2][1])
+            node = node[1]
+        elif kind == "var" and node[1] in ROOTS:
+            return ".".join(reversed(names))
+        else:
+            return None
+
+
+def _within(path: str, field: str) -> bool:
+    return path == field or path.startswith(field + ".")
+
+
+def _classify(path: str, view: Abstraction) -> Kind:
+    """The kind of a read of the whole field ``path``."""
+    for field, treatment in view.fields():
+        if field == path:
+            if treatment == "last":
+                return ("last", field)
+            if treatment == "relative":
+                return ("shifted", field) if field in view.numbers else ("shifted-list", field)
+            if treatment == "cap":
+                return ("capped", field, view.cap[field])
+            return UNKEYED
+        if _within(path, field) or not path or field.startswith(path + "."):
+            return UNKEYED  # a part of an abstracted field, or a container of one
+    return KEYED
+
+
+def _presence(node: Any) -> str | None:
+    """The path of ``X == null``, ``X != null`` or ``has(X)``: a read of whether X is there."""
+    if node[0] in ("==", "!=") and len(node) == 3:
+        a, b = node[1], node[2]
+        other = b if a == ("lit", None) else a if b == ("lit", None) else None
+        if isinstance(other, tuple) and other[0] in ("get", "index"):
+            return _path(other)
+    if node[0] == "call" and node[1] == "has" and node[2] is None and len(node[3]) == 1:
+        return _path(node[3][0])
+    return None
+
+
+def _kind(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
+    op = node[0]
+    present = _presence(node)
+    if present is not None:
+        # Whether X is there: only forgetting X (or what holds it) hides that.
+        hidden = any(_within(present, f) for f in view.forget)
+        inside = any(present.startswith(f + ".") for f, _ in view.fields())
+        return UNKEYED if hidden or inside else KEYED
+    if op == "lit":
+        return KEYED
+    if op == "var":
+        if node[1] in env:
+            return env[node[1]]
+        return UNKEYED if node[1] in ROOTS else KEYED
+    if op in ("get", "index"):
+        path = _path(node)
+        if path is not None:
+            return _classify(path, view)
+        return _member(node, view, env)
+    if op in ("list", "map"):
+        items = node[1] if op == "list" else [x for pair in node[1] for x in pair]
+        return KEYED if all(_kind(x, view, env) == KEYED for x in items) else UNKEYED
+    if op == "cond":
+        if _kind(node[1], view, env) != KEYED:
+            return UNKEYED
+        a, b = _kind(node[2], view, env), _kind(node[3], view, env)
+        return a if a == b and a[0] in ("keyed", "shifted", "shifted-list") else UNKEYED
+    if op in ("!", "neg"):
+        return KEYED if _kind(node[1], view, env) == KEYED else UNKEYED
+    if op == "call":
+        return _call(node, view, env)
+    return _binary(op, _kind(node[1], view, env), _kind(node[2], view, env), node)
+
+
+def _member(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
+    target = _kind(node[1], view, env)
+    if node[0] == "get":
+        return KEYED if target == KEYED else UNKEYED
+    key = _kind(node[2], view, env)
+    if target[0] == "last" and key == ("last-index", target[1]):
+        return KEYED  # F[size(F) - 1]: the last item, kept whole
+    if key != KEYED:
+        return UNKEYED
+    if target == KEYED:
+        return KEYED
+    if target[0] == "shifted-list":
+        return ("shifted", target[1])
+    return UNKEYED
+
+
+def _call(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
+    _, name, target, args = node
+    if name in _MACROS and target is not None and args and args[0][0] == "var":
+        return _macro(name, _kind(target, view, env), args, view, env)
+    operands = ([target] if target is not None else []) + list(args)
+    kinds = [_kind(a, view, env) for a in operands]
+    if all(k == KEYED for k in kinds):
+        return KEYED
+    if len(kinds) != 1:
+        return UNKEYED
+    only = kinds[0]
+    if name == "size":
+        if only[0] == "shifted-list":
+            return KEYED
+        if only[0] == "last":
+            return ("last-size", only[1])
+    if name in ("max_of", "min_of") and only[0] == "shifted-list":
+        return ("shifted", only[1])
+    return UNKEYED
+
+
+def _macro(name: str, target: Kind, args: list[Any], view: Abstraction,
+           env: dict[str, Kind]) -> Kind:
+    if target == KEYED:
+        item: Kind = KEYED
+    elif target[0] == "shifted-list":
+        item = ("shifted", target[1])
+    else:
+        return UNKEYED
+    inner = {**env, args[0][1]: item}
+    bodies = [_kind(a, view, inner) for a in args[1:]]
+    if name == "map":
+        *conditions, last = bodies
+        if any(c != KEYED for c in conditions):
+            return UNKEYED
+        if last == KEYED:
+            return KEYED
+        return ("shifted-list", last[1]) if last[0] == "shifted" else UNKEYED
+    if any(b != KEYED for b in bodies):
+        return UNKEYED
+    return target if name == "filter" else KEYED
+
+
+def _binary(op: str, a: Kind, b: Kind, node: Any) -> Kind:
+    if a == KEYED and b == KEYED:
+        return KEYED
+    if op == "-":
+        if a[0] == "shifted" and b == a:
+            return KEYED
+        if a[0] == "shifted" and b == KEYED:
+            return a
+        if a[0] == "last-size" and node[2] == ("lit", 1):
+            return ("last-index", a[1])
+        return UNKEYED
+    if op == "+":
+        if a[0] == "shifted" and b == KEYED:
+            return a
+        if b[0] == "shifted" and a == KEYED:
+            return b
+        return UNKEYED
+    if op in _COMPARE:
+        if a == b and a[0] in ("shifted", "shifted-list") and (a[0] == "shifted"
+                                                              or op in ("==", "!=")):
+            return KEYED
+        if b[0] in ("last-size", "capped") and a == KEYED:
+            return _against(_MIRROR[op], b, node[1])
+        if a[0] in ("last-size", "capped") and b == KEYED:
+            return _against(op, a, node[2])
+    return UNKEYED
+
+
+_MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _against(op: str, kind: Kind, other: Any) -> Kind:
+    """A last size or a capped number compared with a constant ``other``."""
+    if other[0] != "lit" or type(other[1]) is not int:
+        return UNKEYED
+    n = other[1]
+    if kind[0] == "last-size":
+        # Only "empty or not" is kept: size OP n is decided when it splits 0 from 1, 2, ...
+        decided = n == 0 or (n == 1 and op in (">=", "<"))
+        return KEYED if decided else UNKEYED
+    ceiling = kind[2]
+    # min(x, K) tells x exactly below K: x OP n is decided when n and n's neighbours are below K.
+    limit = {"==": n < ceiling, "!=": n < ceiling, ">": n < ceiling, "<=": n < ceiling,
+             "<": n <= ceiling, ">=": n <= ceiling}[op]
+    return KEYED if limit else UNKEYED

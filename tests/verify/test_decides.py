@@ -1,0 +1,133 @@
+"""Which invariants a view's key still decides (``rulespec.verify.decides``), and how the view
+keys a state (``rulespec.verify.keys.View``).
+
+The cases are the forms the specs' invariants use: Pig's turn counts (PIG-INV-TURNS,
+PIG-INV-EQUAL-TURNS), Dado de Ouro's last re-roll pass (DDO-INV-MAX-TIEBREAK,
+DDO-INV-OPENING-WINNER) and draw repetition (DDO-INV-DRAW-WINNER), the Ruby Rhino's round
+number (RR-INV-ROUND-STEP); and forms that look alike but are not decided.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from rulespec.spec.expressions import compile_expression
+from rulespec.verify.decides import Abstraction, decides
+from rulespec.verify.keys import View, ViewError
+
+TURNS = Abstraction(relative=("turns",))
+ROUND = Abstraction(relative=("round",), numbers=frozenset({"round"}))
+LAST = Abstraction(last=("passes",))
+CAP = Abstraction(cap={"repetition": 2})
+
+
+@pytest.mark.parametrize(("expression", "view"), [
+    ("size(state.turns) == 2", TURNS),
+    ("max_of(state.turns) - min_of(state.turns) <= 1", TURNS),  # PIG-INV-TURNS
+    ("config.x != 'y' || max_of(state.turns) == min_of(state.turns)", TURNS),
+    ("state.turns[0] - state.turns[1] < 2 && state.turns.all(t, t - state.turns[0] >= -1)", TURNS),
+    ("state.turns == prev.turns || state.turns[1] == prev.turns[1] + 1", TURNS),
+    ("state.round == prev.round || state.round == prev.round + 1", ROUND),  # RR-INV-ROUND-STEP
+    ("size(state.passes) == 0 || state.passes[size(state.passes) - 1][0] == "
+     "max_of(state.passes[size(state.passes) - 1].filter(f, f != null))", LAST),
+    ("size(state.passes) > 0 && 0 < size(state.passes) && size(state.passes) >= 1", LAST),
+    ("state.repetition > 1 && state.repetition != 0 && state.repetition < 2", CAP),
+    ("state.other + 1 == 3 && has(state.turns)", TURNS),
+])
+def test_a_key_decides_what_reads_only_what_it_keeps(expression: str, view: Abstraction) -> None:
+    assert decides(expression, view)
+
+
+@pytest.mark.parametrize(("expression", "view"), [
+    ("state.turns[0] <= 3", TURNS),  # a shifted count against a constant
+    ("sum(state.turns) == 4", TURNS),
+    ("state.turns.all(t, t >= 0)", TURNS),
+    ("state.round == 1", ROUND),
+    ("state.round - size(state.turns) == 0", Abstraction(relative=("round", "turns"),
+                                                         numbers=frozenset({"round"}))),
+    ("size(state.passes) == 2", LAST),
+    ("state.passes[0] == 1", LAST),
+    ("state.passes.all(p, p != null)", LAST),
+    ("state.repetition > 2 || state.repetition == 5", CAP),
+    ("state == prev", TURNS),  # the whole state
+    ("has(state.turns.x)", TURNS),
+    ("state.x.y", Abstraction(forget=("x",))),
+    ("size(state) > 0 ? state.x : 1", Abstraction(forget=("x.y",))),
+    ("state.round +", ROUND),  # not parsed: not decided
+])
+def test_a_key_leaves_undecided_what_reads_past_it(expression: str, view: Abstraction) -> None:
+    assert not decides(expression, view)
+
+
+def test_a_forgotten_fields_presence_is_decided_only_if_a_part_of_it_is_forgotten() -> None:
+    assert decides("state.x != null", Abstraction(forget=("x.y",)))
+    assert not decides("state.x != null", Abstraction(forget=("x",)))
+
+
+def _random_state(rng: random.Random) -> dict[str, Any]:
+    size = rng.randint(0, 3)
+    return {"turns": [rng.randint(0, 3) for _ in range(2)],
+            "passes": [[rng.randint(1, 2), rng.choice([None, 1, 2])] for _ in range(size)],
+            "repetition": rng.randint(0, 4)}
+
+
+EXPRESSIONS = [
+    "max_of(state.turns) - min_of(state.turns) <= 1",
+    "state.turns[0] <= 2",
+    "size(state.passes) == 0 || state.passes[size(state.passes) - 1][0] == 2",
+    "size(state.passes) == 1",
+    "state.repetition > 1",
+    "state.repetition > 2",
+]
+
+
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_what_is_decided_agrees_on_every_pair_of_states_with_one_key(expression: str) -> None:
+    """Semantic check of the syntactic rule: when ``decides`` says yes, no two states with equal
+    keys disagree; when it says no, some pair does (on these small states)."""
+    view = View(["relative(turns)", "last(passes)", "cap(repetition, 2)"])
+    states = [_random_state(random.Random(seed)) for seed in range(400)]
+    view.check(states[0])
+    compiled = compile_expression(expression, ["state"])
+    by_key: dict[str, set[Any]] = {}
+    for state in states:
+        key = repr(view.apply(state))
+        by_key.setdefault(key, set()).add(compiled.evaluate({"state": state}))
+    split = any(len(values) > 1 for values in by_key.values())
+    assert decides(expression, view.abstraction()) == (not split)
+
+
+def test_a_view_keys_a_state_by_what_it_keeps() -> None:
+    state: dict[str, Any] = {"turns": [3, 5], "passes": [[1, 2], [2, None]], "repetition": 7, "round": 9,
+             "x": {"y": 1, "z": 2}}
+    view = View(["relative(turns)", "last(passes)", "cap(repetition, 2)", "relative(round)",
+                 "x.y"])
+    view.check(state)
+    assert view.apply(state) == {"turns": [0, 2], "passes": [[2, None]], "repetition": 2,
+                                 "round": 0, "x": {"z": 2}}
+    assert state["turns"] == [3, 5] and len(state["passes"]) == 2  # untouched
+    assert view.abstraction().numbers == frozenset({"round"})
+    assert view.describe() == "relative(turns), last(passes), cap(repetition, 2), relative(round), x.y"
+
+
+@pytest.mark.parametrize(("terms", "message"), [
+    (["last(turns"], "malformed"),
+    (["cap(repetition)"], "malformed"),
+    (["last(repetition)"], "not a list"),
+    (["relative(passes)"], "neither a number nor a list of numbers"),
+    (["cap(passes, 2)"], "not a number"),
+    (["last(nope)"], "no field 'nope'"),
+])
+def test_a_view_term_that_does_not_fit_the_state_is_refused(terms: list[str], message: str) -> None:
+    state = {"turns": [1, 2], "passes": [[1]], "repetition": 1}
+    with pytest.raises(ViewError, match=message):
+        View(terms).check(state)
+
+
+def test_every_combination_of_term_kinds_parses() -> None:
+    for kinds in itertools.product(["a", "last(a)", "relative(a)", "cap(a, 3)"], repeat=1):
+        assert View(kinds).terms == kinds

@@ -40,6 +40,7 @@ from rulespec.impact.stats import Interval, wilson
 from rulespec.reference.core import Config, Engine, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import game_ids, get_spec
+from rulespec.verify.published import write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULT = ROOT / "benchmarks" / "results" / "verify.json"
@@ -150,10 +151,7 @@ def table(results: Sequence[Mapping[str, Any]]) -> str:
 
 def update_docs(text: str, page: Path = DOCS_PAGE) -> None:
     """Rewrite the section between the lab markers of the docs page."""
-    content = page.read_text(encoding="utf-8")
-    before, _, rest = content.partition(BEGIN)
-    _, _, after = rest.partition(END)
-    page.write_text(f"{before}{BEGIN}\n{text}\n{END}{after}", encoding="utf-8")
+    write_section(page, text, begin=BEGIN, end=END)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ from rulespec.reference.perft import perft
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import game_ids, get_spec
 from rulespec.verify.explore import Explorer
-from rulespec.verify.published import load_published
+from rulespec.verify.published import load_published, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULT = ROOT / "benchmarks" / "results" / "verify-throughput.json"
@@ -95,10 +95,7 @@ def table(result: dict[str, Any]) -> str:
 
 def update_docs(result: dict[str, Any], page: Path = DOCS_PAGE) -> None:
     """Rewrite the table between the markers of the docs page."""
-    text = page.read_text(encoding="utf-8")
-    before, _, rest = text.partition(BEGIN)
-    _, _, after = rest.partition(END)
-    page.write_text(f"{before}{BEGIN}\n{table(result)}\n{END}{after}", encoding="utf-8")
+    write_section(page, table(result), begin=BEGIN, end=END)
 
 
 def main(argv: list[str] | None = None) -> int:

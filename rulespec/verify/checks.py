@@ -31,7 +31,6 @@ from rulespec.spec.fastschema import compile_schema
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import INVARIANT_VARIABLES
 from rulespec.verify.decides import Abstraction, decides
-from rulespec.verify.keys import reads
 
 KINDS = ("INVARIANT", "STATE-SCHEMA", "CHANCE", "NO-LEGAL-ACTION", "RESULT", "REFUSED",
          "ENGINE-ERROR", "KEY-BEHAVIOUR", "TRAP", "VIEW")
@@ -61,14 +60,13 @@ class Violation:
 
 @dataclass(frozen=True)
 class Invariant:
-    """One compiled invariant and the state fields it reads."""
+    """One compiled invariant."""
 
     ident: str
     scope: str
     clauses: tuple[str, ...]
     description: str
     source: str
-    fields: frozenset[str]
     expression: Any = field(compare=False, repr=False)
 
 
@@ -79,7 +77,7 @@ def compile_invariants(spec: Spec) -> list[Invariant]:
         scope = str(inv["scope"])
         source = str(inv["expression"])
         out.append(Invariant(str(inv["id"]), scope, tuple(str(c) for c in inv["clauses"]),
-                             str(inv["description"]), source, reads(source),
+                             str(inv["description"]), source,
                              compile_expression(source, INVARIANT_VARIABLES[scope])))
     return out
 

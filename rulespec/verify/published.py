@@ -155,20 +155,22 @@ def table(entry: Published, run: RulingsRun, defaults: Mapping[str, str]) -> str
     return "\n".join(lines)
 
 
-def write_section(page: Path, text: str, games: Sequence[str] | None = None) -> None:
-    """Replace the text between the page's verify markers with ``text``; with ``games``, only
-    those games' parts (``### game`` to the next), keeping the others as they were."""
+def write_section(page: Path, text: str, games: Sequence[str] | None = None, *,
+                  begin: str = BEGIN, end: str = END) -> None:
+    """Replace the text between the page's markers (the verify ones unless told) with
+    ``text``; with ``games``, only those games' parts (``### game`` to the next), keeping the
+    others as they were. The benchmarks' tables beside the published ones are written so too."""
     content = page.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + "\n?(.*?)\n?" + re.escape(END), re.DOTALL)
+    pattern = re.compile(re.escape(begin) + "\n?(.*?)\n?" + re.escape(end), re.DOTALL)
     found = pattern.search(content)
     if not found:
-        raise ValueError(f"{page} has no {BEGIN} ... {END} markers; add them where the table "
+        raise ValueError(f"{page} has no {begin} ... {end} markers; add them where the table "
                          "goes")
     if games is not None:
         parts = _parts(found.group(1))
         parts.update(_parts(text))
         text = "\n\n".join(body.rstrip() for body in parts.values())
-    page.write_text(content[:found.start()] + f"{BEGIN}\n{text}\n{END}"
+    page.write_text(content[:found.start()] + f"{begin}\n{text}\n{end}"
                     + content[found.end():], encoding="utf-8")
 
 

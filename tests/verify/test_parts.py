@@ -10,8 +10,9 @@ import pytest
 
 from rulespec.verify import outcomes
 from rulespec.verify.checks import result_problem
+from rulespec.verify.decides import Abstraction, decides
 from rulespec.verify.graph import components, cyclic_components, traps
-from rulespec.verify.keys import EVERYTHING, View, ViewError, overlaps, reads
+from rulespec.verify.keys import View, ViewError
 from rulespec.verify.outcomes import optimal_play, uniform_outcomes
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore
 
@@ -94,23 +95,33 @@ def test_value_iteration_picks_the_better_move() -> None:
     assert uniform_outcomes(store, 2).wins == (Fraction(3, 4), Fraction(1, 4))
 
 
-def test_reads_names_the_fields_an_expression_reads() -> None:
-    assert reads("max_of(state.turns) - min_of(state.turns) <= 1") == {"turns"}
-    assert reads("state.history.all(h, h.points >= 0) && prev.round < state.round") == {
-        "history", "round"}
-    assert reads('state.last_round == null || state.last_round.max_passes[0] != null') == {
-        "last_round?", "last_round.max_passes"}
-    assert reads("has(state.final) && state.final.draw != null") == {"final?", "final.draw?"}
-    assert reads('config.rulings["PIG-AMB-01"] == "at-once"') == frozenset()
-    assert reads("size(state) > 0") == {"*"}
-    assert reads("state.x in [1, 2") == EVERYTHING  # not parsed: assume it reads everything
-    assert overlaps(frozenset({"last_round"}), ["last_round.max_passes"])
-    assert overlaps(frozenset({"last_round.max_passes"}), ["last_round"])
-    assert not overlaps(frozenset({"last_round.gain"}), ["last_round.max_passes"])
+def test_forgetting_a_field_leaves_undecided_what_reads_it() -> None:
+    """What a forgotten field hides: its reads, reads of what holds it, reads of its parts; but
+    not whether a field containing it is there, and nothing that reads elsewhere."""
+    def forgetting(*fields: str) -> Abstraction:
+        return Abstraction(forget=fields)
+
+    turns = "max_of(state.turns) - min_of(state.turns) <= 1"
+    assert not decides(turns, forgetting("turns")) and decides(turns, forgetting("history"))
+    history = "state.history.all(h, h.points >= 0) && prev.round < state.round"
+    assert not decides(history, forgetting("history"))
+    assert not decides(history, forgetting("round")) and decides(history, forgetting("x"))
+    passes = "state.last_round == null || state.last_round.max_passes[0] != null"
+    assert not decides(passes, forgetting("last_round.max_passes"))
+    assert not decides(passes, forgetting("last_round"))
+    assert decides(passes, forgetting("last_round.gain"))
+    final = "has(state.final) && state.final.draw != null"
+    assert not decides(final, forgetting("final.draw")) and decides(final, forgetting("final.draw.x"))
+    assert decides('config.rulings["PIG-AMB-01"] == "at-once"', forgetting("turns"))
+    assert not decides("size(state) > 0", forgetting("turns"))  # the whole state
+    assert not decides("state.x in [1, 2", forgetting("y"))  # not parsed: undecided
     # Whether last_round is null survives forgetting a part of it, not forgetting it whole.
-    assert not overlaps(frozenset({"last_round?"}), ["last_round.max_passes"])
-    assert overlaps(frozenset({"last_round.max_passes?"}), ["last_round"])
-    assert overlaps(frozenset({"last_round?"}), ["last_round"])
+    assert decides("state.last_round == null", forgetting("last_round.max_passes"))
+    assert not decides("state.last_round == null", forgetting("last_round"))
+    assert not decides("state.last_round.max_passes == null", forgetting("last_round"))
+    # A read of a field holding a forgotten one, or of a part of a forgotten one.
+    assert not decides("size(state.last_round) > 0", forgetting("last_round.max_passes"))
+    assert not decides("state.last_round.max_passes[0] == 1", forgetting("last_round"))
 
 
 def test_a_view_forgets_fields_without_touching_the_state() -> None:

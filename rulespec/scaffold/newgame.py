@@ -10,12 +10,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from importlib import invalidate_caches
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from string import Template
 
 import click
 
+from rulespec.data import installed_version
 from rulespec.spec.errors import RulespecError
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -58,10 +58,7 @@ class Names:
 
     def substitutions(self, rules_sha256: str) -> dict[str, str]:
         """Return the template variables."""
-        try:
-            rulespec_version = version("rulespec")
-        except PackageNotFoundError:  # pragma: no cover - running from a source tree
-            rulespec_version = "0"
+        rulespec_version = installed_version("0")
         return {"game_id": self.game_id, "title": self.title, "package": self.package,
                 "package_pad": " " * (len(self.package) + 4),
                 "distribution": self.distribution, "prefix": self.prefix,

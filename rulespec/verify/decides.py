@@ -20,6 +20,10 @@ The classification is a small abstract interpretation over the parsed expression
 - ``("capped", F, K)``: a number known exactly below K and only as "K or more" above;
 - ``UNKEYED``: anything else.
 
+A kept expression (``keep(EXPR)``: its value is in the key) is keyed wherever it occurs, over
+``state`` or, in a transition, over ``prev`` (the previous state's key keeps it); and when it is
+``X - state.F`` with ``relative(F)`` a number, X is ``("shifted", F)``: it moves with F.
+
 ``shifted - shifted`` of the same field is keyed, as are comparisons between two shifted
 values of one field, ``size`` of a shifted list, ``F[size(F) - 1]`` of a ``last`` list, a
 ``last`` size compared with 0 (or ``>= 1``, ``< 1``), and a capped number compared with a
@@ -47,13 +51,29 @@ class Abstraction:
 
     def __init__(self, forget: tuple[str, ...] = (), last: tuple[str, ...] = (),
                  relative: tuple[str, ...] = (), cap: Mapping[str, int] | None = None,
-                 numbers: frozenset[str] = frozenset()) -> None:
+                 numbers: frozenset[str] = frozenset(), keep: tuple[str, ...] = ()) -> None:
         self.forget = forget
         self.last = last
         self.relative = relative
         self.cap: dict[str, int] = dict(cap or {})
         #: The relative fields that hold a number (the others hold lists of numbers).
         self.numbers = numbers
+        #: The kept expressions (``keep(EXPR)``), as written.
+        self.keep = keep
+        #: Parsed kept expressions over each root, with what a match is: keyed, or shifted.
+        self.matches: list[tuple[Any, Kind]] = []
+        for source in keep:
+            try:
+                tree = parse(source)
+            except Unsupported:
+                continue
+            for root in sorted(ROOTS):
+                rooted = _reroot(tree, root)
+                self.matches.append((rooted, KEYED))
+                if rooted[0] == "-" and len(rooted) == 3:
+                    path = _path(rooted[2])
+                    if path is not None and path in relative and path in numbers:
+                        self.matches.append((rooted[1], ("shifted", path)))
 
     def fields(self) -> list[tuple[str, str]]:
         """Return (field, treatment) for every field the view does not keep whole."""
@@ -64,7 +84,7 @@ class Abstraction:
 def decides(expression: str, view: Abstraction) -> bool:
     """Return True when ``expression`` has the same value in every state (or transition) whose
     states share their keys under ``view``."""
-    if not view.fields():
+    if not view.fields() and not view.keep:
         return True
     try:
         tree = parse(expression)
@@ -88,6 +108,17 @@ def _path(node: Any) -> str | None:
             return ".".join(reversed(names))
         else:
             return None
+
+
+def _reroot(node: Any, root: str) -> Any:
+    """Return ``node`` with every read of ``state`` made a read of ``root``."""
+    if isinstance(node, tuple):
+        if node == ("var", "state"):
+            return ("var", root)
+        return tuple(_reroot(x, root) for x in node)
+    if isinstance(node, list):
+        return [_reroot(x, root) for x in node]
+    return node
 
 
 def _within(path: str, field: str) -> bool:
@@ -123,6 +154,9 @@ def _presence(node: Any) -> str | None:
 
 
 def _kind(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
+    for kept, kind in view.matches:
+        if node == kept and not _bound(node, env):
+            return kind
     op = node[0]
     present = _presence(node)
     if present is not None:
@@ -154,6 +188,17 @@ def _kind(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
     if op == "call":
         return _call(node, view, env)
     return _binary(op, _kind(node[1], view, env), _kind(node[2], view, env), node)
+
+
+def _bound(node: Any, env: dict[str, Kind]) -> bool:
+    """Whether ``node`` reads a macro's variable (then it is not the kept expression's value)."""
+    if isinstance(node, tuple):
+        if len(node) == 2 and node[0] == "var":
+            return node[1] in env
+        return any(_bound(x, env) for x in node)
+    if isinstance(node, list):
+        return any(_bound(x, env) for x in node)
+    return False
 
 
 def _member(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:

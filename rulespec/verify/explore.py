@@ -144,6 +144,7 @@ class Explorer:
         self.check_merges = check_merges
         self.progress = progress
         self.checks = StateChecks(start, self.view.abstraction())
+        self.view.bind(self.checks.params, self.checks.config)
         self.store = StateStore()
         self.stats = Stats()
         #: The first merge into each state not expanded yet: (its digest, parent, move).

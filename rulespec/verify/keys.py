@@ -17,7 +17,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from hashlib import blake2b
 from typing import Any
 
+from rulespec.spec.celparse import Unsupported, parse
+from rulespec.spec.expressions import Expression, ExpressionError, compile_expression, make_context
 from rulespec.verify.decides import Abstraction
+
+#: What a kept expression's value is in the key when it cannot be evaluated in a state (the
+#: last entry of a list still empty): no CEL value is a one-key map with this key.
+UNDEFINED: dict[str, bool] = {"@undefined": True}
+#: The variables a kept expression may read: one state, and the configuration.
+KEEP_VARIABLES = frozenset({"state", "params", "config"})
 
 
 class ViewError(ValueError):
@@ -37,14 +45,23 @@ _TERM = re.compile(r"^(?:(last|relative)\(\s*([^(),\s]+)\s*\)|cap\(\s*([^(),\s]+
                    r"|([^(),\s]+))$")
 
 
+def _keep_term(term: str) -> str | None:
+    """Return the expression of a ``keep(EXPR)`` term (None: not one)."""
+    if term.startswith("keep(") and term.endswith(")"):
+        return term[len("keep("):-1].strip()
+    return None
+
+
 class View:
     """How a state's identity is taken from its canonical state; the identity view keeps all.
 
     A view is a list of terms: ``FIELD`` forgets the field; ``last(FIELD)`` keeps only the last
     item of a list; ``relative(FIELD)`` keeps a list of numbers less its least item (a number,
     not at all), so counters that grow together are merged; ``cap(FIELD, K)`` keeps a number up
-    to K (``min(FIELD, K)``). ``rulespec.verify.decides`` says which invariants such a key
-    still decides.
+    to K (``min(FIELD, K)``); ``keep(EXPR)`` adds the value of a CEL expression over ``state``
+    (``params``, ``config``) to the key, so a summary of a forgotten record (a fold over it, its
+    last entry's winner, its length less a counter's) is kept while the record is not.
+    ``rulespec.verify.decides`` says which invariants such a key still decides.
     """
 
     def __init__(self, terms: Iterable[str] = ()) -> None:
@@ -53,12 +70,17 @@ class View:
         last: list[str] = []
         relative: list[str] = []
         cap: dict[str, int] = {}
+        keep: list[str] = []
         for term in self.terms:
+            kept = _keep_term(term)
+            if kept is not None:
+                keep.append(_checked_keep(kept))
+                continue
             m = _TERM.match(term)
             if m is None:
                 raise ViewError(f"view term {term!r} is malformed; write FIELD, last(FIELD), "
-                                "relative(FIELD) or cap(FIELD, K), for example turns or "
-                                "last(last_round.max_passes)")
+                                "relative(FIELD), cap(FIELD, K) or keep(EXPR), for example "
+                                "turns or last(last_round.max_passes)")
             kind, inner, capped, ceiling, plain = m.groups()
             if plain is not None:
                 split_path(plain)
@@ -77,6 +99,13 @@ class View:
         self.last = tuple(last)
         self.relative = tuple(relative)
         self.cap = cap
+        #: The kept expressions' sources, in the order their values go into the key.
+        self.keep: tuple[str, ...] = tuple(keep)
+        self._kept: list[Expression] = [compile_expression(e, KEEP_VARIABLES) for e in keep]
+        self._bound: dict[str, Any] = {"params": {}, "config": {}}
+        #: The top-level fields of the state the kept expressions read (None: the whole state).
+        self._reads: tuple[str, ...] | None = _reads([parse(e) for e in keep])
+        self._cache: dict[bytes, list[Any]] = {}
         self._numbers: frozenset[str] = frozenset()
         self._ops: list[tuple[tuple[str, ...], str, int]] = (
             [(split_path(f), "forget", 0) for f in forget]
@@ -93,7 +122,34 @@ class View:
 
     def abstraction(self) -> Abstraction:
         """Return what ``rulespec.verify.decides`` needs to know of this view."""
-        return Abstraction(self.forget, self.last, self.relative, self.cap, self._numbers)
+        return Abstraction(self.forget, self.last, self.relative, self.cap, self._numbers,
+                           self.keep)
+
+    def bind(self, params: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+        """Give the kept expressions the configuration they read (``params``, ``config``)."""
+        self._bound = {"params": dict(params), "config": dict(config)}
+
+    def kept(self, state: Mapping[str, Any]) -> list[Any]:
+        """Return the kept expressions' values in ``state`` (``UNDEFINED`` where one cannot be
+        evaluated, as the last entry of a list still empty)."""
+        # The values depend only on the fields read, which change seldom (a record of the past
+        # grows at the end of a round): remembered by those fields, a bounded number of them.
+        read = self._reads
+        seen = key_bytes(state if read is None else [state.get(f) for f in read])
+        cached = self._cache.get(seen)
+        if cached is not None:
+            return cached
+        if len(self._cache) >= _CACHE_SIZE:
+            self._cache.clear()
+        context = make_context({"state": state, **self._bound})
+        values: list[Any] = []
+        for expression in self._kept:
+            try:
+                values.append(expression.evaluate_in(context))
+            except ExpressionError:
+                values.append(UNDEFINED)
+        self._cache[seen] = values
+        return values
 
     def check(self, state: Mapping[str, Any]) -> None:
         """Refuse a path whose top-level field the canonical state does not have, and an
@@ -128,7 +184,55 @@ class View:
         out: Any = state
         for parts, kind, ceiling in self._ops:
             out = _change(out, parts, kind, ceiling)
+        if self._kept:
+            out = {**out, "@keep": self.kept(state)}
         return out
+
+
+#: How many field combinations ``View.kept`` remembers before it starts again.
+_CACHE_SIZE = 65_536
+
+
+def _reads(trees: Sequence[Any]) -> tuple[str, ...] | None:
+    """Return the top-level state fields the trees read, sorted (None: one reads the whole
+    state, or a field by a computed name)."""
+    fields: set[str] = set()
+
+    def walk(node: Any) -> bool:
+        if isinstance(node, tuple) and node:
+            if node[0] == "get" and node[1] == ("var", "state"):
+                fields.add(node[2])
+                return True
+            if (node[0] == "index" and node[1] == ("var", "state")
+                    and node[2][0] == "lit" and isinstance(node[2][1], str)):
+                fields.add(node[2][1])
+                return True
+            if node == ("var", "state"):
+                return False
+            return all(walk(x) for x in node)
+        if isinstance(node, list):
+            return all(walk(x) for x in node)
+        return True
+
+    return tuple(sorted(fields)) if all(walk(t) for t in trees) else None
+
+
+def _checked_keep(source: str) -> str:
+    """Refuse a kept expression that does not compile, reads more than one state, or that
+    ``rulespec.verify.decides`` cannot parse (it could then never decide an invariant)."""
+    if not source:
+        raise ViewError("keep(): write the expression to keep, for example "
+                        "keep(size(state.history) - state.round)")
+    try:
+        compile_expression(source, KEEP_VARIABLES)
+        parse(source)
+    except ExpressionError as exc:
+        raise ViewError(f"keep({source}): {exc}; a kept expression reads state, params and "
+                        "config") from None
+    except Unsupported as exc:
+        raise ViewError(f"keep({source}): the verifier cannot read this expression ({exc}); "
+                        "write it as the invariants do") from None
+    return source
 
 
 def _is_number(value: Any) -> bool:

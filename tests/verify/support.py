@@ -19,6 +19,17 @@ PIG_COIN = {"target_score": 3, "die": [{"face": 1, "effect": "bust"}, {"face": 2
 #: Ruby Rhino with three coins, one each and one in the chest, the first round scoring ends it.
 RHINO_TINY = {"target_score": 1, "total_coins": 3, "coins_per_player": 1}
 RHINO_HISTORY = ("history", "round")
+#: The record of rounds forgotten and summarised (as published): every invariant is decided.
+RHINO_SUMMARY = (
+    "history", "relative(round)",
+    "keep(size(state.history) - state.round)",
+    "keep(state.history.all(h, h.coins_at_end[h.winner] == 0 && size(h.coins_at_end) == "
+    "config.players && sum(h.coins_at_end) + h.reward == params.total_coins))",
+    "keep(sum(state.history.map(h, h.points)))",
+    "keep(state.history.all(h, state.scores[h.winner] >= h.points))",
+    "keep(state.history[size(state.history) - 1].points)",
+    "keep(state.history[size(state.history) - 1].winner)",
+)
 
 
 def pig_engine(rulings: dict[str, str] | None = None, **parameters: Any) -> Engine:
@@ -43,6 +54,24 @@ class PlantedRhino(RubyRhino):
         if self._chest == 1 and self._coins[1 - winner] == 2:
             self._chest = 0
         super()._end_round(winner, *args, **kwargs)
+
+
+class DeepLogRhino(RubyRhino):
+    """Ruby Rhino with a bug that only a long record reaches: from the third round on, a
+    round's record claims one coin more of reward than the chest held (RR-INV-ROUND-WINNER
+    breaks). The engine reads the record it should only write, which a view forgetting the
+    record assumes it never does."""
+
+    def _end_round(self, winner: int, *args: Any, **kwargs: Any) -> None:
+        super()._end_round(winner, *args, **kwargs)
+        if len(self._history) >= 3:
+            self._history[-1] = {**self._history[-1], "reward": self._history[-1]["reward"] + 1}
+
+
+def deep_log_engine() -> Engine:
+    """Return a fresh tiny game on the deep-log engine."""
+    base = rhino_engine()
+    return DeepLogRhino(base.spec, base.config)
 
 
 def planted_engine() -> Engine:

@@ -4,7 +4,9 @@ keys a state (``rulespec.verify.keys.View``).
 The cases are the forms the specs' invariants use: Pig's turn counts (PIG-INV-TURNS,
 PIG-INV-EQUAL-TURNS), Dado de Ouro's last re-roll pass (DDO-INV-MAX-TIEBREAK,
 DDO-INV-OPENING-WINNER) and draw repetition (DDO-INV-DRAW-WINNER), the Ruby Rhino's round
-number (RR-INV-ROUND-STEP); and forms that look alike but are not decided.
+number (RR-INV-ROUND-STEP); the Ruby Rhino's record of finished rounds summarised by kept
+expressions (RR-INV-ROUND-WINNER, RR-INV-ROUND-COUNT, RR-INV-SCORES-FROM-ROUNDS,
+RR-INV-SCORE-CHANGE, RR-INV-WINNER); and forms that look alike but are not decided.
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ TURNS = Abstraction(relative=("turns",))
 ROUND = Abstraction(relative=("round",), numbers=frozenset({"round"}))
 LAST = Abstraction(last=("passes",))
 CAP = Abstraction(cap={"repetition": 2})
+#: The Ruby Rhino's record of rounds forgotten, a summary of it kept (the published view).
+LOG = Abstraction(forget=("history",), relative=("round",), numbers=frozenset({"round"}),
+                  keep=("size(state.history) - state.round",
+                        "state.history.all(h, h.coins_at_end[h.winner] == 0)",
+                        "sum(state.history.map(h, h.points))",
+                        "state.history[size(state.history) - 1].points"))
 
 
 @pytest.mark.parametrize(("expression", "view"), [
@@ -37,6 +45,13 @@ CAP = Abstraction(cap={"repetition": 2})
     ("size(state.passes) > 0 && 0 < size(state.passes) && size(state.passes) >= 1", LAST),
     ("state.repetition > 1 && state.repetition != 0 && state.repetition < 2", CAP),
     ("state.other + 1 == 3 && has(state.turns)", TURNS),
+    ("state.history.all(h,  h.coins_at_end[h.winner]==0) && config.players > 1", LOG),
+    ("size(state.history) == state.round - 1 + (state.result != null ? 1 : 0)", LOG),
+    ("sum(state.scores) == sum(state.history.map(h, h.points))", LOG),
+    ("size(state.history) == size(prev.history) ? sum(state.scores) == sum(prev.scores)"
+     " : sum(state.scores) == sum(prev.scores) + state.history[size(state.history) - 1].points",
+     LOG),  # RR-INV-SCORE-CHANGE: the sizes move with the round, the last points are kept
+    ("prev.history.all(h, h.coins_at_end[h.winner] == 0)", LOG),
 ])
 def test_a_key_decides_what_reads_only_what_it_keeps(expression: str, view: Abstraction) -> None:
     assert decides(expression, view)
@@ -58,6 +73,11 @@ def test_a_key_decides_what_reads_only_what_it_keeps(expression: str, view: Abst
     ("state.x.y", Abstraction(forget=("x",))),
     ("size(state) > 0 ? state.x : 1", Abstraction(forget=("x.y",))),
     ("state.round +", ROUND),  # not parsed: not decided
+    ("state.history.all(h, h.coins_at_end[h.winner] == 1)", LOG),  # not the kept expression
+    ("size(state.history) == 3", LOG),  # moves with the round: only differences are kept
+    ("sum(state.history.map(h, h.reward))", LOG),
+    ("state.history[0].points == 1", LOG),
+    ("state.x.all(h, state.history.all(h, h.coins_at_end[h.winner] == 0))", LOG),
 ])
 def test_a_key_leaves_undecided_what_reads_past_it(expression: str, view: Abstraction) -> None:
     assert not decides(expression, view)
@@ -99,6 +119,65 @@ def test_what_is_decided_agrees_on_every_pair_of_states_with_one_key(expression:
         by_key.setdefault(key, set()).add(compiled.evaluate({"state": state}))
     split = any(len(values) > 1 for values in by_key.values())
     assert decides(expression, view.abstraction()) == (not split)
+
+
+def _random_log(rng: random.Random) -> dict[str, Any]:
+    rounds = rng.randint(0, 3)
+    return {"round": rounds + rng.randint(1, 2),
+            "history": [{"winner": rng.randint(0, 1), "points": rng.randint(0, 2)}
+                        for _ in range(rounds)]}
+
+
+LOG_KEEP = ["history", "relative(round)", "keep(size(state.history) - state.round)",
+            "keep(state.history.all(h, h.points > 0))",
+            "keep(state.history[size(state.history) - 1].winner)"]
+
+
+@pytest.mark.parametrize("expression", [
+    "state.history.all(h, h.points > 0)",
+    "state.history[size(state.history) - 1].winner == 1",
+    "size(state.history) == state.round - 1",
+    "state.history.all(h, h.points > 1)",
+    "size(state.history) == 2",
+    "state.history[0].winner == 1",
+])
+def test_kept_expressions_decide_exactly_on_random_states(expression: str) -> None:
+    """The same semantic check for ``keep(EXPR)``: a kept expression (or a difference it keeps
+    against a relative counter) is decided, and a look-alike is not."""
+    view = View(LOG_KEEP)
+    states = [_random_log(random.Random(seed)) for seed in range(600)]
+    view.check(states[0])
+    compiled = compile_expression(expression, ["state"])
+    by_key: dict[str, set[Any]] = {}
+    for state in states:
+        try:
+            value = compiled.evaluate({"state": state})
+        except Exception:
+            value = "error"
+        by_key.setdefault(repr(view.apply(state)), set()).add(repr(value))
+    split = any(len(values) > 1 for values in by_key.values())
+    assert decides(expression, view.abstraction()) == (not split)
+
+
+def test_a_kept_expression_goes_into_the_key_and_is_undefined_where_it_fails() -> None:
+    view = View(["history", "keep(state.history[size(state.history) - 1].winner)",
+                 "keep(size(state.history) * params.k)"])
+    view.bind({"k": 10}, {})
+    assert view.apply({"history": [], "round": 1}) == {
+        "round": 1, "@keep": [{"@undefined": True}, 0]}
+    assert view.apply({"history": [{"winner": 1}], "round": 2})["@keep"] == [1, 10]
+    assert view.keep == ("state.history[size(state.history) - 1].winner",
+                         "size(state.history) * params.k")
+
+
+@pytest.mark.parametrize(("term", "message"), [
+    ("keep()", "write the expression"),
+    ("keep(prev.round == 1)", "reads state, params and config"),
+    ("keep(state.round +)", "keep"),
+])
+def test_a_kept_expression_that_cannot_be_kept_is_refused(term: str, message: str) -> None:
+    with pytest.raises(ViewError, match=message):
+        View([term])
 
 
 def test_a_view_keys_a_state_by_what_it_keeps() -> None:

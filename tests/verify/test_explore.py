@@ -13,6 +13,8 @@ from rulespec.verify.explore import Explorer, replay
 from rulespec.verify.run import Bounds, verify
 from tests.verify.support import (
     RHINO_HISTORY,
+    RHINO_SUMMARY,
+    deep_log_engine,
     first_violation_distance,
     pig_engine,
     planted_engine,
@@ -78,6 +80,37 @@ def test_ruby_rhino_tiny_is_proved_and_sums_to_one() -> None:
     assert sum(result.uniform.wins) == 1
     proven = {i for i, s in result.invariant_status.items() if s == "proven"}
     assert "RR-INV-COINS" in proven and "RR-INV-ROUND-COUNT" not in proven
+
+
+def test_the_record_of_rounds_summarised_proves_every_invariant() -> None:
+    """RR-ROUND-01, RR-ROUND-03, RR-ROUND-04, RR-ROUND-05, RR-END-01: with the record of rounds
+    forgotten and what the invariants read of it kept (its length against the round number, its
+    folds, its last entry), every invariant is proven, and the win probabilities are the ones
+    the view that forgets the record gives (keeping a summary merges no fewer outcomes)."""
+    summary = verify(rhino_engine(), Bounds(view=RHINO_SUMMARY, cross_check=0))
+    assert summary.status == "proved" and not summary.violations
+    assert set(summary.invariant_status.values()) == {"proven"}
+    assert len(summary.invariant_status) == len(rhino_engine().spec.section("invariants"))
+    forgotten = verify(rhino_engine(), Bounds(view=("history", "relative(round)"), cross_check=0))
+    undecided = {i for i, s in forgotten.invariant_status.items() if s != "proven"}
+    assert undecided == {"RR-INV-ROUND-WINNER", "RR-INV-ROUND-COUNT", "RR-INV-SCORES-FROM-ROUNDS",
+                         "RR-INV-SCORE-CHANGE", "RR-INV-WINNER"}
+    assert summary.uniform is not None and forgotten.uniform is not None
+    assert summary.uniform.wins == forgotten.uniform.wins
+    assert summary.exploration.stats.states > forgotten.exploration.stats.states
+
+
+def test_a_bug_only_a_long_record_reaches_is_caught_by_the_canonical_search() -> None:
+    """RR-INV-ROUND-WINNER: an engine that breaks the record only from its third round on reads
+    the field the view forgets; the merged graph never meets such a round, and the one-step
+    merge check cannot see it, but the search on canonical states does: the view proves nothing
+    then."""
+    blind = verify(deep_log_engine(), Bounds(view=RHINO_SUMMARY, cross_check=0))
+    assert blind.status == "proved"  # without the cross-check the view's assumption is all
+    result = verify(deep_log_engine(), Bounds(view=RHINO_SUMMARY, cross_check=20_000))
+    assert result.status == "violated", result.violations
+    violation = result.violations[0]
+    assert violation.kind == "INVARIANT" and violation.subject == "RR-INV-ROUND-WINNER"
 
 
 def test_a_planted_bug_is_found_by_its_shortest_trace(tmp_path: Path) -> None:

@@ -99,11 +99,14 @@ class _Progress:
 @click.option("--view", "view", multiple=True, metavar="TERM",
               help="A view term that keeps part of a field: last(FIELD) keeps a list's last "
                    "item, relative(FIELD) a list of numbers less its least (a number not at "
-                   "all), cap(FIELD, K) a number up to K; plain FIELD forgets it (repeatable). "
-                   "An invariant that reads the field only through what is kept stays proven.")
+                   "all), cap(FIELD, K) a number up to K, keep(EXPR) the value of a CEL "
+                   "expression over state (a bounded summary of a forgotten record: a fold, its "
+                   "last entry); plain FIELD forgets it (repeatable). An invariant that reads "
+                   "the field only through what is kept stays proven.")
 @click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="With a view: search this many canonical states (no view) and check the "
-                   "view's win probabilities lie within the intervals they give (0: do not).")
+                   "view's win probabilities lie within the intervals they give, and every "
+                   "invariant on each state it meets (0: do not).")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
                    "(about twice as fast; the key is then trusted).")

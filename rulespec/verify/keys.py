@@ -22,7 +22,7 @@ from rulespec.spec.expressions import Expression, ExpressionError, compile_expre
 from rulespec.verify.decides import Abstraction
 
 #: What a kept expression's value is in the key when it cannot be evaluated in a state (the
-#: last entry of a list still empty): no CEL value is a one-key map with this key.
+#: last entry of a list still empty): a map no spec's state field holds.
 UNDEFINED: dict[str, bool] = {"@undefined": True}
 #: The variables a kept expression may read: one state, and the configuration.
 KEEP_VARIABLES = frozenset({"state", "params", "config"})
@@ -128,6 +128,7 @@ class View:
     def bind(self, params: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         """Give the kept expressions the configuration they read (``params``, ``config``)."""
         self._bound = {"params": dict(params), "config": dict(config)}
+        self._cache.clear()  # values remembered under another configuration
 
     def kept(self, state: Mapping[str, Any]) -> list[Any]:
         """Return the kept expressions' values in ``state`` (``UNDEFINED`` where one cannot be

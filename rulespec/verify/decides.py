@@ -67,13 +67,13 @@ class Abstraction:
                 tree = parse(source)
             except Unsupported:
                 continue
+            shifts = difference_of(tree)
             for root in sorted(ROOTS):
                 rooted = _reroot(tree, root)
                 self.matches.append((rooted, KEYED))
-                if rooted[0] == "-" and len(rooted) == 3:
-                    path = _path(rooted[2])
-                    if path is not None and path in relative and path in numbers:
-                        self.matches.append((rooted[1], ("shifted", path)))
+                if shifts is not None and shifts in relative and shifts in numbers:
+                    # X - F kept (an integer in every state: the view refuses one that is not).
+                    self.matches.append((rooted[1], ("shifted", shifts)))
 
     def fields(self) -> list[tuple[str, str]]:
         """Return (field, treatment) for every field the view does not keep whole."""
@@ -108,6 +108,30 @@ def _path(node: Any) -> str | None:
             return ".".join(reversed(names))
         else:
             return None
+
+
+def difference_of(tree: Any) -> str | None:
+    """Return the dotted path F of an expression ``X - state.F`` (member reads only), or None."""
+    if not (isinstance(tree, tuple) and tree[0] == "-" and len(tree) == 3):
+        return None
+    names: list[str] = []
+    node = tree[2]
+    while isinstance(node, tuple) and node[0] == "get":
+        names.append(node[2])
+        node = node[1]
+    return ".".join(reversed(names)) if node == ("var", "state") and names else None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two parsed trees are the same expression: literals equal in type as well as
+    value (``1``, ``1.0`` and ``true`` are three expressions)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        if len(a) == 2 and a[0] == "lit" and b[0] == "lit":
+            return type(a[1]) is type(b[1]) and repr(a[1]) == repr(b[1])
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
 
 
 def _reroot(node: Any, root: str) -> Any:
@@ -155,7 +179,7 @@ def _presence(node: Any) -> str | None:
 
 def _kind(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
     for kept, kind in view.matches:
-        if node == kept and not _bound(node, env):
+        if _same(node, kept) and not _bound(node, env):
             return kind
     op = node[0]
     present = _presence(node)

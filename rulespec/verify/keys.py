@@ -17,13 +17,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from hashlib import blake2b
 from typing import Any
 
-from rulespec.spec.celparse import Unsupported, parse
+from rulespec.spec.celparse import MACROS, Unsupported, parse
 from rulespec.spec.expressions import Expression, ExpressionError, compile_expression, make_context
-from rulespec.verify.decides import Abstraction
+from rulespec.verify.decides import Abstraction, difference_of
 
 #: What a kept expression's value is in the key when it cannot be evaluated in a state (the
-#: last entry of a list still empty): a map no spec's state field holds.
-UNDEFINED: dict[str, bool] = {"@undefined": True}
+#: last entry of a list still empty): an empty list, where a value is kept as a list of one, so
+#: no value can be taken for it.
+UNDEFINED: list[Any] = []
 #: The variables a kept expression may read: one state, and the configuration.
 KEEP_VARIABLES = frozenset({"state", "params", "config"})
 
@@ -102,6 +103,10 @@ class View:
         #: The kept expressions' sources, in the order their values go into the key.
         self.keep: tuple[str, ...] = tuple(keep)
         self._kept: list[Expression] = [compile_expression(e, KEEP_VARIABLES) for e in keep]
+        #: The kept expressions of the form ``X - state.F`` (by index): with ``relative(F)``,
+        #: ``rulespec.verify.decides`` reads X as moving with F, so they must give an integer.
+        self._differences = frozenset(i for i, e in enumerate(keep)
+                                      if difference_of(parse(e)) in relative)
         self._bound: dict[str, Any] = {"params": {}, "config": {}}
         #: The top-level fields of the state the kept expressions read (None: the whole state).
         self._reads: tuple[str, ...] | None = _reads([parse(e) for e in keep])
@@ -136,7 +141,7 @@ class View:
         # The values depend only on the fields read, which change seldom (a record of the past
         # grows at the end of a round): remembered by those fields, a bounded number of them.
         read = self._reads
-        seen = key_bytes(state if read is None else [state.get(f) for f in read])
+        seen = key_bytes(state if read is None else [[f in state, state.get(f)] for f in read])
         cached = self._cache.get(seen)
         if cached is not None:
             return cached
@@ -144,11 +149,21 @@ class View:
             self._cache.clear()
         context = make_context({"state": state, **self._bound})
         values: list[Any] = []
-        for expression in self._kept:
+        for index, expression in enumerate(self._kept):
             try:
-                values.append(expression.evaluate_in(context))
-            except ExpressionError:
+                value = expression.evaluate_in(context)
+            except ExpressionError as exc:
+                if index in self._differences:
+                    raise ViewError(f"keep({expression.source}): a difference with a relative "
+                                    f"counter must give an integer in every state; here it "
+                                    f"failed ({exc})") from None
                 values.append(UNDEFINED)
+                continue
+            if index in self._differences and (type(value) is not int):
+                raise ViewError(f"keep({expression.source}): a difference with a relative "
+                                f"counter must give an integer in every state; here it gave "
+                                f"{value!r}")
+            values.append([value])
         self._cache[seen] = values
         return values
 
@@ -218,6 +233,27 @@ def _reads(trees: Sequence[Any]) -> tuple[str, ...] | None:
     return tuple(sorted(fields)) if all(walk(t) for t in trees) else None
 
 
+def _binds_a_root(node: Any) -> str | None:
+    """Return a macro variable named like a root (state, prev, params, config, action)."""
+    if isinstance(node, tuple) and node:
+        if (node[0] == "call" and node[1] in MACROS and len(node) == 4 and node[3]
+                and node[3][0][0] == "var" and node[3][0][1] in _ROOT_NAMES):
+            return str(node[3][0][1])
+        for item in node:
+            found = _binds_a_root(item)
+            if found:
+                return found
+    if isinstance(node, list):
+        for item in node:
+            found = _binds_a_root(item)
+            if found:
+                return found
+    return None
+
+
+_ROOT_NAMES = frozenset({"state", "prev", "params", "config", "action"})
+
+
 def _checked_keep(source: str) -> str:
     """Refuse a kept expression that does not compile, reads more than one state, or that
     ``rulespec.verify.decides`` cannot parse (it could then never decide an invariant)."""
@@ -226,13 +262,17 @@ def _checked_keep(source: str) -> str:
                         "keep(size(state.history) - state.round)")
     try:
         compile_expression(source, KEEP_VARIABLES)
-        parse(source)
+        tree = parse(source)
     except ExpressionError as exc:
         raise ViewError(f"keep({source}): {exc}; a kept expression reads state, params and "
                         "config") from None
     except Unsupported as exc:
         raise ViewError(f"keep({source}): the verifier cannot read this expression ({exc}); "
                         "write it as the invariants do") from None
+    bound = _binds_a_root(tree)
+    if bound is not None:
+        raise ViewError(f"keep({source}): a macro variable named {bound!r} hides the "
+                        f"variable of that name; rename it")
     return source
 
 

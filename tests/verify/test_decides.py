@@ -163,9 +163,10 @@ def test_a_kept_expression_goes_into_the_key_and_is_undefined_where_it_fails() -
     view = View(["history", "keep(state.history[size(state.history) - 1].winner)",
                  "keep(size(state.history) * params.k)"])
     view.bind({"k": 10}, {})
-    assert view.apply({"history": [], "round": 1}) == {
-        "round": 1, "@keep": [{"@undefined": True}, 0]}
-    assert view.apply({"history": [{"winner": 1}], "round": 2})["@keep"] == [1, 10]
+    # A value is kept as a list of one, a failure as an empty list: no value can pass for one.
+    assert view.apply({"history": [], "round": 1}) == {"round": 1, "@keep": [[], [0]]}
+    assert view.apply({"history": [{"winner": 1}], "round": 2})["@keep"] == [[1], [10]]
+    assert view.apply({"history": [{"winner": []}], "round": 2})["@keep"] == [[[]], [10]]
     assert view.keep == ("state.history[size(state.history) - 1].winner",
                          "size(state.history) * params.k")
 
@@ -174,6 +175,8 @@ def test_a_kept_expression_goes_into_the_key_and_is_undefined_where_it_fails() -
     ("keep()", "write the expression"),
     ("keep(prev.round == 1)", "reads state, params and config"),
     ("keep(state.round +)", "keep"),
+    ("keep(state.h.all(prev, prev.a > state.r))", "macro variable named 'prev'"),
+    ("keep(state.h.map(state, state.a))", "macro variable named 'state'"),
 ])
 def test_a_kept_expression_that_cannot_be_kept_is_refused(term: str, message: str) -> None:
     with pytest.raises(ViewError, match=message):
@@ -210,3 +213,28 @@ def test_a_view_term_that_does_not_fit_the_state_is_refused(terms: list[str], me
 def test_every_combination_of_term_kinds_parses() -> None:
     for kinds in itertools.product(["a", "last(a)", "relative(a)", "cap(a, 3)"], repeat=1):
         assert View(kinds).terms == kinds
+
+
+def test_a_kept_expression_matches_only_literals_of_its_own_type() -> None:
+    """``1``, ``1.0`` and ``true`` are different expressions (Python would call them equal)."""
+    view = Abstraction(forget=("h",), keep=("state.h.all(x, x.n == 1)",))
+    assert decides("state.h.all(x, x.n == 1)", view)
+    assert not decides("state.h.all(x, x.n == true)", view)
+    assert not decides("state.h.all(x, x.n == 1.0)", view)
+
+
+def test_a_kept_difference_with_a_relative_counter_must_be_an_integer() -> None:
+    """X of ``keep(X - state.F)`` is read as moving with F only because the view refuses a
+    state where the difference fails or is not an integer."""
+    view = View(["x", "relative(round)", "keep(state.x - state.round)"])
+    view.check({"x": 1, "round": 3})
+    assert view.apply({"x": 5, "round": 3})["@keep"] == [[2]]
+    for bad in ({"x": 1.5, "round": 3}, {"x": "a", "round": 3}):
+        with pytest.raises(ViewError, match="must give an integer"):
+            View(["x", "relative(round)", "keep(state.x - state.round)"]).apply(bad)
+
+
+def test_kept_values_are_remembered_apart_for_a_missing_and_a_null_field() -> None:
+    view = View(["x", "keep(has(state.x))"])
+    assert view.apply({"x": None, "y": 1})["@keep"] == [[True]]
+    assert view.apply({"y": 1})["@keep"] == [[False]]

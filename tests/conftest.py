@@ -37,10 +37,17 @@ def rulebooks() -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip tests marked ``slow`` unless they are asked for (``pytest -m slow``)."""
-    if "slow" in (config.getoption("markexpr") or ""):
-        return
-    skip = pytest.mark.skip(reason="long run: select it with -m slow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    """Skip tests marked ``slow`` or ``integration`` unless they are asked for (``pytest -m
+    slow``, ``pytest -m integration``): the default run stays under five minutes on two cores,
+    and CI runs the integration tests as a step of their own."""
+    asked = config.getoption("markexpr") or ""
+    reasons = {"slow": "long run: select it with -m slow",
+               "integration": "integration test (a whole docs build, a fresh environment, a "
+                              "signal): select it with -m integration; CI runs it"}
+    for marker, reason in reasons.items():
+        if marker in asked:
+            continue
+        skip = pytest.mark.skip(reason=reason)
+        for item in items:
+            if marker in item.keywords:
+                item.add_marker(skip)

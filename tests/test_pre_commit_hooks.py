@@ -135,6 +135,7 @@ def test_the_diff_hook_passes_a_released_spec_and_fails_an_unbumped_change(
     assert "VARIANT_ADDED" in proc.stdout and "too small" in proc.stdout
 
 
+@pytest.mark.integration
 def test_pre_commit_try_repo(tmp_path: Path) -> None:
     """`pre-commit try-repo` installs this checkout as a hook repository and runs the hook."""
     repo = _spec_repository(tmp_path)

@@ -41,6 +41,7 @@ def test_the_site_sources_are_found() -> None:
     assert (project / "mkdocs.yml").is_file() and (project / "docs" / "hooks").is_dir()
 
 
+@pytest.mark.integration
 def test_docs_build_documents_a_plugin_game(capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch,
                                             tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ def _conform(tmp_path: Path, marker: str) -> list[str]:
             "ruby-rhino", "--players", "2", "--timeout", "60", "--trace-dir", str(tmp_path)]
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(shutil.which("timeout") is None, reason="needs coreutils timeout")
 def test_sigterm_from_timeout_leaves_no_engine(tmp_path: Path) -> None:
     """`timeout -s TERM 10 rulespec conform --engine ...` leaves no process of the engine.

@@ -17,6 +17,7 @@ def fresh(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> ChildEnv:
     return make_child(tmp_path_factory.mktemp("new-game"), wheel)
 
 
+@pytest.mark.integration
 def test_a_new_game_works_out_of_the_box(fresh: ChildEnv, tmp_path: Path) -> None:
     """new-game, pip install -e, then validate, play, conform over the protocol, pytest."""
     rulespec = fresh.bin("rulespec")

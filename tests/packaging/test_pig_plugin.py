@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.packaging.conftest import ROOT, ChildEnv
 
 
@@ -82,6 +84,7 @@ def test_matrix_checks_pig_from_the_installed_plugin(child: ChildEnv, tmp_path: 
         assert report["matrix"]["engine"]["list"] == "conformance/engines.yaml"
 
 
+@pytest.mark.integration
 def test_docs_build_has_a_pig_section(child: ChildEnv, tmp_path: Path) -> None:
     """`rulespec docs build`, run from the installed rulespec with no checkout at hand, builds the
     site strictly with Pig's pages, its rule examples and perft tables, and its register rows."""

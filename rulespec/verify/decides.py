@@ -32,7 +32,7 @@ constant below its ceiling.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rulespec.spec.celparse import Unsupported, parse
@@ -111,15 +111,15 @@ def _path(node: Any) -> str | None:
 
 
 def difference_of(tree: Any) -> str | None:
-    """Return the dotted path F of an expression ``X - state.F`` (member reads only), or None."""
+    """Return the dotted path F of an expression ``X - state.F``, or None."""
     if not (isinstance(tree, tuple) and tree[0] == "-" and len(tree) == 3):
         return None
-    names: list[str] = []
-    node = tree[2]
-    while isinstance(node, tuple) and node[0] == "get":
-        names.append(node[2])
-        node = node[1]
-    return ".".join(reversed(names)) if node == ("var", "state") and names else None
+    return _path(tree[2]) or None
+
+
+def subtrees(node: Any) -> Sequence[Any]:
+    """Return the parts of a parsed tree's node (a tuple's or a list's items; a leaf has none)."""
+    return node if isinstance(node, tuple | list) else ()
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -216,13 +216,9 @@ def _kind(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
 
 def _bound(node: Any, env: dict[str, Kind]) -> bool:
     """Whether ``node`` reads a macro's variable (then it is not the kept expression's value)."""
-    if isinstance(node, tuple):
-        if len(node) == 2 and node[0] == "var":
-            return node[1] in env
-        return any(_bound(x, env) for x in node)
-    if isinstance(node, list):
-        return any(_bound(x, env) for x in node)
-    return False
+    if isinstance(node, tuple) and len(node) == 2 and node[0] == "var":
+        return node[1] in env
+    return any(_bound(x, env) for x in subtrees(node))
 
 
 def _member(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:

@@ -19,7 +19,7 @@ from typing import Any
 
 from rulespec.spec.celparse import MACROS, Unsupported, parse
 from rulespec.spec.expressions import Expression, ExpressionError, compile_expression, make_context
-from rulespec.verify.decides import Abstraction, difference_of
+from rulespec.verify.decides import Abstraction, difference_of, subtrees
 
 #: What a kept expression's value is in the key when it cannot be evaluated in a state (the
 #: last entry of a list still empty): an empty list, where a value is kept as a list of one, so
@@ -72,10 +72,12 @@ class View:
         relative: list[str] = []
         cap: dict[str, int] = {}
         keep: list[str] = []
+        trees: list[Any] = []
         for term in self.terms:
             kept = _keep_term(term)
             if kept is not None:
-                keep.append(_checked_keep(kept))
+                trees.append(_checked_keep(kept))
+                keep.append(kept)
                 continue
             m = _TERM.match(term)
             if m is None:
@@ -105,11 +107,11 @@ class View:
         self._kept: list[Expression] = [compile_expression(e, KEEP_VARIABLES) for e in keep]
         #: The kept expressions of the form ``X - state.F`` (by index): with ``relative(F)``,
         #: ``rulespec.verify.decides`` reads X as moving with F, so they must give an integer.
-        self._differences = frozenset(i for i, e in enumerate(keep)
-                                      if difference_of(parse(e)) in relative)
+        self._differences = frozenset(i for i, tree in enumerate(trees)
+                                      if difference_of(tree) in relative)
         self._bound: dict[str, Any] = {"params": {}, "config": {}}
         #: The top-level fields of the state the kept expressions read (None: the whole state).
-        self._reads: tuple[str, ...] | None = _reads([parse(e) for e in keep])
+        self._reads: tuple[str, ...] | None = _reads(trees)
         self._cache: dict[bytes, list[Any]] = {}
         self._numbers: frozenset[str] = frozenset()
         self._ops: list[tuple[tuple[str, ...], str, int]] = (
@@ -225,37 +227,30 @@ def _reads(trees: Sequence[Any]) -> tuple[str, ...] | None:
                 return True
             if node == ("var", "state"):
                 return False
-            return all(walk(x) for x in node)
-        if isinstance(node, list):
-            return all(walk(x) for x in node)
-        return True
+        return all(walk(x) for x in subtrees(node))
 
     return tuple(sorted(fields)) if all(walk(t) for t in trees) else None
 
 
 def _binds_a_root(node: Any) -> str | None:
     """Return a macro variable named like a root (state, prev, params, config, action)."""
-    if isinstance(node, tuple) and node:
-        if (node[0] == "call" and node[1] in MACROS and len(node) == 4 and node[3]
-                and node[3][0][0] == "var" and node[3][0][1] in _ROOT_NAMES):
-            return str(node[3][0][1])
-        for item in node:
-            found = _binds_a_root(item)
-            if found:
-                return found
-    if isinstance(node, list):
-        for item in node:
-            found = _binds_a_root(item)
-            if found:
-                return found
+    if (isinstance(node, tuple) and node and node[0] == "call" and node[1] in MACROS
+            and len(node) == 4 and node[3] and node[3][0][0] == "var"
+            and node[3][0][1] in _ROOT_NAMES):
+        return str(node[3][0][1])
+    for item in subtrees(node):
+        found = _binds_a_root(item)
+        if found:
+            return found
     return None
 
 
 _ROOT_NAMES = frozenset({"state", "prev", "params", "config", "action"})
 
 
-def _checked_keep(source: str) -> str:
-    """Refuse a kept expression that does not compile, reads more than one state, or that
+def _checked_keep(source: str) -> Any:
+    """Return the parsed tree of a kept expression; refuse one that does not compile, reads
+    more than one state, hides a root behind a macro variable, or that
     ``rulespec.verify.decides`` cannot parse (it could then never decide an invariant)."""
     if not source:
         raise ViewError("keep(): write the expression to keep, for example "
@@ -273,7 +268,7 @@ def _checked_keep(source: str) -> str:
     if bound is not None:
         raise ViewError(f"keep({source}): a macro variable named {bound!r} hides the "
                         f"variable of that name; rename it")
-    return source
+    return tree
 
 
 def _is_number(value: Any) -> bool:

@@ -17,17 +17,23 @@ The classification is a small abstract interpretation over the parsed expression
   ``("shifted-list", F)``: the list ``F`` itself, every item shifted by c;
 - ``("last", F)``, ``("last-size", F)``, ``("last-index", F)``: the list ``F`` whose last item
   is kept, its size (known only to be zero or not), and ``size(F) - 1``;
-- ``("capped", F, K)``: a number known exactly below K and only as "K or more" above;
+- ``("capped", F, K)``: a number known exactly below K and only as "K or more" above, or a
+  list of numbers of known length whose every item is so (an operation of the other type fails
+  alike in every state with the key, so one kind serves both);
 - ``UNKEYED``: anything else.
 
 A kept expression (``keep(EXPR)``: its value is in the key) is keyed wherever it occurs, over
 ``state`` or, in a transition, over ``prev`` (the previous state's key keeps it); and when it is
-``X - state.F`` with ``relative(F)`` a number, X is ``("shifted", F)``: it moves with F.
+``X - state.F`` with ``relative(F)`` a number, X is ``("shifted", F)``: it moves with F. A kept
+expression that reads ``prev`` or ``action`` is kept over a transition: its value labels the
+move, and the explorer checks that a merged state's moves carry its representative's labels, so
+it is keyed where it occurs, as written, in a transition invariant.
 
 ``shifted - shifted`` of the same field is keyed, as are comparisons between two shifted
 values of one field, ``size`` of a shifted list, ``F[size(F) - 1]`` of a ``last`` list, a
-``last`` size compared with 0 (or ``>= 1``, ``< 1``), and a capped number compared with a
-constant below its ceiling.
+``last`` size compared with 0 (or ``>= 1``, ``< 1``), a capped number compared with a
+constant below its ceiling, and the size of a capped list (its items, its greatest and least,
+are capped numbers).
 """
 
 from __future__ import annotations
@@ -66,6 +72,9 @@ class Abstraction:
             try:
                 tree = parse(source)
             except Unsupported:
+                continue
+            if reads_a_transition(tree):
+                self.matches.append((tree, KEYED))  # a move's label: as written, not re-rooted
                 continue
             shifts = difference_of(tree)
             for root in sorted(ROOTS):
@@ -115,6 +124,13 @@ def difference_of(tree: Any) -> str | None:
     if not (isinstance(tree, tuple) and tree[0] == "-" and len(tree) == 3):
         return None
     return _path(tree[2]) or None
+
+
+def reads_a_transition(tree: Any) -> bool:
+    """Whether a parsed expression reads ``prev`` or ``action`` (then it is kept over a move)."""
+    if isinstance(tree, tuple) and len(tree) == 2 and tree[0] == "var":
+        return tree[1] in ("prev", "action")
+    return any(reads_a_transition(x) for x in subtrees(tree))
 
 
 def subtrees(node: Any) -> Sequence[Any]:
@@ -234,6 +250,8 @@ def _member(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
         return KEYED
     if target[0] == "shifted-list":
         return ("shifted", target[1])
+    if target[0] == "capped":
+        return target  # an item of a capped list
     return UNKEYED
 
 
@@ -249,12 +267,14 @@ def _call(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
         return UNKEYED
     only = kinds[0]
     if name == "size":
-        if only[0] == "shifted-list":
+        if only[0] in ("shifted-list", "capped"):
             return KEYED
         if only[0] == "last":
             return ("last-size", only[1])
     if name in ("max_of", "min_of") and only[0] == "shifted-list":
         return ("shifted", only[1])
+    if name in ("max_of", "min_of") and only[0] == "capped":
+        return only  # min(x, K) is monotone: the greatest of capped items is the capped greatest
     return UNKEYED
 
 
@@ -264,6 +284,8 @@ def _macro(name: str, target: Kind, args: list[Any], view: Abstraction,
         item: Kind = KEYED
     elif target[0] == "shifted-list":
         item = ("shifted", target[1])
+    elif target[0] == "capped":
+        item = target
     else:
         return UNKEYED
     inner = {**env, args[0][1]: item}

@@ -11,7 +11,9 @@ When a transition leads to a state already found (a *merge*), the engine reached
 differ from the one first found with that key: it may carry memory the canonical state does
 not show, or fields a view forgets. The explorer then checks that the two behave alike one step
 ahead (same mover, same moves with the same probabilities, successors with the same keys) and
-reports ``KEY-BEHAVIOUR`` otherwise.
+reports ``KEY-BEHAVIOUR`` otherwise. A view that keeps expressions over a transition
+(``keep(EXPR)`` reading ``prev`` or ``action``) labels each move with their values, and the labels
+are compared with the moves; a terminal state's future is its result, as the view keeps it.
 """
 
 from __future__ import annotations
@@ -163,11 +165,17 @@ class Explorer:
         """Return a digest of what can happen next (mover, moves, successor keys) and the
         successors' keys."""
         keys = []
+        labels: list[Any] = []
+        edges = bool(self.view.edges)
+        state = engine.state() if edges else None
         for action, _ in moves:
             child = engine.clone()
             child.apply(action)
-            keys.append(self._key(child.state()))
-        text = repr((actor, [(encode_action(a), str(p)) for a, p in moves], keys))
+            child_state = child.state()
+            keys.append(self._key(child_state))
+            if state is not None:
+                labels.append(self.view.edge(state, action, child_state))
+        text = repr((actor, [(encode_action(a), str(p)) for a, p in moves], keys, labels))
         return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little"), keys
 
     # -- the search --------------------------------------------------------------------------------
@@ -227,7 +235,7 @@ class Explorer:
         return self._finish(started)
 
     def _terminal_digest(self, engine: Engine) -> int:
-        text = repr(("over", key_bytes(engine.result())))
+        text = repr(("over", key_bytes(self.view.result(engine.result()))))
         return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
 
     def _expand(self, index: int, engine: Engine, moves: Moves,
@@ -236,6 +244,8 @@ class Explorer:
         store, stats, checks, view = self.store, self.stats, self.checks, self.view
         state = engine.state()
         keys: list[int] = []
+        labels: list[Any] = []
+        edges = self.check_merges and bool(view.edges)
         for k, (action, p) in enumerate(moves):
             child = engine.clone()
             try:
@@ -250,6 +260,8 @@ class Explorer:
             stats.transitions += 1
             key = self._key(child_state)
             keys.append(key)
+            if edges:
+                labels.append(view.edge(state, action, child_state))
             problem = checks.transition(state, action, child_state)
             if problem is not None:
                 return self._violate(problem, self._path(index, k))
@@ -280,7 +292,7 @@ class Explorer:
         if self.check_merges:
             actor = engine.current_player()
             text = repr((None if actor is None else _code(actor),
-                         [(encode_action(a), str(p)) for a, p in moves], keys))
+                         [(encode_action(a), str(p)) for a, p in moves], keys, labels))
             digest = int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
             return self._settle(index, digest)
         return True

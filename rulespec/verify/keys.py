@@ -19,7 +19,7 @@ from typing import Any
 
 from rulespec.spec.celparse import MACROS, Unsupported, parse
 from rulespec.spec.expressions import Expression, ExpressionError, compile_expression, make_context
-from rulespec.verify.decides import Abstraction, difference_of, subtrees
+from rulespec.verify.decides import Abstraction, difference_of, reads_a_transition, subtrees
 
 #: What a kept expression's value is in the key when it cannot be evaluated in a state (the
 #: last entry of a list still empty): an empty list, where a value is kept as a list of one, so
@@ -27,6 +27,8 @@ from rulespec.verify.decides import Abstraction, difference_of, subtrees
 UNDEFINED: list[Any] = []
 #: The variables a kept expression may read: one state, and the configuration.
 KEEP_VARIABLES = frozenset({"state", "params", "config"})
+#: The variables a kept expression over a transition may read: as a transition invariant does.
+EDGE_VARIABLES = frozenset({"state", "prev", "action", "params", "config"})
 
 
 class ViewError(ValueError):
@@ -59,10 +61,13 @@ class View:
     A view is a list of terms: ``FIELD`` forgets the field; ``last(FIELD)`` keeps only the last
     item of a list; ``relative(FIELD)`` keeps a list of numbers less its least item (a number,
     not at all), so counters that grow together are merged; ``cap(FIELD, K)`` keeps a number up
-    to K (``min(FIELD, K)``); ``keep(EXPR)`` adds the value of a CEL expression over ``state``
-    (``params``, ``config``) to the key, so a summary of a forgotten record (a fold over it, its
-    last entry's winner, its length less a counter's) is kept while the record is not.
-    ``rulespec.verify.decides`` says which invariants such a key still decides.
+    to K (``min(FIELD, K)``; a list of numbers item by item); ``keep(EXPR)`` adds the value of a
+    CEL expression over ``state`` (``params``, ``config``) to the key, so a summary of a
+    forgotten record (a fold over it, its last entry's winner, its length less a counter's) is
+    kept while the record is not. A kept expression that reads ``prev`` or ``action`` is kept
+    over a transition instead: its value labels each move (``View.edge``), and two merged
+    states' moves must carry the same labels. ``rulespec.verify.decides`` says which invariants
+    such a key still decides.
     """
 
     def __init__(self, terms: Iterable[str] = ()) -> None:
@@ -73,10 +78,15 @@ class View:
         cap: dict[str, int] = {}
         keep: list[str] = []
         trees: list[Any] = []
+        edges: list[str] = []
         for term in self.terms:
             kept = _keep_term(term)
             if kept is not None:
-                trees.append(_checked_keep(kept))
+                tree = _checked_keep(kept)
+                if reads_a_transition(tree):
+                    edges.append(kept)
+                else:
+                    trees.append(tree)
                 keep.append(kept)
                 continue
             m = _TERM.match(term)
@@ -102,9 +112,13 @@ class View:
         self.last = tuple(last)
         self.relative = tuple(relative)
         self.cap = cap
-        #: The kept expressions' sources, in the order their values go into the key.
+        #: The kept expressions' sources, as written (those over a state and over a transition).
         self.keep: tuple[str, ...] = tuple(keep)
-        self._kept: list[Expression] = [compile_expression(e, KEEP_VARIABLES) for e in keep]
+        #: The kept expressions over a transition, in the order their values label a move.
+        self.edges: tuple[str, ...] = tuple(edges)
+        self._kept: list[Expression] = [compile_expression(e, KEEP_VARIABLES)
+                                        for e in keep if e not in edges]
+        self._edges: list[Expression] = [compile_expression(e, EDGE_VARIABLES) for e in edges]
         #: The kept expressions of the form ``X - state.F`` (by index): with ``relative(F)``,
         #: ``rulespec.verify.decides`` reads X as moving with F, so they must give an integer.
         self._differences = frozenset(i for i, tree in enumerate(trees)
@@ -169,6 +183,30 @@ class View:
         self._cache[seen] = values
         return values
 
+    def edge(self, prev: Mapping[str, Any], action: Any, state: Mapping[str, Any]) -> list[Any]:
+        """Return the values of the kept expressions over a transition (``UNDEFINED`` where one
+        cannot be evaluated): the label of the move from ``prev`` to ``state``."""
+        if not self._edges:
+            return []
+        context = make_context({"state": state, "prev": prev, "action": action, **self._bound})
+        values: list[Any] = []
+        for expression in self._edges:
+            try:
+                values.append([expression.evaluate_in(context)])
+            except ExpressionError:
+                values.append(UNDEFINED)
+        return values
+
+    def result(self, result: Any) -> Any:
+        """Return a terminal result as the view keeps it: the terms on fields inside
+        ``result`` (``cap(result.scores, K)``) applied, so merged terminal states must agree on
+        what the key keeps of their results (the result whole when no term reaches inside)."""
+        out: Any = {"result": result}
+        for parts, kind, ceiling in self._ops:
+            if parts[0] == "result" and len(parts) > 1:
+                out = _change(out, parts, kind, ceiling)
+        return out["result"]
+
     def check(self, state: Mapping[str, Any]) -> None:
         """Refuse a path whose top-level field the canonical state does not have, and an
         abstraction of a field that does not hold what it needs (a list for last, numbers for
@@ -187,13 +225,12 @@ class View:
             if kind == "relative":
                 if _is_number(value):
                     numbers.add(path)
-                elif not (isinstance(value, list)
-                          and all(x is None or _is_number(x) for x in value)):
+                elif not _numbers(value):
                     raise ViewError(f"relative({path}): {path} holds neither a number nor a "
                                     "list of numbers")
-            if kind == "cap" and not _is_number(value):
+            if kind == "cap" and not (_is_number(value) or _numbers(value)):
                 raise ViewError(f"cap({path}, K): {path} holds {type(value).__name__}, not a "
-                                "number")
+                                "number or a list of numbers")
         self._numbers = frozenset(numbers)
 
     def apply(self, state: Mapping[str, Any]) -> Any:
@@ -249,18 +286,18 @@ _ROOT_NAMES = frozenset({"state", "prev", "params", "config", "action"})
 
 
 def _checked_keep(source: str) -> Any:
-    """Return the parsed tree of a kept expression; refuse one that does not compile, reads
-    more than one state, hides a root behind a macro variable, or that
+    """Return the parsed tree of a kept expression; refuse one that does not compile (over a
+    state, or over a transition), hides a root behind a macro variable, or that
     ``rulespec.verify.decides`` cannot parse (it could then never decide an invariant)."""
     if not source:
         raise ViewError("keep(): write the expression to keep, for example "
                         "keep(size(state.history) - state.round)")
     try:
-        compile_expression(source, KEEP_VARIABLES)
+        compile_expression(source, EDGE_VARIABLES)
         tree = parse(source)
     except ExpressionError as exc:
         raise ViewError(f"keep({source}): {exc}; a kept expression reads state, params and "
-                        "config") from None
+                        "config (and, kept over a transition, prev and action)") from None
     except Unsupported as exc:
         raise ViewError(f"keep({source}): the verifier cannot read this expression ({exc}); "
                         "write it as the invariants do") from None
@@ -275,6 +312,11 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _numbers(value: Any) -> bool:
+    """Whether ``value`` is a list of numbers (an item may be null: not there yet)."""
+    return isinstance(value, list) and all(x is None or _is_number(x) for x in value)
+
+
 def _lookup(value: Any, parts: Sequence[str]) -> Any:
     for part in parts:
         if not isinstance(value, dict):
@@ -287,6 +329,8 @@ def _abstract(value: Any, kind: str, ceiling: int) -> Any:
     if kind == "last":
         return value[-1:] if isinstance(value, list) else value
     if kind == "cap":
+        if isinstance(value, list):
+            return [min(x, ceiling) if _is_number(x) else x for x in value]
         return min(value, ceiling) if _is_number(value) else value
     if _is_number(value):
         return 0

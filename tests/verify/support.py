@@ -32,12 +32,47 @@ RHINO_SUMMARY = (
 )
 
 
+#: Pig under PIG-AMB-01 on-hold made finite, as published: the turn total, the rolls and the
+#: scores kept up to the target, what the invariants read of them kept over states and moves.
+PIG_ON_HOLD = (
+    "relative(turns)", "cap(turn_total, 3)", "cap(rolls, 1)", "cap(scores, 3)",
+    "cap(result.scores, 3)",
+    "keep(state.scores[state.turn] + state.turn_total < params.target_score)",
+    "keep(max_of(state.scores) >= params.target_score)",
+    "keep(state.result.winners.all(w, state.scores[w] == max_of(state.scores)))",
+    "keep(state.result.scores == state.scores)",
+    "keep(state.scores == prev.scores)",
+    "keep(state.scores[prev.turn] == prev.scores[prev.turn] + prev.turn_total)",
+    "keep(sum(state.scores) == sum(prev.scores) + prev.turn_total)",
+    "keep(state.turn_total == prev.turn_total + action.face)",
+    "keep(state.scores[prev.turn] == prev.scores[prev.turn] + prev.turn_total + action.face)",
+    "keep(state.scores[prev.turn] >= params.target_score)",
+    "keep(sum(state.scores) == sum(prev.scores) + prev.turn_total + action.face)",
+)
+
+
 def pig_engine(rulings: dict[str, str] | None = None, **parameters: Any) -> Engine:
     """Return a fresh Pig engine (imported from examples/pig, not from the registry)."""
     spec, engine_type = pig()
     config = make_config(spec, players=2, rulings=rulings or {"PIG-AMB-01": "at-once"},
                          parameters={**PIG_COIN, **parameters})
     return engine_type(spec, config)
+
+
+def greedy_hold_engine(threshold: int) -> Engine:
+    """Return Pig under on-hold with a planted bug: a hold from a turn total of ``threshold`` or
+    more banks one point more than the turn total (PIG-INV-SCORES breaks), a turn total that
+    only a player rolling on past the target of 3 reaches."""
+    spec, engine_type = pig()
+
+    class GreedyHold(engine_type):  # type: ignore[valid-type,misc]
+        def _apply(self, action: Any) -> None:
+            if action["kind"] == "hold" and self._turn_total >= threshold:
+                self._turn_total += 1
+            super()._apply(action)
+
+    config = make_config(spec, players=2, rulings={"PIG-AMB-01": "on-hold"}, parameters=PIG_COIN)
+    return GreedyHold(spec, config)
 
 
 def rhino_engine(**parameters: Any) -> Engine:

@@ -6,7 +6,9 @@ PIG-INV-EQUAL-TURNS), Dado de Ouro's last re-roll pass (DDO-INV-MAX-TIEBREAK,
 DDO-INV-OPENING-WINNER) and draw repetition (DDO-INV-DRAW-WINNER), the Ruby Rhino's round
 number (RR-INV-ROUND-STEP); the Ruby Rhino's record of finished rounds summarised by kept
 expressions (RR-INV-ROUND-WINNER, RR-INV-ROUND-COUNT, RR-INV-SCORES-FROM-ROUNDS,
-RR-INV-SCORE-CHANGE, RR-INV-WINNER); and forms that look alike but are not decided.
+RR-INV-SCORE-CHANGE, RR-INV-WINNER); Pig's turn total and scores capped at the target, with
+what PIG-INV-SCORES, PIG-INV-ADD and PIG-INV-WINNER read of them kept over states and moves; and
+forms that look alike but are not decided.
 """
 
 from __future__ import annotations
@@ -173,7 +175,7 @@ def test_a_kept_expression_goes_into_the_key_and_is_undefined_where_it_fails() -
 
 @pytest.mark.parametrize(("term", "message"), [
     ("keep()", "write the expression"),
-    ("keep(prev.round == 1)", "reads state, params and config"),
+    ("keep(next.round == 1)", "reads state, params and config"),
     ("keep(state.round +)", "keep"),
     ("keep(state.h.all(prev, prev.a > state.r))", "macro variable named 'prev'"),
     ("keep(state.h.map(state, state.a))", "macro variable named 'state'"),
@@ -238,3 +240,101 @@ def test_kept_values_are_remembered_apart_for_a_missing_and_a_null_field() -> No
     view = View(["x", "keep(has(state.x))"])
     assert view.apply({"x": None, "y": 1})["@keep"] == [[True]]
     assert view.apply({"y": 1})["@keep"] == [[False]]
+
+
+#: Pig under PIG-AMB-01 on-hold, as published: scores capped at the target, the score arithmetic
+#: of PIG-INV-SCORES kept over each move, PIG-INV-WINNER's over each state.
+CAPPED = Abstraction(cap={"scores": 3, "result.scores": 3, "turn_total": 3},
+                     keep=("state.scores == prev.scores",
+                           "state.scores[prev.turn] == prev.scores[prev.turn] + prev.turn_total",
+                           "state.result.scores == state.scores"))
+
+
+@pytest.mark.parametrize(("expression", "decided"), [
+    ("size(state.scores) == config.players", True),  # PIG-INV-PLAYERS: the length is kept
+    ("max_of(state.scores) >= 3 && min_of(state.scores) < 3", True),
+    ("size(state.scores) == size(prev.scores)", True),
+    ("state.scores.all(s, s < 2) && state.scores.exists(s, s == 0)", True),
+    ("state.scores.filter(s, s > 1).all(s, s >= 2)", True),
+    ("state.scores[1] == 2 && state.result.scores[0] > 0", True),
+    ("state.turn_total > 0 || state.turn_total == 0", True),  # PIG-INV-TURN-TOTAL
+    ("state.scores == prev.scores", True),  # kept over the move (PIG-INV-BUST)
+    ("state.scores[prev.turn] == prev.scores[prev.turn] + prev.turn_total", True),
+    ("state.result.scores == state.scores", True),
+    ("state.result != null", True),
+    ("max_of(state.scores) >= 4", False),  # past the ceiling
+    ("state.scores[0] == 3", False),  # 3 is "3 or more"
+    ("sum(state.scores) == 4", False),
+    ("state.scores[0] + 1 == 3", False),
+    ("state.scores.map(s, s + 1)[0] == 2", False),
+    ("prev.scores == state.scores", False),  # not the kept expression as written
+    ("state.scores[prev.turn] == prev.scores[prev.turn] + prev.turn_total + 1", False),
+    ("state.result == prev.result", False),
+    ("state.result.scores == prev.scores", False),
+])
+def test_a_capped_list_and_a_move_keep_decide_what_they_keep(expression: str,
+                                                            decided: bool) -> None:
+    assert decides(expression, CAPPED) is decided
+
+
+def _random_pig(rng: random.Random) -> dict[str, Any]:
+    return {"turn": rng.randint(0, 1), "turn_total": rng.choice([0, 2, 3, 4, 6]),
+            "scores": [rng.choice([0, 2, 3, 4, 6]) for _ in range(2)]}
+
+
+CAPPED_TERMS = ["cap(turn_total, 3)", "cap(scores, 3)",
+                "keep(state.scores == prev.scores)",
+                "keep(state.scores[prev.turn] == prev.scores[prev.turn] + prev.turn_total)"]
+
+
+@pytest.mark.parametrize("expression", [
+    "size(state.scores) == 2",
+    "max_of(state.scores) >= 3",
+    "state.scores.all(s, s < 3)",
+    "state.scores[0] == 2 || state.turn_total > 2",
+    "state.scores == prev.scores",
+    "state.scores[prev.turn] == prev.scores[prev.turn] + prev.turn_total",
+    "max_of(state.scores) >= 4",
+    "state.turn_total == 4",
+    "sum(state.scores) == sum(prev.scores) + prev.turn_total",
+    "state.turn_total == prev.turn_total + 2",
+])
+def test_capped_lists_and_move_labels_decide_exactly_on_random_moves(expression: str) -> None:
+    """The semantic check for a capped list and a kept expression over a move: every pair of
+    random moves whose states' keys and whose labels are equal agree on a decided expression;
+    an undecided one splits some pair."""
+    view = View(CAPPED_TERMS)
+    states = [_random_pig(random.Random(seed)) for seed in range(300)]
+    view.check(states[0])
+    assert view.edges == tuple(t[len("keep("):-1] for t in CAPPED_TERMS[2:])
+    compiled = compile_expression(expression, ["state", "prev", "action"])
+    by_key: dict[str, set[Any]] = {}
+    rng = random.Random(7)
+    for _ in range(6000):
+        prev, state = rng.choice(states), rng.choice(states)
+        action = {"kind": "hold"}
+        key = repr((view.apply(prev), view.apply(state), view.edge(prev, action, state)))
+        value = compiled.evaluate({"state": state, "prev": prev, "action": action})
+        by_key.setdefault(key, set()).add(value)
+    split = any(len(values) > 1 for values in by_key.values())
+    assert decides(expression, view.abstraction()) == (not split)
+
+
+def test_a_view_caps_a_list_item_by_item_and_a_result_as_it_keys_it() -> None:
+    view = View(["cap(scores, 3)", "cap(result.scores, 3)", "keep(state.x == prev.x)"])
+    view.check({"scores": [0, 5], "result": None, "x": 1})
+    assert view.apply({"scores": [0, 5], "result": None, "x": 1}) == {
+        "scores": [0, 3], "result": None, "x": 1}  # no kept value of a state
+    result = {"scores": [4, 1], "winners": [0]}
+    assert view.result(result) == {"scores": [3, 1], "winners": [0]}
+    assert result["scores"] == [4, 1]  # untouched
+    assert View(["scores"]).result(result) == result  # no term inside the result: kept whole
+    assert view.edges == ("state.x == prev.x",)
+    assert view.edge({"x": 1}, {}, {"x": 1}) == [[True]]
+    assert view.edge({"x": 1}, {}, {}) == [[]]  # cannot be evaluated: no value passes for it
+    # A capped number and a capped list are one kind to decides: what fits one type fails
+    # alike on the other in every state with the key.
+    assert decides("size(state.n) == 1 && state.n[0] < 2 && state.n.all(x, x == 0)",
+                   Abstraction(cap={"n": 3}))
+    with pytest.raises(ViewError, match="not a number or a list of numbers"):
+        View(["cap(scores, 3)"]).check({"scores": ["a"]})

@@ -12,10 +12,12 @@ from rulespec.spec.invariants import Invariants
 from rulespec.verify.explore import Explorer, replay
 from rulespec.verify.run import Bounds, verify
 from tests.verify.support import (
+    PIG_ON_HOLD,
     RHINO_HISTORY,
     RHINO_SUMMARY,
     deep_log_engine,
     first_violation_distance,
+    greedy_hold_engine,
     pig_engine,
     planted_engine,
     rhino_engine,
@@ -57,6 +59,49 @@ def test_pig_outcomes_are_exact_and_agree_with_the_canonical_search() -> None:
     for exact, low in zip(viewed.uniform.wins, bounded.uniform.wins, strict=True):
         assert low - 1e-12 <= exact <= low + slack + 1e-12
     assert set(bounded.invariant_status.values()) == {"checked"}
+
+
+def test_pig_on_hold_is_proved_with_the_turn_total_and_scores_capped() -> None:
+    """PIG-AMB-01 on-hold, PIG-TURN-06, PIG-TURN-07, PIG-END-01: a player may roll on past the
+    target for ever, but with the turn total, the rolls and the scores kept up to the target
+    (and what the invariants read of them kept over states and moves) the graph is finite:
+    every invariant is proven, merged states and terminals behave alike (their results agree on
+    what the key keeps), and the search on canonical states agrees with the view's outcomes."""
+    result = verify(pig_engine({"PIG-AMB-01": "on-hold"}),
+                    Bounds(view=PIG_ON_HOLD, optimal=True, cross_check=20_000))
+    stats = result.exploration.stats
+    assert result.status == "proved", result.violations
+    assert (stats.states, stats.transitions, stats.terminals) == (49, 90, 4)
+    assert set(result.invariant_status.values()) == {"proven"}
+    assert not result.trap_states and result.canonical is not None
+    assert result.uniform is not None and result.uniform.exact
+    assert result.uniform.wins == (Fraction(1101, 2000), Fraction(899, 2000))
+    # The view merges states that differ in the turn total, the scores and the results' scores.
+    assert {"_turn_total", "_scores", "_result"} <= result.exploration.memory
+
+
+def test_a_move_whose_label_differs_is_caught_one_step_ahead() -> None:
+    """PIG-INV-SCORES: a hold from a turn total of 6 banks a point too many. The merged search
+    meets that hold only one step ahead of a merge, where no invariant is evaluated; the kept
+    expression over the move labels it, and the labels differ: KEY-BEHAVIOUR. Without the
+    labels the invariant is only checked, and the merged search sees nothing wrong."""
+    result = verify(greedy_hold_engine(6), Bounds(view=PIG_ON_HOLD, cross_check=0))
+    assert result.status == "violated"
+    assert [v.kind for v in result.violations] == ["KEY-BEHAVIOUR"]
+    unlabelled = tuple(t for t in PIG_ON_HOLD if "prev" not in t and "action" not in t)
+    blind = verify(greedy_hold_engine(6), Bounds(view=unlabelled, cross_check=0))
+    assert not blind.violations
+    assert blind.invariant_status["PIG-INV-SCORES"] == "checked"
+
+
+def test_a_move_two_steps_past_a_merge_is_caught_by_the_canonical_search() -> None:
+    """PIG-INV-SCORES broken only from a turn total of 8, which the merged graph never meets:
+    the view's assumption is all the merged search has, and the canonical search finds it."""
+    blind = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=0))
+    assert blind.status == "proved"
+    result = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=20_000))
+    assert result.status == "violated"
+    assert [(v.kind, v.subject) for v in result.violations] == [("INVARIANT", "PIG-INV-SCORES")]
 
 
 def test_every_state_is_checked_once_and_the_levels_are_breadth_first() -> None:

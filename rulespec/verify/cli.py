@@ -99,10 +99,12 @@ class _Progress:
 @click.option("--view", "view", multiple=True, metavar="TERM",
               help="A view term that keeps part of a field: last(FIELD) keeps a list's last "
                    "item, relative(FIELD) a list of numbers less its least (a number not at "
-                   "all), cap(FIELD, K) a number up to K, keep(EXPR) the value of a CEL "
-                   "expression over state (a bounded summary of a forgotten record: a fold, its "
-                   "last entry); plain FIELD forgets it (repeatable). An invariant that reads "
-                   "the field only through what is kept stays proven.")
+                   "all), cap(FIELD, K) a number up to K (a list item by item; K may be "
+                   "params.NAME), keep(EXPR) the value of a CEL expression over state (a "
+                   "bounded summary of a forgotten record: a fold, its last entry) or, when it "
+                   "reads prev or action, over each move (a label merged states' moves must "
+                   "share); plain FIELD forgets it (repeatable). An invariant that reads the "
+                   "field only through what is kept stays proven.")
 @click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="With a view: search this many canonical states (no view) and check the "
                    "view's win probabilities lie within the intervals they give, and every "

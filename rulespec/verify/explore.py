@@ -137,6 +137,8 @@ class Explorer:
                  progress: Progress | None = None) -> None:
         self.start = start.clone()
         self.view = View(view)
+        # Bound first: a ceiling may be a parameter (cap(turn_total, params.target_score)).
+        self.view.bind(dict(start.config.parameters), start.config.to_json())
         self.view.check(start.state())
         self.max_states = max_states
         self.max_depth = max_depth
@@ -146,7 +148,6 @@ class Explorer:
         self.check_merges = check_merges
         self.progress = progress
         self.checks = StateChecks(start, self.view.abstraction())
-        self.view.bind(self.checks.params, self.checks.config)
         self.store = StateStore()
         self.stats = Stats()
         #: The first merge into each state not expanded yet: (its digest, parent, move).

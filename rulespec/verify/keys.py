@@ -44,7 +44,8 @@ def split_path(path: str) -> tuple[str, ...]:
     return parts
 
 
-_TERM = re.compile(r"^(?:(last|relative)\(\s*([^(),\s]+)\s*\)|cap\(\s*([^(),\s]+)\s*,\s*(\d+)\s*\)"
+_TERM = re.compile(r"^(?:(last|relative)\(\s*([^(),\s]+)\s*\)"
+                   r"|cap\(\s*([^(),\s]+)\s*,\s*(\d+|params\.[A-Za-z_][A-Za-z0-9_]*)\s*\)"
                    r"|([^(),\s]+))$")
 
 
@@ -61,7 +62,8 @@ class View:
     A view is a list of terms: ``FIELD`` forgets the field; ``last(FIELD)`` keeps only the last
     item of a list; ``relative(FIELD)`` keeps a list of numbers less its least item (a number,
     not at all), so counters that grow together are merged; ``cap(FIELD, K)`` keeps a number up
-    to K (``min(FIELD, K)``; a list of numbers item by item); ``keep(EXPR)`` adds the value of a
+    to K (``min(FIELD, K)``; a list of numbers item by item; K a whole number, or a parameter
+    ``params.NAME`` of the configuration, read when the view is bound); ``keep(EXPR)`` adds the value of a
     CEL expression over ``state`` (``params``, ``config``) to the key, so a summary of a
     forgotten record (a fold over it, its last entry's winner, its length less a counter's) is
     kept while the record is not. A kept expression that reads ``prev`` or ``action`` is kept
@@ -75,7 +77,7 @@ class View:
         forget: list[str] = []
         last: list[str] = []
         relative: list[str] = []
-        cap: dict[str, int] = {}
+        cap: dict[str, int | str] = {}
         keep: list[str] = []
         trees: list[Any] = []
         edges: list[str] = []
@@ -106,12 +108,15 @@ class View:
                 relative.append(inner)
             else:
                 split_path(capped)
-                cap[capped] = int(ceiling)
+                cap[capped] = int(ceiling) if ceiling.isdigit() else ceiling
         #: The fields forgotten outright.
         self.forget: tuple[str, ...] = tuple(forget)
         self.last = tuple(last)
         self.relative = tuple(relative)
-        self.cap = cap
+        #: The ceilings of ``cap(F, K)`` as written: a whole number, or ``params.NAME``.
+        self.ceilings: dict[str, int | str] = cap
+        #: The ceilings as numbers (a parameter's once the view is bound).
+        self.cap: dict[str, int] = {f: k for f, k in cap.items() if isinstance(k, int)}
         #: The kept expressions' sources, as written (those over a state and over a transition).
         self.keep: tuple[str, ...] = tuple(keep)
         #: The kept expressions over a transition, in the order their values label a move.
@@ -128,11 +133,25 @@ class View:
         self._reads: tuple[str, ...] | None = _reads(trees)
         self._cache: dict[bytes, list[Any]] = {}
         self._numbers: frozenset[str] = frozenset()
-        self._ops: list[tuple[tuple[str, ...], str, int]] = (
-            [(split_path(f), "forget", 0) for f in forget]
-            + [(split_path(f), "last", 0) for f in last]
-            + [(split_path(f), "relative", 0) for f in relative]
-            + [(split_path(f), "cap", k) for f, k in cap.items()])
+        self._ops: list[tuple[tuple[str, ...], str, int]] = []
+        self._ready = True
+        self._make_ops()
+
+    def _missing(self) -> list[str]:
+        return [f"cap({f}, {k})" for f, k in self.ceilings.items() if f not in self.cap]
+
+    def _make_ops(self) -> None:
+        #: Whether every ceiling is a number (a parameter's read by ``bind``).
+        self._ready = not self._missing()
+        self._ops = ([(split_path(f), "forget", 0) for f in self.forget]
+                     + [(split_path(f), "last", 0) for f in self.last]
+                     + [(split_path(f), "relative", 0) for f in self.relative]
+                     + [(split_path(f), "cap", k) for f, k in self.cap.items()])
+
+    def _unbound(self) -> None:
+        if not self._ready:
+            raise ViewError(f"{', '.join(self._missing())}: the ceiling is a parameter, read "
+                            "from the configuration; bind the view to one first (View.bind)")
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -143,11 +162,27 @@ class View:
 
     def abstraction(self) -> Abstraction:
         """Return what ``rulespec.verify.decides`` needs to know of this view."""
+        self._unbound()
         return Abstraction(self.forget, self.last, self.relative, self.cap, self._numbers,
                            self.keep)
 
     def bind(self, params: Mapping[str, Any], config: Mapping[str, Any]) -> None:
-        """Give the kept expressions the configuration they read (``params``, ``config``)."""
+        """Give the kept expressions the configuration they read (``params``, ``config``),
+        and read the ceilings written as ``params.NAME`` (a whole number each)."""
+        for path, ceiling in self.ceilings.items():
+            if isinstance(ceiling, str):
+                name = ceiling.removeprefix("params.")
+                if name not in params:
+                    raise ViewError(f"cap({path}, {ceiling}): the configuration has no "
+                                    f"parameter {name!r}; its parameters are "
+                                    f"{', '.join(sorted(params)) or 'none'}")
+                value = params[name]
+                if type(value) is not int or value < 0:
+                    raise ViewError(f"cap({path}, {ceiling}): the configuration's {name} is "
+                                    f"{json.dumps(value)[:60]}, not a whole number; the "
+                                    "ceiling must be one")
+                self.cap[path] = value
+        self._make_ops()
         self._bound = {"params": dict(params), "config": dict(config)}
         self._cache.clear()  # values remembered under another configuration
 
@@ -201,6 +236,7 @@ class View:
         """Return a terminal result as the view keeps it: the terms on fields inside
         ``result`` (``cap(result.scores, K)``) applied, so merged terminal states must agree on
         what the key keeps of their results (the result whole when no term reaches inside)."""
+        self._unbound()
         out: Any = {"result": result}
         for parts, kind, ceiling in self._ops:
             if parts[0] == "result" and len(parts) > 1:
@@ -210,7 +246,8 @@ class View:
     def check(self, state: Mapping[str, Any]) -> None:
         """Refuse a path whose top-level field the canonical state does not have, and an
         abstraction of a field that does not hold what it needs (a list for last, numbers for
-        relative, a number for cap)."""
+        relative, a number or a list of numbers for cap)."""
+        self._unbound()
         numbers: set[str] = set()
         for parts, kind, _ in self._ops:
             path = ".".join(parts)
@@ -236,6 +273,8 @@ class View:
     def apply(self, state: Mapping[str, Any]) -> Any:
         """Return ``state`` as the view keys it (a copy where it changes; the engine's own
         objects are never changed)."""
+        if not self._ready:
+            self._unbound()
         out: Any = state
         for parts, kind, ceiling in self._ops:
             out = _change(out, parts, kind, ceiling)

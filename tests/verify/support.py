@@ -35,8 +35,8 @@ RHINO_SUMMARY = (
 #: Pig under PIG-AMB-01 on-hold made finite, as published: the turn total, the rolls and the
 #: scores kept up to the target, what the invariants read of them kept over states and moves.
 PIG_ON_HOLD = (
-    "relative(turns)", "cap(turn_total, 3)", "cap(rolls, 1)", "cap(scores, 3)",
-    "cap(result.scores, 3)",
+    "relative(turns)", "cap(turn_total, params.target_score)", "cap(rolls, 1)",
+    "cap(scores, params.target_score)", "cap(result.scores, params.target_score)",
     "keep(state.scores[state.turn] + state.turn_total < params.target_score)",
     "keep(max_of(state.scores) >= params.target_score)",
     "keep(state.result.winners.all(w, state.scores[w] == max_of(state.scores)))",

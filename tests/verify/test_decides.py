@@ -338,3 +338,23 @@ def test_a_view_caps_a_list_item_by_item_and_a_result_as_it_keys_it() -> None:
                    Abstraction(cap={"n": 3}))
     with pytest.raises(ViewError, match="not a number or a list of numbers"):
         View(["cap(scores, 3)"]).check({"scores": ["a"]})
+
+
+def test_a_ceiling_may_be_a_parameter_of_the_configuration() -> None:
+    """``cap(F, params.NAME)``: the ceiling follows the configuration (Pig's target), read when
+    the view is bound; a view not bound yet, or a parameter that is not a whole number, is
+    refused with the term and what to do."""
+    view = View(["cap(scores, params.target_score)"])
+    assert view.ceilings == {"scores": "params.target_score"} and view.cap == {}
+    with pytest.raises(ViewError, match="bind the view"):
+        view.apply({"scores": [4]})
+    view.bind({"target_score": 3}, {})
+    view.check({"scores": [0, 0]})
+    assert view.apply({"scores": [4, 2]}) == {"scores": [3, 2]}
+    assert view.abstraction().cap == {"scores": 3}
+    for params, message in (({"target": 3}, "no parameter 'target_score'; its parameters are "
+                                            "target"),
+                            ({"target_score": [1]}, "not a whole number"),
+                            ({"target_score": True}, "not a whole number")):
+        with pytest.raises(ViewError, match=message):
+            View(["cap(scores, params.target_score)"]).bind(params, {})

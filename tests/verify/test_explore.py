@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from rulespec.reference.core import make_config
 from rulespec.reference.trace import read_trace
 from rulespec.spec.invariants import Invariants
 from rulespec.verify.explore import Explorer, replay
 from rulespec.verify.run import Bounds, verify
+from tests.bridges.support import pig
 from tests.verify.support import (
     PIG_ON_HOLD,
     RHINO_HISTORY,
@@ -68,7 +70,7 @@ def test_pig_on_hold_is_proved_with_the_turn_total_and_scores_capped() -> None:
     every invariant is proven, merged states and terminals behave alike (their results agree on
     what the key keeps), and the search on canonical states agrees with the view's outcomes."""
     result = verify(pig_engine({"PIG-AMB-01": "on-hold"}),
-                    Bounds(view=PIG_ON_HOLD, optimal=True, cross_check=20_000))
+                    Bounds(view=PIG_ON_HOLD, optimal=True, cross_check=4_000))
     stats = result.exploration.stats
     assert result.status == "proved", result.violations
     assert (stats.states, stats.transitions, stats.terminals) == (49, 90, 4)
@@ -102,6 +104,21 @@ def test_a_move_two_steps_past_a_merge_is_caught_by_the_canonical_search() -> No
     result = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=20_000))
     assert result.status == "violated"
     assert [(v.kind, v.subject) for v in result.violations] == [("INVARIANT", "PIG-INV-SCORES")]
+
+
+def test_scores_capped_where_they_still_matter_are_caught_one_step_ahead() -> None:
+    """PIG-AMB-02 equal-turns, PIG-END-01: with the spec's own die a score banked at once can
+    pass the target, and the last players must then beat it; the view that keeps scores only up
+    to the target merges such scores, and the merge check says the key does not decide the
+    future (the published configuration with this die verifies the defaults alone)."""
+    spec, engine_type = pig()
+    config = make_config(spec, players=2, parameters={"target_score": 10},
+                         rulings={"PIG-AMB-01": "at-once", "PIG-AMB-02": "equal-turns"})
+    result = verify(engine_type(spec, config), Bounds(view=PIG_ON_HOLD, cross_check=0))
+    assert [v.kind for v in result.violations] == ["KEY-BEHAVIOUR"]
+    a, b = (replay(engine_type(spec, config), p).state()
+            for p in (result.violations[0].path, result.violations[0].other or ()))
+    assert a["scores"] != b["scores"] and min(max(a["scores"]), max(b["scores"])) >= 10
 
 
 def test_every_state_is_checked_once_and_the_levels_are_breadth_first() -> None:

@@ -133,8 +133,10 @@ class StateChecks:
         return None
 
     def state(self, state: Mapping[str, Any], *, only_unkeyed: bool = False) -> Problem | None:
-        """Check the schema and the state (and, once over, terminal) invariants of a state."""
-        if not only_unkeyed and not self._schema(state):
+        """Check the schema and the state (and, once over, terminal) invariants of a state
+        (``only_unkeyed``: a state merged under a view, whose key decides the other invariants;
+        its schema is still checked, since a view may merge a value the schema refuses)."""
+        if not self._schema(state):
             return Problem("STATE-SCHEMA", "the canonical state does not match the spec's state "
                            f"schema: {json.dumps(state, sort_keys=True)[:400]}")
         terminal = state.get("result") is not None

@@ -11,7 +11,8 @@ When a transition leads to a state already found (a *merge*), the engine reached
 differ from the one first found with that key: it may carry memory the canonical state does
 not show, or fields a view forgets. The explorer then checks that the two behave alike one step
 ahead (same mover, same moves with the same probabilities, successors with the same keys) and
-reports ``KEY-BEHAVIOUR`` otherwise. A view that keeps expressions over a transition
+reports ``KEY-BEHAVIOUR`` otherwise; under a view the merged state's schema, result and moves
+are checked as well, since they may differ from the representative's. A view that keeps expressions over a transition
 (``keep(EXPR)`` reading ``prev`` or ``action``) labels each move with their values, and the labels
 are compared with the moves; a terminal state's future is its result, as the view keeps it.
 """
@@ -236,7 +237,11 @@ class Explorer:
         return self._finish(started)
 
     def _terminal_digest(self, engine: Engine) -> int:
-        text = repr(("over", key_bytes(self.view.result(engine.result()))))
+        # The winners whole (the outcome figures read the representative's), the rest of the
+        # result as the view keeps it.
+        result = engine.result()
+        winners = result.get("winners") if isinstance(result, dict) else None
+        text = repr(("over", key_bytes([winners, self.view.result(result)])))
         return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
 
     def _expand(self, index: int, engine: Engine, moves: Moves,
@@ -300,7 +305,9 @@ class Explorer:
 
     def _merge(self, target: int, child: Engine, parent: int, move: int) -> bool:
         """Check an engine merged into state ``target`` behaves as ``target``'s does."""
-        actor, moves, _ = self.checks.moves(child)
+        actor, moves, problem = self.checks.moves(child)
+        if problem is not None:  # a malformed result or moves: the state differs from its key's
+            return self._violate(problem, self._path(parent, move))
         try:
             digest = (self._terminal_digest(child) if actor is None
                       else self._digest(child, actor, moves)[0])

@@ -109,6 +109,7 @@ class View:
             else:
                 split_path(capped)
                 cap[capped] = int(ceiling) if ceiling.isdigit() else ceiling
+        _one_term_each(forget, last, relative, list(cap))
         #: The fields forgotten outright.
         self.forget: tuple[str, ...] = tuple(forget)
         self.last = tuple(last)
@@ -169,6 +170,7 @@ class View:
     def bind(self, params: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         """Give the kept expressions the configuration they read (``params``, ``config``),
         and read the ceilings written as ``params.NAME`` (a whole number each)."""
+        ceilings = {f: k for f, k in self.ceilings.items() if isinstance(k, int)}
         for path, ceiling in self.ceilings.items():
             if isinstance(ceiling, str):
                 name = ceiling.removeprefix("params.")
@@ -181,7 +183,10 @@ class View:
                     raise ViewError(f"cap({path}, {ceiling}): the configuration's {name} is "
                                     f"{json.dumps(value)[:60]}, not a whole number; the "
                                     "ceiling must be one")
-                self.cap[path] = value
+                ceilings[path] = value
+        # Nothing changes until every ceiling is read: a refused configuration leaves the view
+        # as it was.
+        self.cap = ceilings
         self._make_ops()
         self._bound = {"params": dict(params), "config": dict(config)}
         self._cache.clear()  # values remembered under another configuration
@@ -285,6 +290,20 @@ class View:
 
 #: How many field combinations ``View.kept`` remembers before it starts again.
 _CACHE_SIZE = 65_536
+
+
+def _one_term_each(forget: Sequence[str], last: Sequence[str], relative: Sequence[str],
+                   capped: Sequence[str]) -> None:
+    """Refuse two terms on one field (``last(F)`` and ``cap(F, K)``): the key would apply both,
+    and ``rulespec.verify.decides`` reads a field through one term."""
+    seen: dict[str, str] = {}
+    for kind, paths in (("forgotten", forget), ("last", last), ("relative", relative),
+                        ("cap", capped)):
+        for path in paths:
+            if path in seen:
+                raise ViewError(f"the view has two terms on {path} ({seen[path]} and {kind}); "
+                                "give a field one term")
+            seen[path] = kind
 
 
 def _reads(trees: Sequence[Any]) -> tuple[str, ...] | None:

@@ -75,6 +75,25 @@ def greedy_hold_engine(threshold: int) -> Engine:
     return GreedyHold(spec, config)
 
 
+def tie_engine(winners: list[int], ranking: list[list[int]]) -> Engine:
+    """Return the coin-die Pig under at-once and equal-turns with a planted bug: a shared win
+    finished after an even number of seat 0's turns is reported with these ``winners`` and
+    ``ranking`` instead. The turn counts, which ``relative(turns)`` keeps only as differences,
+    then decide the result."""
+    spec, engine_type = pig()
+
+    class TieByParity(engine_type):  # type: ignore[valid-type,misc]
+        def _finish(self) -> None:
+            super()._finish()
+            result: dict[str, Any] = self._result  # type: ignore[has-type]
+            if len(result["winners"]) > 1 and self._turns[0] % 2 == 0:
+                self._result = {**result, "winners": winners, "ranking": ranking}
+
+    config = make_config(spec, players=2, parameters=PIG_COIN,
+                         rulings={"PIG-AMB-01": "at-once", "PIG-AMB-02": "equal-turns"})
+    return TieByParity(spec, config)
+
+
 def rhino_engine(**parameters: Any) -> Engine:
     """Return a fresh tiny Ruby Rhino game."""
     return new_game("ruby-rhino", players=2, parameters={**RHINO_TINY, **parameters})

@@ -205,6 +205,9 @@ def test_a_view_keys_a_state_by_what_it_keeps() -> None:
     (["relative(passes)"], "neither a number nor a list of numbers"),
     (["cap(passes, 2)"], "not a number"),
     (["last(nope)"], "no field 'nope'"),
+    (["last(passes)", "cap(passes, 2)"], "two terms on passes"),
+    (["relative(turns)", "cap(turns, 3)"], "two terms on turns"),
+    (["last(turns)", "relative(turns)"], "two terms on turns"),
 ])
 def test_a_view_term_that_does_not_fit_the_state_is_refused(terms: list[str], message: str) -> None:
     state = {"turns": [1, 2], "passes": [[1]], "repetition": 1}
@@ -358,3 +361,10 @@ def test_a_ceiling_may_be_a_parameter_of_the_configuration() -> None:
                             ({"target_score": True}, "not a whole number")):
         with pytest.raises(ViewError, match=message):
             View(["cap(scores, params.target_score)"]).bind(params, {})
+    # A configuration refused part-way leaves the view as it was bound before.
+    both = View(["cap(a, params.x)", "cap(b, params.y)"])
+    both.bind({"x": 1, "y": 1}, {})
+    with pytest.raises(ViewError, match="no parameter 'y'"):
+        both.bind({"x": 5}, {})
+    assert both.cap == {"a": 1, "b": 1} == both.abstraction().cap
+    assert both.apply({"a": 2, "b": 0}) == {"a": 1, "b": 0}

@@ -10,7 +10,9 @@ import pytest
 from rulespec.reference.core import make_config
 from rulespec.reference.trace import read_trace
 from rulespec.spec.invariants import Invariants
+from rulespec.verify.checks import StateChecks
 from rulespec.verify.explore import Explorer, replay
+from rulespec.verify.keys import View
 from rulespec.verify.run import Bounds, verify
 from tests.bridges.support import pig
 from tests.verify.support import (
@@ -23,6 +25,7 @@ from tests.verify.support import (
     pig_engine,
     planted_engine,
     rhino_engine,
+    tie_engine,
 )
 
 PIG_VIEW = Bounds(view=("turns",), optimal=True, cross_check=0)
@@ -119,6 +122,31 @@ def test_scores_capped_where_they_still_matter_are_caught_one_step_ahead() -> No
     a, b = (replay(engine_type(spec, config), p).state()
             for p in (result.violations[0].path, result.violations[0].other or ()))
     assert a["scores"] != b["scores"] and min(max(a["scores"]), max(b["scores"])) >= 10
+
+
+@pytest.mark.parametrize("view", [("relative(turns)",),
+                                  ("relative(turns)", "result.winners", "result.ranking")])
+def test_merged_terminals_must_agree_on_their_winners_and_have_a_sound_result(
+        view: tuple[str, ...]) -> None:
+    """PIG-END-01: the outcome figures read the winners of the first terminal state found with
+    a key, so a merged terminal must have the same winners even where the view forgets them
+    (KEY-BEHAVIOUR), and its result is checked as its representative's was (RESULT), even
+    where the view lets it differ (an independent review found both unchecked)."""
+    wrong = verify(tie_engine([0], [[0], [1]]), Bounds(view=view, cross_check=0))
+    assert [v.kind for v in wrong.violations] == ["KEY-BEHAVIOUR"]
+    malformed = verify(tie_engine([0, 0], [[0, 0]]), Bounds(view=view, cross_check=0))
+    assert [v.kind for v in malformed.violations] == ["RESULT"]
+
+
+def test_a_merged_state_is_still_checked_against_the_state_schema() -> None:
+    """A view may merge a value the schema refuses with one it allows (a capped turn total of
+    -1 and 0 are not, but 3 and 300 are): a merged state's schema is checked, not assumed."""
+    engine = pig_engine()
+    checks = StateChecks(engine, View(["cap(turn_total, 3)"]).abstraction())
+    broken = {**engine.state(), "turn_total": -1}
+    problem = checks.state(broken, only_unkeyed=True)
+    assert problem is not None and problem.kind == "STATE-SCHEMA"
+    assert checks.state(engine.state(), only_unkeyed=True) is None
 
 
 def test_every_state_is_checked_once_and_the_levels_are_breadth_first() -> None:

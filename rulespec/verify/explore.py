@@ -19,6 +19,7 @@ are compared with the moves; a terminal state's future is its result, as the vie
 
 from __future__ import annotations
 
+import gc
 import resource
 import sys
 import time
@@ -125,7 +126,7 @@ def current_rss() -> int:
         return _peak_rss()
 
 
-#: Expansions between two looks at the process's memory.
+#: States found between two looks at the process's memory.
 _MEMORY_EVERY = 2048
 
 
@@ -188,7 +189,9 @@ class Explorer:
         self._cpu_started = time.process_time()
         # The memory budget is this search's: what the process held before (earlier searches'
         # graphs kept for a report) does not count against it.
+        gc.collect()  # what an earlier search left for the collector is not this one's
         rss_at_start = current_rss()
+        next_look = _MEMORY_EVERY
         result = self._result
         store, stats = self.store, self.stats
         root = self.start.clone()
@@ -225,10 +228,13 @@ class Explorer:
                 continue
             if not self._expand(index, engine, moves, queue):
                 break
-            if (self.max_memory is not None and index % _MEMORY_EVERY == 0
-                    and current_rss() - rss_at_start >= self.max_memory):
-                result.stopped = "max-memory"
-                break
+            # Looked at every _MEMORY_EVERY states found (not expanded: one expansion of a deal
+            # can find hundreds), so a wide level cannot run far past the budget between looks.
+            if self.max_memory is not None and len(store) >= next_look:
+                next_look = _MEMORY_EVERY
+                if current_rss() - rss_at_start >= self.max_memory:
+                    result.stopped = "max-memory"
+                    break
             if self.progress is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + 1.0
                 self._snapshot(started, len(queue))

@@ -288,7 +288,9 @@ def test_the_search_stops_before_memory_runs_out(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(explore, "current_rss", lambda: next(held))
     ex = Explorer(rhino_engine(), max_memory=1).run()
     assert ex.stopped == "max-memory" and not ex.complete
-    assert ex.store.expanded == 1
+    # Looked at by states found, not expanded: a level of wide expansions (a deal) cannot run
+    # far past the budget between two looks.
+    assert explore._MEMORY_EVERY <= len(ex.store) < explore._MEMORY_EVERY + 64
     monkeypatch.setattr(explore, "current_rss", lambda: 10 * 2**30)
     ex = Explorer(rhino_engine(), max_memory=2**30, max_states=5000).run()
     assert ex.stopped == "max-states"  # 10 GiB held before the search: not this search's

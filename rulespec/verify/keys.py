@@ -63,9 +63,9 @@ class View:
     item of a list; ``relative(FIELD)`` keeps a list of numbers less its least item (a number,
     not at all), so counters that grow together are merged; ``cap(FIELD, K)`` keeps a number up
     to K (``min(FIELD, K)``; a list of numbers item by item; K a whole number, or a parameter
-    ``params.NAME`` of the configuration, read when the view is bound); ``keep(EXPR)`` adds the value of a
-    CEL expression over ``state`` (``params``, ``config``) to the key, so a summary of a
-    forgotten record (a fold over it, its last entry's winner, its length less a counter's) is
+    ``params.NAME`` of the configuration, read when the view is bound); ``keep(EXPR)`` adds the
+    value of a CEL expression over ``state`` (``params``, ``config``) to the key, so a summary
+    of a forgotten record (a fold over it, its last entry's winner, its length less a counter's) is
     kept while the record is not. A kept expression that reads ``prev`` or ``action`` is kept
     over a transition instead: its value labels each move (``View.edge``), and two merged
     states' moves must carry the same labels. ``rulespec.verify.decides`` says which invariants
@@ -78,6 +78,7 @@ class View:
         last: list[str] = []
         relative: list[str] = []
         cap: dict[str, int | str] = {}
+        capped: list[str] = []
         keep: list[str] = []
         trees: list[Any] = []
         edges: list[str] = []
@@ -96,7 +97,7 @@ class View:
                 raise ViewError(f"view term {term!r} is malformed; write FIELD, last(FIELD), "
                                 "relative(FIELD), cap(FIELD, K) or keep(EXPR), for example "
                                 "turns or last(last_round.max_passes)")
-            kind, inner, capped, ceiling, plain = m.groups()
+            kind, inner, field, ceiling, plain = m.groups()
             if plain is not None:
                 split_path(plain)
                 forget.append(plain)
@@ -107,9 +108,10 @@ class View:
                 split_path(inner)
                 relative.append(inner)
             else:
-                split_path(capped)
-                cap[capped] = int(ceiling) if ceiling.isdigit() else ceiling
-        _one_term_each(forget, last, relative, list(cap))
+                split_path(field)
+                capped.append(field)
+                cap[field] = int(ceiling) if ceiling.isdigit() else ceiling
+        _one_term_each(forget, last, relative, capped)
         #: The fields forgotten outright.
         self.forget: tuple[str, ...] = tuple(forget)
         self.last = tuple(last)

@@ -208,6 +208,7 @@ def test_a_view_keys_a_state_by_what_it_keeps() -> None:
     (["last(passes)", "cap(passes, 2)"], "two terms on passes"),
     (["relative(turns)", "cap(turns, 3)"], "two terms on turns"),
     (["last(turns)", "relative(turns)"], "two terms on turns"),
+    (["cap(repetition, 2)", "cap(repetition, 3)"], "two terms on repetition"),
 ])
 def test_a_view_term_that_does_not_fit_the_state_is_refused(terms: list[str], message: str) -> None:
     state = {"turns": [1, 2], "passes": [[1]], "repetition": 1}

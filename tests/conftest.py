@@ -36,10 +36,21 @@ def rulebooks() -> Path:
     return RULEBOOKS
 
 
+#: Fixtures that build the whole documentation site (``mkdocs build --strict`` of the project's
+#: own docs, 17 s of CPU in each worker that needs it): a test that uses one is an integration
+#: test, as the plugin docs builds are.
+WHOLE_SITE_FIXTURES = frozenset({"registry_site"})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip tests marked ``slow`` or ``integration`` unless they are asked for (``pytest -m
     slow``, ``pytest -m integration``): the default run stays under five minutes on two cores,
-    and CI runs the integration tests as a step of their own."""
+    and CI runs the integration tests as a step of their own. A test that needs the whole
+    documentation site built (``WHOLE_SITE_FIXTURES``, directly or through another fixture) is
+    marked ``integration`` here, before ``-m`` selects."""
+    for item in items:
+        if WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.integration)
     asked = config.getoption("markexpr") or ""
     reasons = {"slow": "long run: select it with -m slow",
                "integration": "integration test (a whole docs build, a fresh environment, a "

@@ -231,7 +231,7 @@ class Explorer:
             # Looked at every _MEMORY_EVERY states found (not expanded: one expansion of a deal
             # can find hundreds), so a wide level cannot run far past the budget between looks.
             if self.max_memory is not None and len(store) >= next_look:
-                next_look = _MEMORY_EVERY
+                next_look = len(store) + _MEMORY_EVERY
                 if current_rss() - rss_at_start >= self.max_memory:
                     result.stopped = "max-memory"
                     break

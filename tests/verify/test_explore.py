@@ -293,7 +293,12 @@ def test_the_search_stops_before_memory_runs_out(monkeypatch: pytest.MonkeyPatch
     # far past the budget between two looks.
     assert explore._MEMORY_EVERY <= len(ex.store) < explore._MEMORY_EVERY + 64
     looks: list[int] = []
-    monkeypatch.setattr(explore, "current_rss", lambda: looks.append(1) or 10 * 2**30)
+
+    def look() -> int:
+        looks.append(1)
+        return 10 * 2**30
+
+    monkeypatch.setattr(explore, "current_rss", look)
     ex = Explorer(rhino_engine(), max_memory=2**30, max_states=640).run()
     assert ex.stopped == "max-states"  # 10 GiB held before the search: not this search's
     # One look at the start, then one per 64 states found, not one per expansion after that.

@@ -38,7 +38,7 @@ are capped numbers).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
 from rulespec.spec.celparse import Unsupported, parse
@@ -128,9 +128,14 @@ def difference_of(tree: Any) -> str | None:
 
 def reads_a_transition(tree: Any) -> bool:
     """Whether a parsed expression reads ``prev`` or ``action`` (then it is kept over a move)."""
-    if isinstance(tree, tuple) and len(tree) == 2 and tree[0] == "var":
-        return tree[1] in ("prev", "action")
-    return any(reads_a_transition(x) for x in subtrees(tree))
+    return _reads_a_variable(tree, ("prev", "action"))
+
+
+def _reads_a_variable(node: Any, names: Container[str]) -> bool:
+    """Whether a parsed tree reads a variable of one of these names."""
+    if isinstance(node, tuple) and len(node) == 2 and node[0] == "var":
+        return node[1] in names
+    return any(_reads_a_variable(x, names) for x in subtrees(node))
 
 
 def subtrees(node: Any) -> Sequence[Any]:
@@ -232,9 +237,7 @@ def _kind(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:
 
 def _bound(node: Any, env: dict[str, Kind]) -> bool:
     """Whether ``node`` reads a macro's variable (then it is not the kept expression's value)."""
-    if isinstance(node, tuple) and len(node) == 2 and node[0] == "var":
-        return node[1] in env
-    return any(_bound(x, env) for x in subtrees(node))
+    return _reads_a_variable(node, env)
 
 
 def _member(node: Any, view: Abstraction, env: dict[str, Kind]) -> Kind:

@@ -12,9 +12,10 @@ differ from the one first found with that key: it may carry memory the canonical
 not show, or fields a view forgets. The explorer then checks that the two behave alike one step
 ahead (same mover, same moves with the same probabilities, successors with the same keys) and
 reports ``KEY-BEHAVIOUR`` otherwise; under a view the merged state's schema, result and moves
-are checked as well, since they may differ from the representative's. A view that keeps expressions over a transition
-(``keep(EXPR)`` reading ``prev`` or ``action``) labels each move with their values, and the labels
-are compared with the moves; a terminal state's future is its result, as the view keeps it.
+are checked as well, since they may differ from the representative's. A view that keeps
+expressions over a transition (``keep(EXPR)`` reading ``prev`` or ``action``) labels each move
+with their values, and the labels are compared with the moves; a terminal state's future is its
+winners and the rest of its result as the view keeps it.
 """
 
 from __future__ import annotations
@@ -178,8 +179,7 @@ class Explorer:
             keys.append(self._key(child_state))
             if state is not None:
                 labels.append(self.view.edge(state, action, child_state))
-        text = repr((actor, [(encode_action(a), str(p)) for a, p in moves], keys, labels))
-        return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little"), keys
+        return _behaviour(actor, moves, keys, labels), keys
 
     # -- the search --------------------------------------------------------------------------------
 
@@ -247,8 +247,7 @@ class Explorer:
         # result as the view keeps it.
         result = engine.result()
         winners = result.get("winners") if isinstance(result, dict) else None
-        text = repr(("over", key_bytes([winners, self.view.result(result)])))
-        return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
+        return _hash(repr(("over", key_bytes([winners, self.view.result(result)]))))
 
     def _expand(self, index: int, engine: Engine, moves: Moves,
                 queue: deque[tuple[int, Engine, Moves]]) -> bool:
@@ -303,10 +302,8 @@ class Explorer:
         store.close_expansion()
         if self.check_merges:
             actor = engine.current_player()
-            text = repr((None if actor is None else _code(actor),
-                         [(encode_action(a), str(p)) for a, p in moves], keys, labels))
-            digest = int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
-            return self._settle(index, digest)
+            return self._settle(index, _behaviour(None if actor is None else _code(actor), moves,
+                                                  keys, labels))
         return True
 
     def _merge(self, target: int, child: Engine, parent: int, move: int) -> bool:
@@ -406,6 +403,17 @@ class Explorer:
         stats.peak_rss = _peak_rss()
         result.unchecked_merges = len(self._pending)
         return result
+
+
+def _behaviour(actor: int | None, moves: Moves, keys: list[int], labels: list[Any]) -> int:
+    """Return the digest of what can happen next in a state: who moves, the moves and their
+    probabilities, the successors' keys and the moves' labels. A state expanded and a state
+    merged into it are compared by it, so both are digested here, the same way."""
+    return _hash(repr((actor, [(encode_action(a), str(p)) for a, p in moves], keys, labels)))
+
+
+def _hash(text: str) -> int:
+    return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
 
 
 def _code(actor: Any) -> int:

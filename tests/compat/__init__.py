@@ -1,0 +1,1 @@
+"""The compatibility corpus: artifacts earlier releases wrote, kept byte for byte, run today."""

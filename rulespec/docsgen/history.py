@@ -7,14 +7,20 @@ newest release when it is recorded but not frozen yet. Edits made to today's spe
 newest frozen release are one more entry, *unreleased*. A ``DiffCache`` holds every diff of one
 build, so the Changes pages, the version notes on the clause and register pages, the register's
 "last change" and the feed compute each (game, old, new) diff once.
+
+Not every change a diff finds changes a rule. :func:`is_normative` says which do; the lineage
+note (``changed in``) counts only those, and an entry none of whose changes do is bookkeeping
+only (:attr:`Entry.bookkeeping_only`), which the Changes pages and the feed say.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
+from rulespec.releases.change import Change
 from rulespec.releases.diff import SpecDiff, diff_specs
 from rulespec.releases.store import release_spec, releases_of, releases_root
 from rulespec.spec.errors import RulespecError
@@ -27,6 +33,87 @@ Section = Literal["clauses", "ambiguities"]
 #: The rules whose change names, in its clauses and records, what it changed (not only what it
 #: touches): a release declares that the play of these clauses and records changed.
 _NAMING_RULES = frozenset({"BEHAVIOUR_DECLARED"})
+
+# -- which changes change a rule ----------------------------------------------------------------
+
+#: The rules of ``rulespec diff``'s catalogue (``releases/rules.py``) none of whose changes is a
+#: change of rule. Measurements (RECORD_IMPACT_CHANGED); the descriptions and clause links of
+#: elements whose play the spec states elsewhere and the replays check (the *_TEXT_CHANGED rules,
+#: STRUCTURE_CHANGED, STATE_ANNOTATION_CHANGED); provenance (SOURCE_*, GAME_TEXT_CHANGED); what
+#: the conformance kit seeks (COVERAGE_CHANGED, EVENT_*); rule examples, which show behaviour the
+#: spec already has (a changed behaviour is BEHAVIOUR_CHANGED when the old ones are replayed).
+_BOOKKEEPING_RULES = frozenset({
+    "GAME_TEXT_CHANGED", "SOURCE_ADDED", "SOURCE_REMOVED", "SOURCE_CHANGED",
+    "COMPONENT_TEXT_CHANGED", "ZONE_TEXT_CHANGED", "TABLE_TEXT_CHANGED",
+    "PARAMETER_TEXT_CHANGED", "STRUCTURE_CHANGED", "ACTION_TEXT_CHANGED",
+    "STATE_ANNOTATION_CHANGED", "INVARIANT_TEXT_CHANGED", "EVENT_ADDED", "EVENT_REMOVED",
+    "EVENT_CHANGED", "EVENT_TEXT_CHANGED", "COVERAGE_CHANGED", "VARIANT_TEXT_CHANGED",
+    "RECORD_IMPACT_CHANGED", "EXAMPLE_ADDED", "EXAMPLE_REMOVED", "EXAMPLE_CHANGED",
+})
+#: The rules whose one change may hold both what a clause or record states and what the spec
+#: says about it (RECORD_TEXT_CHANGED: a record's question and its history; CLAUSE_QUOTE_CHANGED:
+#: a quote and its section; a clause's other keys, its tags among them): their change is a
+#: change of rule when the element differs outside :data:`_ABOUT`.
+_MIXED_RULES = frozenset({"CLAUSE_STATEMENT_CHANGED", "CLAUSE_QUOTE_CHANGED",
+                          "RECORD_TEXT_CHANGED"})
+#: What the spec says *about* a clause or record, not what it states: a reader applies the rule
+#: the same whatever these say. ``a.b`` is key ``b`` of the mapping ``a``, or of each item of
+#: the list ``a``. A clause states its statement, kind and quote; a record its question, the
+#: rulebook's quotes, the elements where it is asked (``touches``: its decision points), its
+#: options, its default ruling and its authority, its status and what it duplicates.
+_ABOUT: dict[str, tuple[str, ...]] = {
+    "clauses": ("tags", "citation.source", "citation.section", "citation.note"),
+    "ambiguities": ("title", "kind", "severity", "effect", "clauses", "conflicts", "evidence",
+                    "needs", "rejected", "impact", "history", "default.rationale",
+                    "sources.source", "sources.section", "sources.note"),
+}
+
+
+def is_normative(change: Change, old: Spec | None = None, new: Spec | None = None) -> bool:
+    """Return whether ``change`` (from ``old`` to ``new``) changes a rule, the one place that says.
+
+    A change of rule is what an engine or a reader of the rules would notice: a statement or
+    quote of a clause, a record's options, default, status or decision points, an invariant's
+    expression, anything at MINOR or MAJOR. Measurements, the wording of notes, provenance and
+    fields that moved are bookkeeping: the ``changed in`` notes would otherwise mark every
+    record of a game each time its measurements are redone, and an implementer could not tell
+    a rule change from them. The catalogue's levels do not say it: a clause's new statement is
+    PATCH (words only, for an engine) yet a reader's rule changed.
+
+    A rule this table does not know (a new one of the catalogue) counts as a change of rule, and
+    so does a mixed change (:data:`_MIXED_RULES`) whose element is not on both sides.
+    """
+    if change.rule in _BOOKKEEPING_RULES:
+        return False
+    if change.rule not in _MIXED_RULES:
+        return True
+    parts = change.path.split(".")
+    section = parts[0]
+    if section not in _ABOUT or len(parts) < 2 or old is None or new is None:
+        return True
+    before, after = _element(old, section, parts[1]), _element(new, section, parts[1])
+    if before is None or after is None:
+        return True
+    return _stated(before, _ABOUT[section]) != _stated(after, _ABOUT[section])
+
+
+def _element(spec: Spec, section: str, ident: str) -> Mapping[str, Any] | None:
+    return next((item for item in spec.section(section) if str(item.get("id")) == ident), None)
+
+
+def _stated(item: Mapping[str, Any], about: Sequence[str]) -> dict[str, Any]:
+    """Return ``item`` without the keys ``about`` names (dotted: in a mapping or each list item)."""
+    out = dict(item)
+    for key in about:
+        head, _, rest = key.partition(".")
+        if not rest:
+            out.pop(head, None)
+        elif isinstance(out.get(head), Mapping):
+            out[head] = {k: v for k, v in out[head].items() if k != rest}
+        elif isinstance(out.get(head), list):
+            out[head] = [{k: v for k, v in x.items() if k != rest} if isinstance(x, Mapping)
+                         else x for x in out[head]]
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,6 +133,21 @@ class Entry:
     diff: SpecDiff | None
     #: The version ``diff`` compares with: the newest frozen release before this one.
     previous: str | None
+    #: The spec of ``previous`` (its frozen copy), which ``diff`` compares with ``content``.
+    previous_content: Spec | None = None
+
+    @cached_property
+    def rule_changes(self) -> tuple[Change, ...]:
+        """Return the changes of ``diff`` that change a rule (:func:`is_normative`)."""
+        if self.diff is None:
+            return ()
+        return tuple(c for c in self.diff.changes
+                     if is_normative(c, self.previous_content, self.content))
+
+    @property
+    def bookkeeping_only(self) -> bool:
+        """Return whether the entry changes something but no rule (measurements, words...)."""
+        return self.diff is not None and bool(self.diff.changes) and not self.rule_changes
 
     @property
     def label(self) -> str:
@@ -140,7 +242,7 @@ class History:
                       for entry in self.entries if entry.content is not None]
         self._named: dict[tuple[str, str], Entry] = {}
         for entry in self.entries:  # oldest first: the newest entry naming an id wins
-            for change in entry.diff.changes if entry.diff is not None else ():
+            for change in entry.rule_changes:
                 for key in _named_ids(change.rule, change.path, change.clauses, change.records):
                     self._named[key] = entry
 
@@ -158,8 +260,8 @@ class History:
         """Return the entry in which ``ident`` first appeared and the newest that changed it.
 
         Appeared: the first entry whose spec holds the id. Changed: the newest entry whose diff
-        names a change at the id's path (``clauses.ID...``, ``ambiguities.ID...``), or declares
-        a change of play naming it.
+        names a change of rule (:func:`is_normative`) at the id's path (``clauses.ID...``,
+        ``ambiguities.ID...``), or declares a change of play naming it.
         """
         appeared = next((entry for entry, _, ids in self._held if ident in ids[section]), None)
         return Lineage(appeared, self._named.get((section, ident)))
@@ -202,7 +304,8 @@ def _entries(spec: Spec, cache: DiffCache) -> list[Entry]:
         diff = None if content is None or previous is None else \
             cache.diff(previous, content, new_side=side)
         entries.append(Entry(item.version, item.date, item.summary, item.version in frozen,
-                             content, diff, None if previous is None else previous.version))
+                             content, diff, None if previous is None else previous.version,
+                             previous))
         previous = frozen.get(item.version, previous)
     if recorded and recorded[-1].version in frozen:
         base = frozen[recorded[-1].version]
@@ -210,5 +313,5 @@ def _entries(spec: Spec, cache: DiffCache) -> list[Entry]:
         if diff is not None:
             entries.append(Entry(None, "", f"Edits to specs/{spec.path.name} since "
                                  f"{base.version}, in no release yet.", False, spec, diff,
-                                 base.version))
+                                 base.version, base))
     return entries

@@ -3,7 +3,9 @@
 The bulletin is what ``rulespec diff`` finds between a release and the one before it (see
 ``history``): MAJOR and MINOR changes one by one with their rule, path, reason, clauses and
 records; PATCH changes counted by rule, as ``rulespec diff`` prints them. The version notes the
-clause and register pages show (``since 1.1.0 · changed in 2.0.0``) link here.
+clause and register pages show (``since 1.1.0 · changed in 2.0.0``) link here; they count only
+changes of rule (``history.is_normative``), and an entry with none says it is
+:data:`BOOKKEEPING_ONLY`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ CHANGES_PAGE = "changes.md"
 CHANGES_TITLE = "Changes"
 #: Where the feed of every game's releases lives, relative to the docs folder (the site root).
 FEED_PATH = "releases.xml"
+#: What the Changes page and the feed say of an entry whose changes change no rule.
+BOOKKEEPING_ONLY = "Bookkeeping only: no rule changed"
+#: Why, the sentence after :data:`BOOKKEEPING_ONLY`.
+BOOKKEEPING_WHY = ("Its changes are measurements, the wording of notes, provenance or fields that "
+                   "moved: no clause or record says it changed here.")
 
 _HEADINGS: dict[Level, str] = {
     "major": "Breaking changes (MAJOR)",
@@ -67,7 +74,12 @@ def changes_page(spec: Spec, history: History) -> Page:
            "break an engine conformant to the release before, MINOR ones add, PATCH ones change "
            "words only ([the version policy](../../editors/versioning.md)). Subscribe to "
            f"[the releases feed](../../{FEED_PATH}) (Atom) to hear of each new release of "
-           "every game.\n\n"]
+           "every game.\n\n"
+           "The notes *changed in* on the rules and register pages count only changes of rule: "
+           "what an engine or a reader of the rules would notice (a clause's statement or "
+           "quote; a record's question, options, default, status or decision points; anything "
+           "MINOR or MAJOR). A release whose changes are all measurements, words of notes or "
+           f"provenance says *{BOOKKEEPING_ONLY.lower()}*.\n\n"]
     entries = history.newest_first
     if not entries:
         out.append("The spec records no releases yet (no `game.releases`): see "
@@ -91,7 +103,9 @@ def _summary_table(entries: list[Entry]) -> str:
 
 def _largest(entry: Entry) -> str:
     if entry.diff is not None:
-        return entry.diff.level.upper() if entry.diff.changes else "no change"
+        if not entry.diff.changes:
+            return "no change"
+        return entry.diff.level.upper() + (" (bookkeeping only)" if entry.bookkeeping_only else "")
     if entry.previous is None and entry.content is not None:
         return "first release"
     return "not frozen"
@@ -124,8 +138,9 @@ def _bulletin(spec: Spec, entry: Entry, diff: SpecDiff, links: Links) -> str:
         f"rulespec diff specs/{spec.path.name} --against {old}"
     if not diff.changes:
         return f"No change since {code(diff.old_version)} (`{command}`).\n\n"
-    out = [f"{plural(len(diff.changes), 'change')} since {code(diff.old_version)}, the largest "
-           f"{diff.level.upper()}"]
+    out = [f"**{BOOKKEEPING_ONLY}.** {BOOKKEEPING_WHY}\n\n" if entry.bookkeeping_only else ""]
+    out.append(f"{plural(len(diff.changes), 'change')} since {code(diff.old_version)}, the largest "
+               f"{diff.level.upper()}")
     if entry.version is not None:
         need = diff.required_bump()
         out.append(f" ({code(diff.new_version)} is at least {code(need)}, as they need).\n\n"

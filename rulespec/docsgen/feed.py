@@ -2,10 +2,12 @@
 
 Editors and implementers subscribe to ``releases.xml`` at the site root to hear of each new
 release; each entry carries the release's summary and bulletin headline and links to its entry
-on the game's Changes page. Links are absolute under the site's ``site_url``, relative to the
-feed (which lives at the site root) when the site has none. Entry ids are derived from the game
-and version alone, so publishing the site elsewhere does not make readers see every release
-again.
+on the game's Changes page. A release whose changes change no rule says it is bookkeeping only,
+in its title, its content and a category, so a reader's list tells it from a change of rule.
+Links are absolute under the site's ``site_url``, relative to the feed (which lives at the site
+root) when the site has none. Entry ids are derived from the game and version alone, so
+publishing the site elsewhere (or marking a release bookkeeping only) does not make readers see
+every release again.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from rulespec.docsgen.changes import CHANGES_PAGE, FEED_PATH
+from rulespec.docsgen.changes import BOOKKEEPING_ONLY, BOOKKEEPING_WHY, CHANGES_PAGE, FEED_PATH
 from rulespec.docsgen.history import Entry, History
 from rulespec.docsgen.links import game_dir, game_title
 from rulespec.docsgen.markdown import Page
@@ -24,6 +26,8 @@ from rulespec.releases.store import parse_version
 ATOM = "http://www.w3.org/2005/Atom"
 #: The feed's title, as a reader's list of subscriptions shows it.
 FEED_TITLE = "rulespec: releases of the game specs"
+#: The category term of a release whose changes change no rule.
+BOOKKEEPING_TERM = "bookkeeping"
 #: The ``updated`` of a feed without entries (Atom requires one; the build stays reproducible).
 _NO_DATE = "1970-01-01"
 _ID_ROOT = "rulespec:releases"
@@ -75,6 +79,9 @@ def _content(entry: Entry) -> str:
         return "".join(out) + f"<p>No change since {escape(diff.old_version)}.</p>"
     counts = ", ".join(f"{len(diff.by_level(level))} {level.upper()}"
                        for level in ("major", "minor", "patch") if diff.by_level(level))
+    if entry.bookkeeping_only:
+        out.append(f"<p><strong>{escape(BOOKKEEPING_ONLY)}.</strong> "
+                   f"{escape(BOOKKEEPING_WHY)}</p>")
     out.append(f"<p>{len(diff.changes)} changes since {escape(diff.old_version)} ({counts}); "
                f"the largest is {diff.level.upper()}.</p>")
     major = diff.by_level("major")
@@ -114,7 +121,8 @@ def feed_xml(histories: Sequence[History], *, site_url: str | None,
         spec, version = history.spec, str(entry.version)
         item = _sub(feed, "entry")
         _sub(item, "id", entry_id(spec.game_id, version))
-        _sub(item, "title", f"{game_title(spec)} {version}")
+        title = f"{game_title(spec)} {version}"
+        _sub(item, "title", f"{title} (bookkeeping only)" if entry.bookkeeping_only else title)
         _sub(item, "updated", atom_date(entry.date))
         _sub(item, "published", atom_date(entry.date))
         link = site_link(f"{game_dir(spec)}/{CHANGES_PAGE}#{entry.anchor}", site_url=site_url,
@@ -123,6 +131,8 @@ def feed_xml(histories: Sequence[History], *, site_url: str | None,
         _sub(item, "category", term=spec.game_id, label=game_title(spec))
         if entry.diff is not None and entry.diff.changes:
             _sub(item, "category", term=entry.diff.level)
+        if entry.bookkeeping_only:
+            _sub(item, "category", term=BOOKKEEPING_TERM, label=BOOKKEEPING_ONLY)
         _sub(item, "summary", entry.summary)
         _sub(item, "content", _content(entry), type="html")
     ET.indent(feed)

@@ -70,13 +70,17 @@ class SpecDiff:
     old_label: str = ""
     new_label: str = ""
     notes: tuple[str, ...] = field(default=())
+    #: What the diff suggests but does not count (POSSIBLY_RENAMED): no bump is needed for them.
+    hints: tuple[Change, ...] = field(default=())
 
     @property
     def level(self) -> DiffLevel:
         """Return the largest level among the changes ("none" when there are none)."""
-        if not self.changes:
+        found = [c.level for c in self.changes if c.level != "info"]
+        if not found:
             return "none"
-        return max((c.level for c in self.changes), key=level_rank)
+        largest: DiffLevel = max(found, key=level_rank)
+        return largest
 
     def required_bump(self, old_version: str | None = None) -> str:
         """Return the smallest version the new spec may carry after ``old_version``."""
@@ -117,7 +121,8 @@ class SpecDiff:
             "version": self.new_version, "label": self.new_label}, "level": self.level,
             "required_version": self.required_bump(), "ok": self.ok,
             "replayed": self.replayed, "notes": list(self.notes),
-            "counts": self.counts(), "changes": [c.to_json() for c in self.changes]}
+            "counts": self.counts(), "changes": [c.to_json() for c in self.changes],
+            "hints": [c.to_json() for c in self.hints]}
 
 
 def _examples_data(spec: Spec, evidence: Evidence | None) -> list[Any]:
@@ -143,8 +148,53 @@ def _declared(old: Spec, new: Spec) -> list[Change]:
         if low < parse_version(item.version) <= high:
             out.append(Change.of("BEHAVIOUR_DECLARED", f"game.releases[{item.version}]",
                                  f"declared in {item.version}: {item.reason}", item.clauses,
-                                 item.records))
+                                 item.records, new=item.reason))
     return out
+
+
+def _differences(old: Any, new: Any, path: str = "") -> list[str]:
+    """Return the paths (``game.releases[2]``) where two values of spec data differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in [*old, *(k for k in new if k not in old)]:
+            if old.get(key) != new.get(key):
+                where = f"{path}.{key}" if path else str(key)
+                out += _differences(old.get(key), new.get(key), where) if \
+                    key in old and key in new else [where]
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [p for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b
+                for p in _differences(a, b, f"{path}[{i}]")]
+    return [path or "(the whole spec)"]
+
+
+def _release_edited(old: Spec, new: Spec) -> Change | None:
+    """Return RELEASE_EDITED when the two specs carry one version but differ, or None."""
+    if old.version != new.version or old.data == new.data:
+        return None
+    where = _differences(old.data, new.data)
+    first = where[0]
+    shown = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4 else "")
+    return Change.of("RELEASE_EDITED", first, f"{new.version} is released, yet the spec differs "
+                     f"from it at {shown}: bump game.spec_version (a released version never "
+                     "changes)", old=_at(old.data, first), new=_at(new.data, first))
+
+
+def _at(data: Any, path: str) -> Any:
+    """Return the value of spec data at a path of ``_differences``."""
+    from rulespec.releases.values import ABSENT
+
+    here = data
+    for part in path.replace("[", ".[").split("."):
+        if not part:
+            continue
+        if part.startswith("[") and isinstance(here, list):
+            here = here[int(part[1:-1])]
+        elif isinstance(here, dict) and part in here:
+            here = here[part]
+        else:
+            return ABSENT
+    return here
 
 
 def diff_specs(old: Spec, new: Spec, *, behaviour: bool = True,
@@ -173,6 +223,12 @@ def diff_specs(old: Spec, new: Spec, *, behaviour: bool = True,
             old_found.perft is None:
         notes.append(f"the old side ({old.path}) has no golden traces, rule examples or perft "
                      "tables beside it: only the text was compared")
+    hints = [c for c in changes if c.level == "info"]
+    changes = [c for c in changes if c.level != "info"]
+    if not changes:
+        edited = _release_edited(old, new)
+        changes += [edited] if edited is not None else []
     ordered = sorted(changes, key=lambda c: -level_rank(c.level))
     return SpecDiff(old.game_id, old.version, new.version, tuple(ordered), replayed,
-                    old_label or str(old.path), new_label or str(new.path), tuple(notes))
+                    old_label or str(old.path), new_label or str(new.path), tuple(notes),
+                    tuple(hints))

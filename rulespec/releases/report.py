@@ -20,6 +20,27 @@ _HEADINGS: dict[Level, str] = {
 }
 
 
+#: PATCH rules listed one by one even without --verbose: a clause's words are what engines'
+#: authors read (a statement reversed in meaning is PATCH by the rules, and must be seen), and
+#: an edited release must say where it was edited.
+ALWAYS_LISTED = frozenset({"CLAUSE_STATEMENT_CHANGED", "RELEASE_EDITED"})
+
+
+def _values(change: Change, indent: str) -> list[str]:
+    """Return the lines showing a change's old and new values (none when it has neither)."""
+    lines = []
+    if change.old is not None:
+        lines.append(f"{indent}was: {change.old}")
+    if change.new is not None:
+        lines.append(f"{indent}now: {change.new}")
+    return lines
+
+
+def _text_item(change: Change) -> list[str]:
+    return [f"  {change.rule} {change.path}: {change.reason}{_cites(change)}",
+            *_values(change, "      ")]
+
+
 def _cites(change: Change) -> str:
     parts = []
     if change.clauses:
@@ -46,11 +67,20 @@ def text(diff: SpecDiff, *, verbose: bool = False) -> str:
         if level == "patch" and not verbose:
             counts: dict[str, int] = {}
             for c in found:
-                counts[c.rule] = counts.get(c.rule, 0) + 1
+                if c.rule in ALWAYS_LISTED:
+                    lines += _text_item(c)
+                else:
+                    counts[c.rule] = counts.get(c.rule, 0) + 1
             lines += [f"  {rule} x{n}: {RULE[rule].reason}" for rule, n in sorted(counts.items())]
-            lines.append("  (--verbose lists each)")
+            if counts:
+                lines.append("  (--verbose lists each)")
             continue
-        lines += [f"  {c.rule} {c.path}: {c.reason}{_cites(c)}" for c in found]
+        for c in found:
+            lines += _text_item(c)
+    if diff.hints:
+        lines.append(f"INFO ({len(diff.hints)}, no bump needed):")
+        for c in diff.hints:
+            lines += _text_item(c)
     return "\n".join(lines)
 
 
@@ -58,9 +88,20 @@ def _md_escape(value: str) -> str:
     return value.replace("|", "\\|").replace("<", "&lt;")
 
 
+def _md_value(value: str) -> str:
+    """Return a value as markdown text that renders as written (no emphasis, no code)."""
+    for ch in "\\`*_[]#":
+        value = value.replace(ch, "\\" + ch)
+    return _md_escape(value)
+
+
 def _md_items(changes: Sequence[Change]) -> Iterator[str]:
     for c in changes:
         yield f"- **{c.rule}** `{c.path}`: {_md_escape(c.reason)}{_md_escape(_cites(c))}"
+        if c.old is not None:
+            yield f"    - was: {_md_value(c.old)}"
+        if c.new is not None:
+            yield f"    - now: {_md_value(c.new)}"
 
 
 def markdown(diff: SpecDiff, new: Spec | None = None) -> str:
@@ -90,6 +131,8 @@ def markdown(diff: SpecDiff, new: Spec | None = None) -> str:
         found = diff.by_level(level)
         if found:
             lines += [f"## {_HEADINGS[level]}", "", *_md_items(found), ""]
+    if diff.hints:
+        lines += ["## Possible renames (no bump needed)", "", *_md_items(diff.hints), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

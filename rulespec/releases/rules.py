@@ -15,6 +15,8 @@ from typing import Literal
 Level = Literal["patch", "minor", "major"]
 #: The levels from smallest to largest.
 LEVELS: tuple[Level, ...] = ("patch", "minor", "major")
+#: A rule's level: a bump, or "info" for a hint that requires none (a possible rename).
+RuleLevel = Literal["info", "patch", "minor", "major"]
 
 
 @dataclass(frozen=True)
@@ -22,12 +24,12 @@ class Rule:
     """One kind of change: its stable name, the bump it requires, what it watches, and why."""
 
     name: str
-    level: Level
+    level: RuleLevel
     category: str
     reason: str
 
 
-def _r(name: str, level: Level, category: str, reason: str) -> Rule:
+def _r(name: str, level: RuleLevel, category: str, reason: str) -> Rule:
     return Rule(name, level, category, reason)
 
 
@@ -76,6 +78,7 @@ RULES: tuple[Rule, ...] = (
     _r("PARAMETER_TEXT_CHANGED", "patch", "parameters", "a parameter's description or clauses changed: words only"),
     # structure
     _r("STRUCTURE_CHANGED", "patch", "structure", "the structure describes in words what the reference plays; play is checked by replay"),
+    _r("ORDER_CHANGED", "major", "structure", "steps of the structure, or the phases of the state's phase field, are in another order (or a step moved to another place): the order of play the spec states changed"),
     # actions
     _r("ACTION_ADDED", "minor", "actions", "a new kind of action; where the reference offers it in old configurations the replays show it"),
     _r("ACTION_REMOVED", "major", "actions", "a kind of action old engines offer is gone"),
@@ -133,6 +136,13 @@ RULES: tuple[Rule, ...] = (
     _r("BEHAVIOUR_DECLARED", "major", "behaviour", "the release declares a change of play no old trace, example or table shows"),
     _r("CONFIGURATION_REFUSED", "major", "behaviour", "a configuration an old trace, example or perft table uses is refused by the new spec"),
     _r("EXAMPLES_UNREADABLE", "major", "behaviour", "the old rule examples cannot be read against the new spec"),
+    _r("INVARIANT_BROKEN", "major", "behaviour", "the new reference breaks a new or changed invariant on a state of an old golden trace, rule example or a random game: no conformant engine can hold it"),
+    _r("EVENT_BROKEN", "major", "behaviour", "a new or changed event cannot be evaluated on a state of an old golden trace, rule example or a random game: the kit would never see it"),
+    _r("EXAMPLE_BROKEN", "major", "behaviour", "a rule example the new spec adds or changes fails on the new reference: the kit fails every engine on it"),
+    # releases
+    _r("RELEASE_EDITED", "patch", "releases", "the spec differs from the release of its own version where no other rule looks: a released version never changes"),
+    # hints
+    _r("POSSIBLY_RENAMED", "info", "hints", "an element removed and one added in the same section look alike: ids are permanent, so a rename is a removal (keep the old id if it is one)"),
     # anything else
     _r("SECTION_CHANGED", "major", "other", "a part of the spec no rule knows changed: treated as breaking until a rule says otherwise"),
 )
@@ -142,5 +152,5 @@ RULE: dict[str, Rule] = {r.name: r for r in RULES}
 
 
 def level_rank(level: str) -> int:
-    """Return 0, 1, 2 for patch, minor, major (-1 for no change)."""
+    """Return 0, 1, 2 for patch, minor, major (-1 for no change, or an info hint)."""
     return LEVELS.index(level) if level in LEVELS else -1

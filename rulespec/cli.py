@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -105,11 +106,19 @@ def cli() -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output format.")
 def games(fmt: str) -> None:
-    """List the games in the registry."""
-    from rulespec.spec.registry import all_specs
+    """List the games in the registry, and any registered game that cannot be used, with why.
+
+    A broken plugin (one that fails to load or validate, or registers an id another
+    distribution has) is named in the text listing and on standard error; the JSON listing
+    holds the usable games only, as before.
+    """
+    from rulespec.spec.registry import PluginWarning, all_specs, broken_games
 
     rows = []
-    for spec in all_specs():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PluginWarning)  # listed below, as BROKEN
+        specs = all_specs()
+    for spec in specs:
         rows.append({
             "id": spec.game_id,
             "name": spec.name,
@@ -130,6 +139,8 @@ def games(fmt: str) -> None:
         click.echo(f"{r['id']:<14} {name}, {count} players, spec {r['spec_version']}: "
                    f"{r['clauses']} clauses, {_plural(r['ambiguities'], 'ambiguity', 'ambiguities')}"
                    f", {_plural(r['variants'], 'variant', 'variants')}")
+    for game_id, problem in broken_games().items():
+        click.echo(f"{game_id:<14} BROKEN, skipped: {problem}")
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -155,7 +166,8 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
     """
     from rulespec.examples.model import example_problems
     from rulespec.reference.registry import check_implementation
-    from rulespec.spec.registry import spec_paths
+    from rulespec.spec.errors import Problem
+    from rulespec.spec.registry import installed_registry, spec_paths
     from rulespec.spec.validate import load_spec
 
     if sources is not None and not sources.is_dir():
@@ -171,11 +183,16 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
             targets += found
         else:
             targets.append(path)
-    targets = targets or spec_paths()
-    if not targets:
+    report: list[dict[str, Any]] = []
+    if not targets:  # every registered spec, and every registration that cannot be used
+        targets = spec_paths()
+        for game_id, why in installed_registry().problems.items():
+            problem = Problem(f"game {game_id!r}", 0, 0, "$", why)
+            report.append({"file": f"game {game_id!r}", "ok": False, "sources": None,
+                           "problems": [problem.to_json()], "text": [str(problem)]})
+    if not targets and not report:
         raise UsageError("no spec files to validate")
     registered_rulebooks = _registered_rulebooks() if sources is None else {}
-    report: list[dict[str, Any]] = []
     for path in targets:
         folder = sources or registered_rulebooks.get(_key(path))
         problems: list[Any] = []
@@ -540,8 +557,24 @@ def _interrupted(exc: BaseException) -> int | None:
     return None
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """Print rulespec's own warnings as one line each on standard error; others as Python does."""
+    from rulespec.spec.errors import RulespecWarning
+
+    if issubclass(category, RulespecWarning):
+        kind = "deprecated" if issubclass(category, FutureWarning) else "warning"
+        click.echo(f"rulespec: {kind}: {message}", err=True)
+        return
+    _PYTHON_SHOWWARNING(message, category, filename, lineno, file, line)
+
+
+_PYTHON_SHOWWARNING = warnings.showwarning
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line; turn every rulespec error into a message and an exit code."""
+    warnings.showwarning = _show_warning
     try:
         try:
             cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",

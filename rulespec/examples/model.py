@@ -137,7 +137,7 @@ def _semantic_problems(spec: Spec, data: Mapping[str, Any], marks: Marks) -> lis
                        "put them beside their game's spec")
     clauses = {str(c["id"]) for c in spec.section("clauses")}
     ambiguities = spec.ambiguities
-    words = _known_words(data.get("vocabulary"), add)
+    words = _known_words(data.get("vocabulary"), spec.game_id, add)
     seen: set[str] = set()
     for i, ex in enumerate(data["examples"]):
         base: JsonPath = ("examples", i)
@@ -169,13 +169,13 @@ def _semantic_problems(spec: Spec, data: Mapping[str, Any], marks: Marks) -> lis
     return problems
 
 
-def _known_words(module: str | None, add: Any) -> set[str] | None:
+def _known_words(module: str | None, game_id: str, add: Any) -> set[str] | None:
     """Return the words the examples may use (None when the vocabulary cannot be loaded)."""
     # Imported here: the driver brings the reference engine, which loading a file does not need.
     from rulespec.examples.position import BUILTIN, vocabulary
 
     try:
-        return set(BUILTIN) | set(vocabulary(module))
+        return set(BUILTIN) | set(vocabulary(module, game_id))
     except ExampleError as exc:
         add(("vocabulary",), str(exc))
         return None

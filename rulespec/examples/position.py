@@ -149,10 +149,22 @@ def _until(driver: Driver, arg: Any) -> None:
 BUILTIN: Mapping[str, Word] = {"do": _do, "illegal": _illegal, "first": _first, "until": _until}
 
 
-def vocabulary(module: str | None) -> Mapping[str, Word]:
-    """Return the words of the vocabulary module (none when ``module`` is None)."""
+def vocabulary(module: str | None, game_id: str | None = None) -> Mapping[str, Word]:
+    """Return the words of the vocabulary module (none when ``module`` is None).
+
+    A rule examples file is untrusted input: the module it names is imported only when it lies
+    in the package of the distribution that registers ``game_id``.
+    """
     if module is None:
         return {}
+    from rulespec.spec.registry import UntrustedModule, trusted_code_module
+
+    if game_id is None:
+        raise ExampleError(f"vocabulary {module!r} cannot be used without its game's id")
+    try:
+        trusted_code_module(game_id, module, "the rule examples' vocabulary")
+    except UntrustedModule as exc:
+        raise ExampleError(str(exc)) from None
     try:
         words: Mapping[str, Word] = importlib.import_module(module).WORDS
     except (ImportError, AttributeError) as exc:

@@ -87,7 +87,7 @@ def run_example(spec: Spec, example: Example, *, words_module: str | None = None
     try:
         config = config_from_json(spec, example.config_json(spec.game_id, rulings))
         engine = engine_class(spec)(spec, config)
-        driver = Driver(engine, vocabulary(words_module))
+        driver = Driver(engine, vocabulary(words_module, spec.game_id))
         for move in example.setup:
             driver.run(move)
         prev = engine.state()

@@ -22,7 +22,6 @@ sees an :class:`Observation`: its seat, its legal actions, its view of the state
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import random
@@ -32,7 +31,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine
-from rulespec.reference.registry import engine_class
+from rulespec.reference.registry import engine_class, reference_module
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 from rulespec.spec.visibility import HiddenField, hidden_fields, view
@@ -128,7 +127,7 @@ class RandomAgent:
 
 def heuristic_of(spec: Spec) -> Heuristic:
     """Return the ``heuristic`` function the game's reference module declares."""
-    module = importlib.import_module(spec.reference_module)
+    module = reference_module(spec)
     found = getattr(module, "heuristic", None)
     if not callable(found):
         raise AgentError(f"{spec.reference_module} declares no heuristic(config, view, player) "
@@ -139,7 +138,7 @@ def heuristic_of(spec: Spec) -> Heuristic:
 
 def redeal_of(spec: Spec) -> Redeal | None:
     """Return the ``redeal`` hook the game's reference module declares, or None."""
-    module = importlib.import_module(spec.reference_module)
+    module = reference_module(spec)
     found = getattr(module, "redeal", None)
     return found if callable(found) else None
 

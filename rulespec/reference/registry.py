@@ -4,26 +4,39 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 from rulespec.reference.core import ConfigError, Engine, make_config
 from rulespec.spec.errors import Problem
 from rulespec.spec.model import Spec
-from rulespec.spec.registry import get_spec
+from rulespec.spec.registry import UntrustedModule, get_spec, trusted_reference
+
+
+def reference_module(spec: Spec) -> ModuleType:
+    """Import and return the reference module of ``spec``'s game, as its registration names it.
+
+    A spec file is untrusted input: its ``game.reference`` is imported only when it is the module
+    the installed distribution registering the game vouches for (``trusted_reference``);
+    otherwise ConfigError says why, and nothing is imported.
+    """
+    try:
+        name = trusted_reference(spec)
+    except UntrustedModule as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise ConfigError(f"{spec.path}: reference module {name!r} cannot be imported: "
+                          f"{exc}; reinstall the distribution that registers "
+                          f"{spec.game_id!r}") from None
 
 
 def engine_class(spec: Spec) -> type[Engine]:
-    """Import the module the spec names and return its ENGINE class."""
-    name = spec.reference_module
-    try:
-        module = importlib.import_module(name)
-    except ImportError as exc:
-        hint = ""
-        if name.startswith("reference.games."):
-            hint = (f"; rulespec 0.2 moved the built-in game modules into one import package: "
-                    f"write game.reference: rulespec.games.{name.rsplit('.', 1)[1]}")
-        raise ConfigError(f"{spec.path}: reference module {name!r} cannot be imported: "
-                          f"{exc}{hint}") from None
+    """Import the spec's reference module (as its game's registration names it) and return its
+    ENGINE class."""
+    module = reference_module(spec)
+    name = module.__name__
     engine = getattr(module, "ENGINE", None)
     if not (isinstance(engine, type) and issubclass(engine, Engine)):
         raise ConfigError(f"{name} has no ENGINE class derived from rulespec.reference.core.Engine")

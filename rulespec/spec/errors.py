@@ -16,6 +16,27 @@ class RulespecError(Exception):
     exit_code: ClassVar[int] = EXIT_FAILED
 
 
+class RulespecWarning(UserWarning):
+    """Base of every warning rulespec gives on purpose (the CLI prints them as one line each)."""
+
+
+class RulespecDeprecationWarning(RulespecWarning, FutureWarning):
+    """Something that works today and will be refused by a named later release.
+
+    Each subclass names that release, as pytest's ``PytestRemovedInXWarning`` do; the message
+    says what to change. ``docs/about/compatibility.md`` is the policy.
+    """
+
+    #: The rulespec release that will refuse what this warning is about.
+    removed_in: ClassVar[str] = ""
+
+
+class RemovedIn04Warning(RulespecDeprecationWarning):
+    """Refused from rulespec 0.4.0 on."""
+
+    removed_in = "0.4.0"
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong with an input file, with where it is and what to do."""

@@ -101,3 +101,45 @@ def test_a_bad_name_or_a_used_folder_is_refused(capsys: pytest.CaptureFixture[st
     code, _, err = _run(capsys, "new-game", "take-away", "--dir", str(tmp_path / "used"))
     assert code == 2 and "already exists and is not empty" in err
     assert (tmp_path / "used" / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+
+
+# -- issue 40: refusals that leave nothing behind ------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["a" * 250], "at most 64"),
+    (["fool"], "is taken: rulespec"),
+    (["two-lines", "--title", "one\ntwo"], "one line of printable text"),
+])
+def test_new_game_refuses_with_exit_2_and_writes_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        args: list[str], says: str) -> None:
+    """A 250-character id (which once left part of a project behind and a traceback), an id a
+    built-in game has, and a title that is not one line: exit 2, a sentence, no file."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(capsys, "new-game", *args)
+    assert code == 2 and says in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_title_with_quotes_colons_and_backslashes_is_escaped(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--title goes into YAML, TOML and Python docstrings escaped for each: the skeleton's
+    spec validates with the title as its name, its Python parses and its pyproject reads."""
+    import ast
+    import tomllib
+
+    from rulespec.spec.validate import load_spec
+
+    title = 'Foo: "bar" # baz \\ """x'
+    folder = tmp_path / "quoted"
+    code, _, err = _run(capsys, "new-game", "quoted-title", "--dir", str(folder),
+                        "--title", title)
+    assert code == 0, err
+    spec = load_spec(folder / "rulespec_quoted_title" / "quoted-title.yaml")
+    assert spec.name == title
+    for source in folder.rglob("*.py"):
+        ast.parse(source.read_text(encoding="utf-8"), str(source))
+    project = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["description"].startswith(title)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".new-game-")]

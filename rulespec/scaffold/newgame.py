@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +24,11 @@ from rulespec.spec.errors import RulespecError
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 #: A game id: kebab case, as the spec schema's ``game.id``.
 GAME_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+#: The longest game id a skeleton takes: the id is in file names (``<id>.<label>.jsonl``,
+#: ``rulespec-<id>``), which file systems cap at 255 bytes.
+MAX_GAME_ID = 64
+#: The longest title: it is a one-line name in menus, file headers and docstrings.
+MAX_TITLE = 120
 
 
 class ScaffoldError(RulespecError):
@@ -57,9 +65,16 @@ class Names:
         return "".join(part.capitalize() for part in self.game_id.split("-"))
 
     def substitutions(self, rules_sha256: str) -> dict[str, str]:
-        """Return the template variables."""
+        """Return the template variables (the title escaped for each kind of file it goes in)."""
         rulespec_version = installed_version("0")
+        # A JSON string is a YAML double-quoted scalar and a TOML basic string.
+        quoted = json.dumps(self.title, ensure_ascii=False)
         return {"game_id": self.game_id, "title": self.title, "package": self.package,
+                "title_yaml": quoted,
+                "rules_title_yaml": json.dumps(f"{self.title} (rules text)", ensure_ascii=False),
+                "title_doc": self.title.replace("\\", "\\\\").replace('"', '\\"'),
+                "description_toml": json.dumps(f"{self.title} as a rulespec game plugin.",
+                                               ensure_ascii=False),
                 "package_pad": " " * (len(self.package) + 4),
                 "distribution": self.distribution, "prefix": self.prefix,
                 "engine_class": self.engine_class, "sha256": rules_sha256,
@@ -67,11 +82,38 @@ class Names:
 
 
 def names_for(game_id: str, title: str | None = None) -> Names:
-    """Return the names of a new game; ScaffoldError when ``game_id`` is not a game id."""
+    """Return the names of a new game; ScaffoldError when ``game_id`` is not a game id or the
+    title cannot be a one-line name."""
     if not GAME_ID.match(game_id):
         raise ScaffoldError(f"game id {game_id!r} is not kebab case (letters, digits and single "
                             "hyphens, starting with a letter), e.g. 'take-away'")
+    if len(game_id) > MAX_GAME_ID:
+        raise ScaffoldError(f"game id {game_id[:20]!r}... is {len(game_id)} characters long; a "
+                            f"game id has at most {MAX_GAME_ID} (it names files and folders): "
+                            "choose a shorter one")
+    if title is not None:
+        bad = next((c for c in title if not c.isprintable()), None)
+        if bad is not None or not title.strip():
+            raise ScaffoldError(f"--title {title!r} must be one line of printable text"
+                                + (f" (it holds {bad!r})" if bad is not None else ""))
+        if len(title) > MAX_TITLE:
+            raise ScaffoldError(f"--title is {len(title)} characters long; a title has at most "
+                                f"{MAX_TITLE}")
     return Names(game_id, title or game_id.replace("-", " ").title())
+
+
+def refuse_taken(game_id: str) -> None:
+    """Raise ScaffoldError when ``game_id`` is built in or registered by an installed
+    distribution (two distributions registering one id make that id unusable)."""
+    from rulespec.spec.registry import installed_registry
+
+    reg = installed_registry()
+    if game_id in reg.games:
+        raise ScaffoldError(f"game id {game_id!r} is taken: {reg.games[game_id].distribution} "
+                            "registers it; choose another id (a plugin cannot replace an "
+                            "installed game)")
+    if game_id in reg.problems:
+        raise ScaffoldError(f"game id {game_id!r} is taken: {reg.problems[game_id]}")
 
 
 #: Template -> where it is written, relative to the project folder (``{p}`` the package, ``{g}``
@@ -157,6 +199,34 @@ def write_evidence(folder: Path, names: Names) -> list[Path]:
                     *perft_tables.write([names.game_id])]
 
 
+def write_atomically(target: Path, names: Names) -> list[Path]:
+    """Write the whole project into a scratch folder beside ``target`` and move it into place
+    only once it is complete; on any failure nothing is left behind. Return the files written,
+    relative to ``target``."""
+    if target.exists() and any(target.iterdir()):
+        raise ScaffoldError(f"{target} already exists and is not empty; choose another --dir or "
+                            "remove it")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=".new-game-", dir=target.parent))
+    except OSError as exc:
+        raise ScaffoldError(f"cannot write into {target.parent}: {exc.strerror}; choose another "
+                            "--dir") from None
+    work = scratch / "project"
+    try:
+        files = write_project(work, names) + write_evidence(work, names)
+        relative = [f.relative_to(work) for f in files]
+        if target.exists():
+            target.rmdir()  # empty, checked above
+        work.rename(target)
+    except OSError as exc:
+        raise ScaffoldError(f"cannot write the project into {target}: {exc.strerror} "
+                            f"({exc.filename}); nothing was written") from None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return relative
+
+
 @click.command("new-game")
 @click.argument("game_id", metavar="NAME")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
@@ -170,8 +240,9 @@ def new_game(game_id: str, folder: Path | None, title: str | None) -> None:
     it with your game step by step, as the docs' "Adding a game" shows.
     """
     names = names_for(game_id, title)
+    refuse_taken(game_id)
     target = (folder if folder is not None else Path(f"rulespec-{game_id}")).resolve()
-    files = write_project(target, names) + write_evidence(target, names)
+    files = [target / p for p in write_atomically(target, names)]
     click.echo(f"wrote {len(files)} files of {names.distribution} into {target}:")
     for path in sorted(files):
         click.echo(f"  {path.relative_to(target).as_posix()}")

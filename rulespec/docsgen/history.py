@@ -41,7 +41,9 @@ _NAMING_RULES = frozenset({"BEHAVIOUR_DECLARED"})
 #: elements whose play the spec states elsewhere and the replays check (the *_TEXT_CHANGED rules,
 #: STRUCTURE_CHANGED, STATE_ANNOTATION_CHANGED); provenance (SOURCE_*, GAME_TEXT_CHANGED); what
 #: the conformance kit seeks (COVERAGE_CHANGED, EVENT_*); rule examples, which show behaviour the
-#: spec already has (a changed behaviour is BEHAVIOUR_CHANGED when the old ones are replayed).
+#: spec already has (a changed behaviour is BEHAVIOUR_CHANGED when the old ones are replayed); an
+#: edit to a released version where no other rule looks (RELEASE_EDITED: annotations, the list
+#: of releases). A hint (level ``info``, POSSIBLY_RENAMED) is no change at all.
 _BOOKKEEPING_RULES = frozenset({
     "GAME_TEXT_CHANGED", "SOURCE_ADDED", "SOURCE_REMOVED", "SOURCE_CHANGED",
     "COMPONENT_TEXT_CHANGED", "ZONE_TEXT_CHANGED", "TABLE_TEXT_CHANGED",
@@ -49,6 +51,7 @@ _BOOKKEEPING_RULES = frozenset({
     "STATE_ANNOTATION_CHANGED", "INVARIANT_TEXT_CHANGED", "EVENT_ADDED", "EVENT_REMOVED",
     "EVENT_CHANGED", "EVENT_TEXT_CHANGED", "COVERAGE_CHANGED", "VARIANT_TEXT_CHANGED",
     "RECORD_IMPACT_CHANGED", "EXAMPLE_ADDED", "EXAMPLE_REMOVED", "EXAMPLE_CHANGED",
+    "RELEASE_EDITED",
 })
 #: The rules whose one change may hold both what a clause or record states and what the spec
 #: says about it (RECORD_TEXT_CHANGED: a record's question and its history; CLAUSE_QUOTE_CHANGED:
@@ -83,7 +86,7 @@ def is_normative(change: Change, old: Spec | None = None, new: Spec | None = Non
     A rule this table does not know (a new one of the catalogue) counts as a change of rule, and
     so does a mixed change (:data:`_MIXED_RULES`) whose element is not on both sides.
     """
-    if change.rule in _BOOKKEEPING_RULES:
+    if change.rule in _BOOKKEEPING_RULES or change.level == "info":
         return False
     if change.rule not in _MIXED_RULES:
         return True

@@ -28,9 +28,11 @@ from rulespec.docsgen.history import (
     Entry,
     History,
     Section,
+    is_normative,
 )
 from rulespec.docsgen.pages import ambiguities_page, rules_page
 from rulespec.examples.model import examples_path
+from rulespec.releases.change import Change
 from rulespec.releases.rules import RULE
 from rulespec.releases.store import frozen_releases, parse_version, release_spec
 from rulespec.spec import Spec, load_spec
@@ -335,3 +337,13 @@ def test_the_classification_names_rules_of_the_catalogue() -> None:
     assert not (_BOOKKEEPING_RULES | _MIXED_RULES) - set(RULE)
     assert not _BOOKKEEPING_RULES & _MIXED_RULES
     assert set(_ABOUT) == {"clauses", "ambiguities"}
+
+
+def test_a_rule_the_classification_does_not_know_is_a_change_of_rule() -> None:
+    """A rule added to the catalogue later counts as a change of rule until it is classified (a
+    false 'changed in' is better than a hidden one); a hint is none, nor is an edit where no
+    other rule looks; a mixed change whose element is missing on a side counts."""
+    assert is_normative(Change("A_RULE_NOT_YET_CLASSIFIED", "patch", "clauses.X-01", "new"))
+    assert not is_normative(Change.of("POSSIBLY_RENAMED", "clauses.X-02", "X-01 renamed?"))
+    assert not is_normative(Change.of("RELEASE_EDITED", "game.x-note", "edited"))
+    assert is_normative(Change.of("RECORD_TEXT_CHANGED", "ambiguities.X-AMB-01", "words"))

@@ -166,7 +166,7 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
     """
     from rulespec.examples.model import example_problems
     from rulespec.reference.registry import check_implementation
-    from rulespec.spec.errors import Problem
+    from rulespec.spec.errors import Problem, RulespecDeprecationWarning
     from rulespec.spec.registry import installed_registry, spec_paths
     from rulespec.spec.validate import load_spec
 
@@ -196,8 +196,12 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
     for path in targets:
         folder = sources or registered_rulebooks.get(_key(path))
         problems: list[Any] = []
+        outdated: list[Any] = []
         try:
-            spec = load_spec(path, sources=folder)
+            with warnings.catch_warnings():  # each place is listed below, as a warning
+                warnings.simplefilter("ignore", RulespecDeprecationWarning)
+                spec = load_spec(path, sources=folder)
+            outdated = list(spec.warnings)
             if spec.data["game"]["reference"]:
                 problems += check_implementation(spec)
             problems += example_problems(spec)
@@ -206,7 +210,9 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
         report.append({"file": str(path), "ok": not problems,
                        "sources": None if folder is None else str(folder),
                        "problems": [p.to_json() for p in problems],
-                       "text": [str(p) for p in problems]})
+                       "warnings": [p.to_json() for p in outdated],
+                       "text": [str(p) for p in problems]
+                       + [f"warning: {p}" for p in outdated]})
     failed = any(not r["ok"] for r in report)
     if fmt == "json":
         click.echo(json.dumps([{k: v for k, v in r.items() if k != "text"} for r in report],
@@ -216,12 +222,53 @@ def validate(paths: tuple[Path, ...], sources: Path | None, fmt: str) -> None:
             where = (f"quotes checked against {r['sources']}" if r["sources"] else
                      "quotes not checked: no rulebook folder registered, pass --sources DIR")
             status = "ok" if r["ok"] else f"{len(r['problems'])} problem(s)"
+            if r.get("warnings"):
+                status += f", {len(r['warnings'])} warning(s)"
             click.echo(f"{r['file']}: {status} ({where})")
             for line in r["text"]:
                 click.echo(line)
         bad = sum(len(r["problems"]) for r in report)
-        click.echo(f"{len(report)} spec(s) checked, {bad} problem(s)")
+        warned = sum(len(r.get("warnings", [])) for r in report)
+        click.echo(f"{len(report)} spec(s) checked, {bad} problem(s)"
+                   + (f", {warned} warning(s): run 'rulespec upgrade SPEC'" if warned else ""))
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True,
+                type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--dry-run", is_flag=True, help="Print the rewrite as a diff; write nothing.")
+def upgrade(paths: tuple[Path, ...], dry_run: bool) -> None:
+    """Rewrite spec files of an older format to the current one.
+
+    Mechanical changes are made; what a person must decide (a record's effect, which elements
+    read a record) is written the cautious way and marked TODO(rulespec upgrade). The result is
+    validated before it is written, and written whole. A spec that still needs a person keeps
+    its format, with the mechanical edits made. Exit 0 when every spec is at the current format,
+    1 when some need a person, 2 when one cannot be read or rewritten (nothing written).
+    """
+    from rulespec.spec.upgrade import plan, write
+
+    behind = 0
+    for path in paths:
+        result = plan(path)
+        if not result.changed:
+            click.echo(f"{path}: format {result.declared}, nothing to do")
+            continue
+        if dry_run:
+            click.echo(result.diff(), nl=False)
+        else:
+            write(result)
+        verb = "would be" if dry_run else "was"
+        reached = not result.todo
+        click.echo(f"{path}: {verb} rewritten from {result.declared}"
+                   + (f" to {result.target}" if reached else f" (still {result.declared})"))
+        for line in result.done:
+            click.echo(f"  done: {line}")
+        for line in result.todo:
+            click.echo(f"  to do: {line}")
+        behind += not reached
+    sys.exit(EXIT_FAILED if behind else EXIT_OK)
 
 
 def _key(path: Path) -> str:

@@ -143,6 +143,12 @@ class Marks:
             probe = probe[:-1]
         return self._marks.get((), (1, 1))
 
+    def exact(self, path: JsonPath) -> tuple[int, int] | None:
+        """Return the line and column of ``path`` itself (None: it was not recorded)."""
+        if self._text is not None:
+            self._find()
+        return self._marks.get(tuple(path))
+
     def problem(self, path: JsonPath, message: str) -> Problem:
         """Make a problem located at ``path``."""
         line, column = self.at(path)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulespec.spec.errors import Problem
 from rulespec.spec.loader import JsonPath, Marks
 
 JSONValue = Any
@@ -22,6 +23,9 @@ class Spec:
     data: Mapping[str, Any]
     #: Where each JSON path of the document starts in the file, for problems' line numbers.
     marks: Marks
+    #: Problems of rules newer than the spec's format: warnings until a named release
+    #: (``rulespec.spec.formats``); empty for a spec of the current format.
+    warnings: tuple[Problem, ...] = ()
 
     # -- identity -----------------------------------------------------------------------------
 

@@ -85,8 +85,16 @@ def readers(data: Mapping[str, Any]) -> dict[str, list[Element]]:
     return out
 
 
-def check(data: Mapping[str, Any], add: Callable[[JsonPath, str], None]) -> None:
-    """Report readings that name no record, records nobody reads, and records without effect."""
+def check(data: Mapping[str, Any], add: Callable[[JsonPath, str], None],
+          rule: Callable[[str, JsonPath, str], None] | None = None) -> None:
+    """Report readings that name no record, records nobody reads, and records without effect.
+
+    ``rule(name, path, message)`` reports the last two, which format rulespec/2 brought
+    (``rulespec.spec.formats``: RECORD_READ, RECORD_EFFECT); without it they are errors.
+    """
+    def by_rule(name: str, path: JsonPath, message: str) -> None:
+        (rule or (lambda _n, p, m: add(p, m)))(name, path, message)
+
     records = {str(a.get("id")): (i, a) for i, a in enumerate(data.get("ambiguities") or [])
                if isinstance(a, Mapping)}
     read: set[str] = set()
@@ -99,11 +107,11 @@ def check(data: Mapping[str, Any], add: Callable[[JsonPath, str], None]) -> None
                     "of this spec; fix the id or add the record")
     for record, (i, item) in records.items():
         if item.get("effect") not in EFFECTS:
-            add(("ambiguities", i), f"{record} says nothing of its effect; add effect: order "
+            by_rule("RECORD_EFFECT", ("ambiguities", i), f"{record} says nothing of its effect; add effect: order "
                 "(it only reorders play), outcome (it changes what is legal, scored or won) or "
                 "cosmetic (it changes nothing an engine does)")
         if record not in read and item.get("status") not in UNREAD_STATUSES:
-            add(("ambiguities", i, "id"),
+            by_rule("RECORD_READ", ("ambiguities", i, "id"),
                 f"no element reads {record}: add it to the readings of the actions, structure "
                 "steps, parameters, state conventions or invariants whose behaviour its ruling "
                 "decides (or reject the record if no behaviour depends on it)")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulespec.data import specs_dir
 from rulespec.spec import cache as spec_cache
-from rulespec.spec import provenance
+from rulespec.spec import formats, provenance
 from rulespec.spec.errors import Problem, SpecError
 from rulespec.spec.loader import JsonPath, Marks, iter_nodes, load_yaml, read_text
 from rulespec.spec.model import Spec
@@ -123,9 +123,23 @@ class _Checker:
         self.data = data
         self.marks = marks
         self.problems: list[Problem] = []
+        #: Problems of rules newer than the spec's format, before they become errors.
+        self.warnings: list[tuple[str, Problem]] = []
+        self.release = formats.current_release()
 
     def add(self, path: JsonPath, message: str) -> None:
         self.problems.append(self.marks.problem(path, message))
+
+    def rule(self, name: str, path: JsonPath, message: str) -> None:
+        """Report a problem of a format rule: an error for specs of its format or newer, else a
+        warning naming the fix and the release that will refuse it."""
+        found = formats.RULES[name]
+        declared = self.data.get("format")
+        if formats.is_error(found, declared, self.release):
+            self.add(path, message)
+        else:
+            note = formats.deprecation_note(found, declared)
+            self.warnings.append((name, self.marks.problem(path, message + note)))
 
     def items(self, section: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
         value = self.data.get(section, [])
@@ -187,7 +201,7 @@ class _Checker:
 
     def check_provenance(self) -> None:
         """Readings name records; every live record is read; every record says its effect."""
-        provenance.check(self.data, self.add)
+        provenance.check(self.data, self.add, self.rule)
 
     def check_releases(self) -> None:
         """Releases are oldest first, strictly increasing, dated, and end at spec_version."""
@@ -593,11 +607,32 @@ def spec_from_text(text: str, path: Path, *, sources: Path | None = None,
     if not isinstance(data, dict):
         raise SpecError([marks.problem((), "a spec must be a mapping at the top level")])
     problems = _schema_problems(data, marks)
-    problems += _Checker(data, marks).run()
+    checker = _Checker(data, marks)
+    problems += checker.run()
     if sources is not None:
         problems += check_sources(data, marks, sources)
     if problems:
         raise SpecError(problems)
+    if checker.warnings:  # not cached: every load of an outdated spec says so
+        _warn_outdated(name, data.get("format"), checker.warnings)
+        return Spec(path=path, data=data, marks=marks,
+                    warnings=tuple(p for _, p in checker.warnings))
     if key is not None:
         spec_cache.put(key, data)
     return Spec(path=path, data=data, marks=marks)
+
+
+def _warn_outdated(name: str, declared: object, found: list[tuple[str, Problem]]) -> None:
+    """Give one deprecation warning per format rule an older spec breaks."""
+    import warnings
+
+    counts: dict[str, int] = {}
+    for rule_name, _ in found:
+        counts[rule_name] = counts.get(rule_name, 0) + 1
+    for rule_name, count in counts.items():
+        rule = formats.RULES[rule_name]
+        warnings.warn(rule.warning(
+            f"{name}: {count} place(s) break {rule.name} ({rule.summary}), a rule of format "
+            f"{rule.format} since rulespec {rule.introduced}; the spec declares format "
+            f"{declared}, and rulespec {rule.refused_from} will refuse it. Fix: {rule.fix} "
+            f"(`rulespec validate {name}` shows each place)"), stacklevel=3)

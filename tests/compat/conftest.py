@@ -9,6 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tests.packaging.conftest import wheel
+
+__all__ = ["wheel"]  # tests/packaging's fixture: the rulespec wheel, built once per session
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PLUGINS = HERE / "plugins"

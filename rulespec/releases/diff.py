@@ -140,6 +140,23 @@ def _examples_data(spec: Spec, evidence: Evidence | None) -> list[Any]:
     return list(found) if isinstance(found, list) else []
 
 
+def _examples_path(spec: Spec, evidence: Evidence | None) -> Any:
+    """Return the rule examples file beside ``spec`` (None when it has none)."""
+    from rulespec.examples.model import examples_path
+
+    if evidence is not None and evidence.examples is not None:
+        return evidence.examples
+    candidate = examples_path(spec)
+    return candidate if candidate.is_file() else None
+
+
+def _changed_examples(old: list[Any], new: list[Any]) -> frozenset[str]:
+    """Return the ids of the rule examples ``new`` adds or changes."""
+    before = {str(e.get("id")): e for e in old if isinstance(e, dict)}
+    return frozenset(str(e.get("id")) for e in new
+                     if isinstance(e, dict) and before.get(str(e.get("id"))) != e)
+
+
 def _declared(old: Spec, new: Spec) -> list[Change]:
     """Return the behaviour changes the new spec's releases declare after the old version."""
     low, high = parse_version(old.version), parse_version(new.version)
@@ -212,11 +229,15 @@ def diff_specs(old: Spec, new: Spec, *, behaviour: bool = True,
     old_found = evidence_of(old) if old_evidence is None else old_evidence
     new_found = evidence_of(new) if new_evidence is None else new_evidence
     changes = textdiff.spec_changes(old.data, new.data)
-    changes += textdiff.examples(_examples_data(old, old_found), _examples_data(new, new_found))
+    old_examples, new_examples = _examples_data(old, old_found), _examples_data(new, new_found)
+    changes += textdiff.examples(old_examples, new_examples)
     changes += _declared(old, new)
     replayed = ""
     if behaviour:
-        changes += behaviour_changes(old_found, new, progress)
+        changes += behaviour_changes(old_found, new, progress, old=old,
+                                     new_examples=_examples_path(new, new_found),
+                                     changed_examples=_changed_examples(old_examples,
+                                                                        new_examples))
         replayed = old_found.describe()
     notes: list[str] = []
     if behaviour and not old_found.traces and old_found.examples is None and \

@@ -103,11 +103,29 @@ def _snapshot_path(rev: str, path: str, game: str | None) -> Snapshot:
     from rulespec.spec.registry import game_ids, registered
 
     root = gitsource.repo_root(Path.cwd())
-    text = gitsource.show(gitsource.resolve(rev, root), path, root).decode("utf-8")
-    data = yaml.safe_load(text)
-    found = data.get("game", {}).get("id") if isinstance(data, dict) else None
+    side = f"git:{rev}:{path}"
+    hint = ("give the path of a game's spec file at that revision, from the top of the work "
+            "tree (such as git:REV:specs/fool.yaml), or git:REV with --game GAME")
+    raw = gitsource.show(gitsource.resolve(rev, root), path, root)
+    if b"\0" in raw[:8192]:
+        raise SideError(f"{side} is a binary file, not a spec; {hint}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SideError(f"{side} is not UTF-8 text ({exc.reason} at byte {exc.start}), so not "
+                        f"a spec; {hint}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise SideError(f"{side} is not a YAML spec: it cannot be read as YAML{at} "
+                        f"({problem}); {hint}") from None
+    found = data.get("game", {}).get("id") if isinstance(data, dict) and isinstance(
+        data.get("game"), dict) else None
     if not isinstance(found, str):
-        raise SideError(f"git:{rev}:{path} is not a spec (no game.id)")
+        raise SideError(f"{side} is not a spec (it has no game.id); {hint}")
     if game is not None and found != game:
         raise SideError(f"git:{rev}:{path} is a spec of {found!r}, not {game!r}")
     if found in game_ids():

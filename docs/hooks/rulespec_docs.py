@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -123,8 +124,23 @@ def _trace_files(specs: list[Spec], reports: Path) -> dict[str, str]:
     return out
 
 
+#: Where the changelog is published on the site (generated from CHANGELOG.md).
+CHANGELOG_PAGE = "about/changelog.md"
+
+
+def changelog_page(root: Path) -> str:
+    """Return the site's changelog page: CHANGELOG.md with its links to docs/ made relative."""
+    source = root / "CHANGELOG.md"
+    if not source.is_file():
+        return ("# Changelog\n\nThe changelog (CHANGELOG.md) is not installed with this copy of "
+                "rulespec; read it in rulespec's repository.\n")
+    return re.sub(r"\]\(docs/", "](../", source.read_text(encoding="utf-8"))
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Add the generated pages and the trace viewer's data to the site."""
+    """Add the generated pages, the changelog and the trace viewer's data to the site."""
+    root = Path(config.config_file_path).parent
+    files.append(File.generated(config, CHANGELOG_PAGE, content=changelog_page(root)))
     for page in _built["pages"]:
         existing = files.get_file_from_path(page.path)
         if existing is not None:

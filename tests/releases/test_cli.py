@@ -152,3 +152,88 @@ def test_git_sides(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
 def test_bump(version: str, level: str, needed: str) -> None:
     """Semver read for rules; under 1.0.0 a breaking change bumps the minor number."""
     assert bump(version, level) == needed  # type: ignore[arg-type]
+
+
+def _tightened(data: dict[str, Any]) -> None:
+    """DDO-GAME-02: a game has one round at most, which the reference breaks in every game."""
+    invariant = by_id(data, "invariants", "DDO-INV-ROUNDS-PER-GAME")
+    invariant["expression"] = invariant["expression"].replace(
+        "state.rounds_played <= params.rounds_per_game", "state.rounds_played <= 1")
+
+
+def _swapped(data: dict[str, Any]) -> None:
+    """DDO-TIE-01, DDO-TIE-04: the min tie-break before the max one (against DDO-AMB-03)."""
+    match = by_id(data["structure"], "flow", "match")
+    steps = by_id(match, "steps", "round")["steps"]
+    i, j = (next(n for n, s in enumerate(steps) if s["id"] == k)
+            for k in ("max-tiebreak", "min-tiebreak"))
+    steps[i], steps[j] = steps[j], steps[i]
+
+
+@pytest.mark.parametrize(("edit", "rule", "bumped"), [
+    (_tightened, "INVARIANT_BROKEN", NEXT), (_swapped, "ORDER_CHANGED", TODAY)],
+    ids=["tightened invariant", "unbumped reorder"])
+def test_check_refuses_a_broken_invariant_and_a_reorder(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, edit: Any, rule: str,
+        bumped: str) -> None:
+    """--check exits 1 on an invariant tightened so that the reference breaks it (DDO-GAME-02,
+    DDO-MATCH-01), even released as a MINOR bump, and on the tie-break steps swapped in the
+    frozen release without a bump (DDO-TIE-01, DDO-TIE-04): both are MAJOR."""
+    data = today_data(DDO)
+    edit(data)
+    if bumped != TODAY:
+        data["game"]["spec_version"] = bumped
+        data["game"]["releases"].append({"version": bumped, "date": "2026-12-02",
+                                         "summary": "One round is enough."})
+    new = write_copy(tmp_path, DDO, data)
+    code, out, _ = run(capsys, "diff", "--check", "-q", str(new), "--against", f"{DDO}@{TODAY}")
+    assert code == 1, out
+    assert rule in out and "the largest MAJOR" in out and "too small" in out
+    assert "was: " in out and "now: " in out
+    code, out, _ = run(capsys, "diff", "-q", "--format", "json", str(new), "--against",
+                       f"{DDO}@{TODAY}")
+    report = json.loads(out)
+    assert code == 0 and not report["ok"] and rule in report["counts"]
+    assert all("old" in c and "new" in c for c in report["changes"])
+
+
+def test_check_refuses_an_edited_release_without_a_bump(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    """An edit of the frozen release no other rule looks at (its own release entry reworded)
+    needs a PATCH bump, and says where the spec differs, old and new."""
+    data = today_data(DDO)
+    data["game"]["releases"][-1]["summary"] += " Reworded."
+    new = write_copy(tmp_path, DDO, data)
+    code, out, _ = run(capsys, "diff", "--check", "-q", str(new))
+    where = f"game.releases[{len(data['game']['releases']) - 1}].summary"
+    assert code == 1 and f"RELEASE_EDITED {where}" in out, out
+    assert "now: " in out and out.count("Reworded.") >= 1
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git repository with a text file that is not YAML and a binary file, committed."""
+    if subprocess.run(["git", "--version"], capture_output=True, check=False).returncode != 0:
+        pytest.skip("git is not installed")
+    (tmp_path / "notes.txt").write_text("title: a: b\n  - not yaml\n", encoding="utf-8")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64))
+    (tmp_path / "list.yaml").write_text("- one\n- two\n", encoding="utf-8")
+    env = ["-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false"]
+    for args in (["init", "-q"], ["add", "."], [*env, "commit", "-q", "-m", "files"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("path", "message"), [
+    ("notes.txt", "git:HEAD:notes.txt is not a YAML spec: it cannot be read as YAML at line 1"),
+    ("image.png", "git:HEAD:image.png is a binary file, not a spec"),
+    ("list.yaml", "git:HEAD:list.yaml is not a spec (it has no game.id)"),
+])
+def test_a_git_side_that_is_no_spec_exits_2(capsys: pytest.CaptureFixture[str], repo: Path,
+                                            path: str, message: str) -> None:
+    """git:REV:PATH on a non-YAML, binary or non-spec file: exit 2, a sentence naming the file
+    and what to give instead, no traceback."""
+    code, out, err = run(capsys, "diff", f"git:HEAD:{path}", "fool@1.2.1")
+    assert code == 2 and message in err, err
+    assert "give the path of a game's spec file" in err and "Traceback" not in err + out

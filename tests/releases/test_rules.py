@@ -1,13 +1,16 @@
 """Each kind of spec edit is named by its rule and needs the bump the policy gives it.
 
 Every row edits a copy of today's spec (written to tmp_path) and diffs it against the game's
-frozen current release: the edit must produce exactly the expected rule(s), and the diff's level
-must be the expected one (docs/editors/versioning.md). Text only here; test_behaviour.py replays.
+frozen current release: the edit must produce exactly the expected rule(s) (the POSSIBLY_RENAMED
+hints among them), and the diff's level must be the expected one (docs/editors/versioning.md).
+Text only, except the rows about invariants, events and behaviour, which replay the release's
+evidence too (test_behaviour.py covers the rest of the replays).
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,11 +102,45 @@ def suffix(text: str) -> Callable[[Any], Any]:
     return lambda value: f"{value} {text}"
 
 
+def swap(first: str, second: str) -> Callable[[Any], Any]:
+    """Return a function swapping two items of a list: ids of steps, or values."""
+    def how(items: list[Any]) -> list[Any]:
+        keys = [item.get("id") if isinstance(item, dict) else item for item in items]
+        i, j = keys.index(first), keys.index(second)
+        items[i], items[j] = items[j], items[i]
+        return items
+    return how
+
+
+def move_step(ident: str, *, to: tuple[Key, ...]) -> Edit:
+    """Move the step ``ident`` of Dado de Ouro's round to the end of the steps at ``to``."""
+    def edit(data: dict[str, Any]) -> None:
+        steps = _walk(data, ROUND)
+        step = next(s for s in steps if s.get("id") == ident)
+        steps.remove(step)
+        _walk(data, to).append(step)
+    return edit
+
+
+def rename_option(record: str, old: str, new: str) -> Edit:
+    """Give the option ``old`` of ``record`` the id ``new``, nothing else changed."""
+    return change("ambiguities", f"#{record}", "options", f"#{old}",
+                  how=lambda option: {**option, "id": new})
+
+
 DDO, FOOL, OURO, RR = "dado-de-ouro", "fool", "ouro-de-tolo", "ruby-rhino"
 STATE = ("state", "schema", "properties")
 PHASE = (*STATE, "phase")
 ROLL = ("actions", "#roll", "params", "properties")
 NEW_FIELD = {"type": ["string", "null"], "description": "A note."}
+#: Dado de Ouro's round (DDO-ROUND-01): roll, the two tie-breaks (DDO-TIE-01, DDO-TIE-04), score.
+MATCH = ("structure", "flow", "#match", "steps")
+ROUND = (*MATCH, "#round", "steps")
+#: DDO-GAME-02: a game has ten rounds. Tightened to one, which the reference breaks in the
+#: second round of every game (at about the twelfth roll).
+ONE_ROUND = ("state.rounds_played <= params.rounds_per_game", "state.rounds_played <= 1")
+#: DDO-TIE-02 reversed in meaning: the tied highest roller "does not gain".
+REVERSED = (" gains the points", " does not gain the points")
 
 #: (label, game, edit, the rules it must produce, the level of the diff).
 ROWS: list[tuple[str, str, Edit, set[str], str]] = [
@@ -124,6 +161,10 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
     ("clause quote", DDO, change("clauses", "#DDO-DIE-01", "citation", "quote", how=suffix("!")),
      {"CLAUSE_QUOTE_CHANGED"}, "patch"),
     ("clause kind", DDO, put("clauses", "#DDO-DIE-01", "kind", value="note"), {"CLAUSE_KIND_CHANGED"}, "patch"),
+    # DDO-TIE-02 reversed in meaning: words only by the rules (PATCH), shown old and new.
+    ("clause statement reversed", DDO, change("clauses", "#DDO-TIE-02", "statement",
+                                              how=lambda s: s.replace(*REVERSED)),
+     {"CLAUSE_STATEMENT_CHANGED"}, "patch"),
     # components
     ("component count", DDO, put("components", "#die", "count", value=2), {"COMPONENT_COUNT_CHANGED"}, "major"),
     ("component text", DDO, change("components", "#die", "description", how=suffix("Ivory.")),
@@ -172,6 +213,13 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
     # structure
     ("structure text", DDO, change("structure", "setup", 0, "text", how=suffix("Sit down.")),
      {"STRUCTURE_CHANGED"}, "patch"),
+    # DDO-TIE-01, DDO-TIE-04: the min tie-break played before the max one, against DDO-AMB-03's
+    # default (max-first); the steps keep their ids, so only their order tells.
+    ("tie-break steps swapped", DDO, change(*ROUND, how=swap("max-tiebreak", "min-tiebreak")),
+     {"ORDER_CHANGED"}, "major"),
+    # DDO-SCORE-02: scoring moved out of the round, after the game's end.
+    ("step moved", DDO, move_step("round-score", to=(*MATCH, "#game-end", "steps")),
+     {"ORDER_CHANGED"}, "major"),
     # actions
     ("action text", DDO, change("actions", "#roll", "effect", how=suffix("Loudly.")), {"ACTION_TEXT_CHANGED"}, "patch"),
     ("action params narrowed", DDO, put(*ROLL, "face", "minimum", value=2), {"ACTION_PARAMS_CHANGED"}, "major"),
@@ -199,6 +247,9 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
      {"STATE_VALUES_CHANGED"}, "major"),
     ("state values widened", DDO, change(*PHASE, "enum", how=lambda e: [*e, "intermission"]),
      {"STATE_VALUES_WIDENED"}, "minor"),
+    # DDO-TIE-01, DDO-TIE-04: the phases list the tie-breaks in the order of play.
+    ("phases reordered", DDO, change(*PHASE, "enum", how=swap("max_tiebreak", "min_tiebreak")),
+     {"ORDER_CHANGED"}, "major"),
     ("state description", DDO, change(*PHASE, "description", how=suffix("Mostly.")),
      {"STATE_ANNOTATION_CHANGED"}, "patch"),
     ("state x-clauses", DDO, change(*PHASE, "x-clauses", how=lambda c: c[:-1]), {"STATE_ANNOTATION_CHANGED"}, "patch"),
@@ -218,6 +269,15 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
     # invariants, events, coverage
     ("invariant expression", DDO, change("invariants", "#DDO-INV-TO-MOVE", "expression",
                                          how=lambda e: f"({e}) && true"), {"INVARIANT_CHANGED"}, "minor"),
+    # DDO-GAME-02, DDO-MATCH-01: tightened so that the reference breaks it: MAJOR, never MINOR.
+    ("invariant tightened the reference breaks", DDO, change(
+        "invariants", "#DDO-INV-ROUNDS-PER-GAME", "expression", how=lambda e: e.replace(*ONE_ROUND)),
+     {"INVARIANT_CHANGED", "INVARIANT_BROKEN"}, "major"),
+    # DDO-TURN-01: an invariant added that only the random games break (a 4-player match).
+    ("invariant added the reference breaks", DDO, add("invariants", value={
+        "id": "DDO-INV-FEW-PLAYERS", "scope": "state", "clauses": ["DDO-TURN-01"],
+        "description": "At most three players.", "expression": "config.players <= 3"}),
+     {"INVARIANT_ADDED", "INVARIANT_BROKEN"}, "major"),
     ("invariant text", DDO, change("invariants", "#DDO-INV-TO-MOVE", "description", how=suffix("Always.")),
      {"INVARIANT_TEXT_CHANGED"}, "patch"),
     ("invariant added", DDO, add_copy(("invariants",), "DDO-INV-TO-MOVE", id="DDO-INV-AGAIN"),
@@ -225,6 +285,10 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
     ("invariant removed", DDO, drop("invariants", "#DDO-INV-TO-MOVE"), {"INVARIANT_REMOVED"}, "minor"),
     ("event changed", DDO, change("events", "#DDO-EV-TIE-HIGH", "when", how=lambda w: f"({w}) && true"),
      {"EVENT_CHANGED"}, "minor"),
+    # DDO-TIE-01, DDO-TIE-02: an event reading a field no state has never shows.
+    ("event the reference cannot evaluate", DDO, put("events", "#DDO-EV-TIE-HIGH", "when",
+                                                     value="after.no_such_field > 0"),
+     {"EVENT_CHANGED", "EVENT_BROKEN"}, "major"),
     ("event text", DDO, change("events", "#DDO-EV-TIE-HIGH", "name", how=suffix("again")),
      {"EVENT_TEXT_CHANGED"}, "patch"),
     ("event added", DDO, add_copy(("events",), "DDO-EV-TIE-HIGH", id="DDO-EV-AGAIN"), {"EVENT_ADDED"}, "minor"),
@@ -263,9 +327,17 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
                                 value=list(range(1, 8))), {"OPTION_CHANGED"}, "major"),
     ("option text", DDO, change("ambiguities", "#DDO-AMB-01", "options", "#d8", "summary", how=suffix("Rare.")),
      {"OPTION_TEXT_CHANGED"}, "patch"),
+    # DDO-DIE-01: an option renamed is a removal and an addition, hinted as one rename.
+    ("option renamed", DDO, rename_option("DDO-AMB-01", "d8", "eight-sided"),
+     {"OPTION_REMOVED", "OPTION_ADDED", "POSSIBLY_RENAMED"}, "major"),
+    ("clause renamed", DDO, change("clauses", "#DDO-DIE-01", how=lambda c: {**c, "id": "DDO-DIE-09"}),
+     {"CLAUSE_REMOVED", "CLAUSE_ADDED", "POSSIBLY_RENAMED"}, "major"),
     # anything else
     ("unknown section", DDO, put("errata", value=["page 2"]), {"SECTION_CHANGED"}, "major"),
-    ("x- section", DDO, put("x-editor", value="anyone"), set(), "none"),
+    # The release 1.2.1 is frozen: any edit of it needs a bump, even one no other rule sees.
+    ("x- section", DDO, put("x-editor", value="anyone"), {"RELEASE_EDITED"}, "patch"),
+    ("release entry reworded", DDO, change("game", "releases", -1, "summary", how=suffix("Really.")),
+     {"RELEASE_EDITED"}, "patch"),
 ]
 
 
@@ -274,12 +346,21 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
 def test_an_edit_is_named_by_its_rule_and_level(label: str, game: str, edit: Edit,
                                                 rules: set[str], level: str,
                                                 tmp_path: Path) -> None:
-    """The edit gives exactly the expected rules, and the diff's level is theirs."""
-    diff = diff_edit(tmp_path, game, edit)
-    found = {c.rule for c in diff.changes}
+    """The edit gives exactly the expected rules, and the diff's level is theirs; every change
+    carries its old or new value, or both."""
+    replay = any(RULE[r].category in REPLAYED for r in rules)
+    diff = diff_edit(tmp_path, game, edit, behaviour=replay)
+    found = {c.rule for c in (*diff.changes, *diff.hints)}
     assert found == rules, f"{label}: {[(c.rule, c.reason) for c in diff.changes]}"
     assert diff.level == level
-    assert all(c.level == RULE[c.rule].level for c in diff.changes)
+    assert all(c.level == RULE[c.rule].level for c in (*diff.changes, *diff.hints))
+    assert all(c.old is not None or c.new is not None for c in (*diff.changes, *diff.hints))
+    assert all(c.level == "info" for c in diff.hints)
+
+
+#: The rows whose rules are about these categories replay the release's evidence too: what
+#: the new reference does to the new invariants and events is part of their level.
+REPLAYED = frozenset({"behaviour", "invariants", "events"})
 
 
 EXAMPLE_ROWS: list[tuple[str, Edit, str]] = [
@@ -306,3 +387,110 @@ def test_the_table_covers_at_least_forty_edits_and_every_textual_rule() -> None:
     behavioural = {r for r in RULE if RULE[r].category == "behaviour"}
     missing = set(RULE) - exercised - behavioural
     assert not missing, f"rules no edit exercises: {sorted(missing)}"
+
+
+def _wrong_opening(examples: dict[str, Any]) -> None:
+    """DDO-EX-OPENING-HIGHEST says seat 2 starts, though seat 1 rolled the highest (5)."""
+    example = next(e for e in examples["examples"] if e["id"] == "DDO-EX-OPENING-HIGHEST")
+    example["expect"][0]["that"] = "state.game_starter == 2"
+
+
+def test_a_changed_rule_example_that_fails_on_the_reference_is_broken(tmp_path: Path) -> None:
+    """DDO-SETUP-02 (the highest opening roll starts): an example the new spec changes so that
+    its reference fails it is EXAMPLE_BROKEN (MAJOR), not a PATCH rewording."""
+    diff = diff_edit(tmp_path, DDO, lambda data: None, examples=_wrong_opening, behaviour=True)
+    assert {c.rule for c in diff.changes} == {"EXAMPLE_CHANGED", "EXAMPLE_BROKEN"}
+    broken = next(c for c in diff.changes if c.rule == "EXAMPLE_BROKEN")
+    assert diff.level == "major" and broken.path == "examples.DDO-EX-OPENING-HIGHEST"
+    assert broken.clauses == ("DDO-SETUP-02", "DDO-ROUND-01")
+    assert broken.old == "expected: state.game_starter == 2"
+
+
+def test_a_broken_invariant_is_reported_at_its_step(tmp_path: Path) -> None:
+    """DDO-GAME-02, DDO-MATCH-01: the tightened invariant is reported at the first golden trace
+    and step where the reference breaks it, with its clauses, the sources that break it and
+    both expressions."""
+    diff = diff_edit(tmp_path, DDO, change("invariants", "#DDO-INV-ROUNDS-PER-GAME", "expression",
+                                           how=lambda e: e.replace(*ONE_ROUND)), behaviour=True)
+    broken = next(c for c in diff.changes if c.rule == "INVARIANT_BROKEN")
+    assert broken.path == "invariants.DDO-INV-ROUNDS-PER-GAME"
+    assert broken.clauses == ("DDO-GAME-02", "DDO-MATCH-01")
+    assert "golden trace dado-de-ouro." in broken.reason and ", step " in broken.reason
+    assert "of 8 golden traces" in broken.reason and "3 of 3 random games" in broken.reason
+    assert broken.old is not None and "<= params.rounds_per_game" in broken.old
+    assert broken.new is not None and "state.rounds_played <= 1" in broken.new
+    assert not diff.ok and diff.required_bump() == "2.0.0"
+
+
+def test_a_reversed_statement_shows_old_and_new_in_every_format(tmp_path: Path) -> None:
+    """DDO-TIE-02 reversed ("does not gain"): the text report lists it without --verbose, and
+    text, markdown and JSON all show the old and the new statement."""
+    from rulespec.releases.report import render
+
+    diff = diff_edit(tmp_path, DDO, change("clauses", "#DDO-TIE-02", "statement",
+                                           how=lambda s: s.replace(*REVERSED)))
+    (found,) = diff.changes
+    assert found.old is not None and "gains the points" in found.old
+    assert found.new is not None and "does not gain the points" in found.new
+    text = render(diff, "text")
+    assert f"was: {found.old}" in text and f"now: {found.new}" in text
+    markdown = render(diff, "markdown")
+    assert "    - was: The one who gets" in markdown and "does not gain" in markdown
+    (change_json,) = json.loads(render(diff, "json"))["changes"]
+    assert (change_json["old"], change_json["new"]) == (found.old, found.new)
+    assert change_json["rule"] == "CLAUSE_STATEMENT_CHANGED"  # the old fields are all there
+    assert {"level", "category", "path", "reason", "clauses", "records"} <= set(change_json)
+
+
+def test_a_rename_hint_points_at_both_elements(tmp_path: Path) -> None:
+    """DDO-DIE-01: option d8 of DDO-AMB-01 renamed: the hint names both paths and both ids, is
+    listed apart from the changes (INFO, no bump) and in JSON under hints."""
+    from rulespec.releases.report import render
+
+    diff = diff_edit(tmp_path, DDO, rename_option("DDO-AMB-01", "d8", "eight-sided"))
+    (hint,) = diff.hints
+    assert hint.rule == "POSSIBLY_RENAMED" and (hint.old, hint.new) == ("d8", "eight-sided")
+    assert hint.related == ("ambiguities.DDO-AMB-01.options.d8",
+                            "ambiguities.DDO-AMB-01.options.eight-sided")
+    assert hint.records == ("DDO-AMB-01",)
+    report = json.loads(render(diff, "json"))
+    assert report["hints"][0]["related"] == list(hint.related)
+    assert "POSSIBLY_RENAMED" not in report["counts"]
+    assert "INFO (1, no bump needed):" in render(diff, "text")
+    assert "## Possible renames (no bump needed)" in render(diff, "markdown")
+
+
+def test_unlike_elements_are_not_hinted_as_renames(tmp_path: Path) -> None:
+    """DDO-DIE-01 and DDO-TIE-02: a clause removed and an unrelated one added are not a rename."""
+    def edit(data: dict[str, Any]) -> None:
+        drop("clauses", "#DDO-DIE-01")(data)
+        add_copy(("clauses",), "DDO-TIE-02", id="DDO-NEW-01", statement="Something else.",
+                 citation={"source": "rulebook", "quote": "else"})(data)
+
+    diff = diff_edit(tmp_path, DDO, edit)
+    assert {c.rule for c in diff.changes} == {"CLAUSE_REMOVED", "CLAUSE_ADDED"}
+    assert diff.hints == ()
+
+
+def test_a_long_value_is_cut_around_its_difference() -> None:
+    """A long clause statement changed near its end shows that end on both sides."""
+    from rulespec.releases.values import WIDTH, pair
+
+    text = "The players roll in turn. " * 20
+    old, new = pair(text + "The highest gains.", text + "The highest does not gain.")
+    assert old is not None and new is not None
+    assert old.endswith("The highest gains.") and new.endswith("The highest does not gain.")
+    assert old.startswith("...") and len(new) <= WIDTH + 6
+
+
+def test_annotations_are_no_change_between_two_versions(tmp_path: Path) -> None:
+    """An x- section is no change once the version is bumped (RELEASE_EDITED is only for an
+    edited release)."""
+    def edit(data: dict[str, Any]) -> None:
+        data["x-editor"] = "anyone"
+        data["game"]["spec_version"] = "1.2.2"
+        data["game"]["releases"].append({"version": "1.2.2", "date": "2026-12-03",
+                                         "summary": "Nothing."})
+
+    diff = diff_edit(tmp_path, DDO, edit)
+    assert diff.changes == () and diff.level == "none" and diff.ok

@@ -76,7 +76,6 @@ def test_the_0_2_0_plugin_builds_into_the_docs(tally_ho: ChildEnv, tmp_path: Pat
 
 
 @pytest.mark.integration
-@pytest.mark.xfail(reason="pending: format deprecations", strict=True)
 def test_the_pre_provenance_plugin_validates_with_warnings(tally_old: ChildEnv,
                                                            tmp_path: Path) -> None:
     """rulespec-tally-old, written before 57a4313 required every ambiguity record to declare

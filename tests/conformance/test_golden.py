@@ -125,3 +125,40 @@ def test_a_golden_failure_is_found_at_the_step_of_a_delta() -> None:
     assert failure.step == step.n, failure.message
     assert [d["path"] for d in failure.diff] == ["/phase"]
     assert failure.expected["phase"] == "tampered" and failure.actual["phase"] != "tampered"
+
+
+def _without_states(text: str) -> str:
+    import json
+
+    out = []
+    for line in text.splitlines():
+        obj = json.loads(line)
+        obj.pop("state", None)
+        obj.pop("delta", None)
+        out.append(json.dumps(obj, sort_keys=True, separators=(",", ":")))
+    return "\n".join(out) + "\n"
+
+
+def test_a_golden_trace_of_an_earlier_revision_is_up_to_date_while_it_records_the_same_play(
+        ) -> None:
+    """Issue 40: a golden trace written before traces recorded states (DDO-ROUND-01's play, as
+    0.1 wrote it) is not a difference for `rulespec golden --check`; a changed action or a
+    changed recorded state is."""
+    import json
+
+    from rulespec.conformance.golden import _same_play_as_recorded
+
+    game = "dado-de-ouro"
+    name, fresh = sorted(golden.generate([game]).items())[0]
+    old = _without_states(fresh)
+    assert old != fresh and _same_play_as_recorded(old, fresh), name
+    lines = fresh.splitlines()
+    step = json.loads(lines[3])
+    step["action"] = {**step["action"], "kind": "not-the-recorded-kind"}
+    moved = "\n".join([*lines[:3], json.dumps(step), *lines[4:]]) + "\n"
+    assert not _same_play_as_recorded(_without_states(moved), fresh)
+    header = json.loads(lines[0])
+    assert "state" in header
+    header["state"] = {**header["state"], "not_a_field": 1}
+    changed = "\n".join([json.dumps(header), *lines[1:]]) + "\n"
+    assert not _same_play_as_recorded(changed, fresh)

@@ -11,7 +11,7 @@ from rulespec.releases.rules import RULES
 from rulespec.releases.store import releases
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "editors" / "versioning.md"
-ROW = re.compile(r"^\| `([A-Z_]+)` \| (PATCH|MINOR|MAJOR) \| (\w+) \| (.+) \|$")
+ROW = re.compile(r"^\| `([A-Z_]+)` \| (INFO|PATCH|MINOR|MAJOR) \| (\w+) \| (.+) \|$")
 
 
 def test_every_rule_is_on_the_policy_page_with_its_level_and_reason() -> None:

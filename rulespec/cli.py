@@ -301,10 +301,10 @@ def golden(games: tuple[str, ...], check: bool) -> None:
     """
     from rulespec.conformance import golden as traces
     from rulespec.reference.core import ConfigError
-    from rulespec.spec.registry import UnknownGame, game_ids, registered
+    from rulespec.spec.registry import UnknownGame, registered, usable_game_ids
 
     try:
-        chosen = list(games) or [g for g in game_ids() if registered(g).package.traces]
+        chosen = list(games) or [g for g in usable_game_ids() if registered(g).package.traces]
         for game in chosen:
             traces.trace_dir(game)
     except (UnknownGame, ConfigError) as exc:
@@ -375,12 +375,12 @@ def play(game: str | None, players: int | None, ruling: tuple[str, ...],
          variant: tuple[str, ...], param: tuple[str, ...], all_games: bool, seed: int,
          trace_path: Path | None, states: bool, quiet: bool, max_steps: int) -> None:
     """Play one game with random decisions and narrate it."""
-    from rulespec.spec.registry import game_ids
+    from rulespec.spec.registry import usable_game_ids
 
     if all_games:
         if game or players or ruling or variant or param or trace_path:
             raise UsageError("--all plays every game with its defaults; give no GAME or options")
-        for gid in game_ids():
+        for gid in usable_game_ids():
             _play_one(gid, None, (), (), (), seed, None, quiet, max_steps)
         return
     if game is None:

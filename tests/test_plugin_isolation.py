@@ -188,3 +188,24 @@ def test_a_rule_examples_vocabulary_outside_the_game_package_is_not_imported(
         with pytest.raises(ExampleError, match="is not imported"):
             vocabulary(module, "fool")
     assert not marker_module.exists()
+
+
+@pytest.mark.integration
+def test_the_kit_the_diff_the_matrix_and_the_docs_work_beside_broken_plugins(
+        site: Path, tmp_path: Path) -> None:
+    """conform (RR-END-01's game played to its end), diff --check --all, matrix and docs build:
+    each failed for every game with one broken plugin installed; each now works for the
+    built-in games and names the plugins it skipped."""
+    conform = _rulespec(site, "conform", "--game", "ruby-rhino", "--examples", "2", "-q")
+    assert conform.returncode == 0 and "CONFORMANT" in conform.stdout, conform.stderr
+    diff = _rulespec(site, "diff", "--check", "--all", "--quiet")
+    assert diff.returncode == 0, diff.stdout + diff.stderr
+    assert "ruby-rhino" in diff.stdout and "game 'crashes' skipped" in diff.stderr
+    matrix = _rulespec(site, "matrix", "--game", "ruby-rhino", "--examples", "1", "-j", "1",
+                       "--out", str(tmp_path / "matrix"))
+    assert matrix.returncode == 0, matrix.stdout + matrix.stderr
+    docs = _rulespec(site, "docs", "build", "-d", str(tmp_path / "site"))
+    assert docs.returncode == 0, docs.stdout + docs.stderr
+    assert (tmp_path / "site" / "games" / "ruby-rhino").is_dir() or any(
+        "ruby-rhino" in p.name for p in (tmp_path / "site").rglob("*"))
+    assert "game 'bad-spec' skipped" in docs.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from rulespec.docsgen.matrix import (
     matrix_page,
 )
 from rulespec.spec import Spec, SpecError, load_spec, spec_paths
+from rulespec.spec.registry import PluginWarning, warn_broken
 from rulespec.spec.validate import spec_schema
 
 SPECS_ENV = "RULESPEC_DOCS_SPECS"
@@ -42,11 +44,20 @@ _built: dict[str, Any] = {}
 
 def _load_specs() -> list[Spec]:
     chosen = [p for p in os.environ.get(SPECS_ENV, "").split(os.pathsep) if p]
-    try:
-        # Load afresh on every build (not the registry's cache) so `mkdocs serve` shows edits.
-        specs = [load_spec(Path(p)) for p in (chosen or spec_paths())]
-    except SpecError as exc:
-        raise PluginError(f"rulespec docs: a spec is invalid, fix it first:\n{exc}") from exc
+    if not chosen:  # every registered game; a plugin whose spec is invalid is named and skipped
+        warn_broken()
+    specs: list[Spec] = []
+    for path in chosen or spec_paths():
+        try:
+            # Load afresh on every build (not the registry's cache) so `mkdocs serve` shows edits.
+            specs.append(load_spec(Path(path)))
+        except SpecError as exc:
+            if chosen:
+                raise PluginError(f"rulespec docs: a spec is invalid, fix it first:\n{exc}") from exc
+            warnings.warn(PluginWarning(f"{path} skipped: the spec does not validate ({exc.problems[0]}"
+                                        f" and {len(exc.problems) - 1} more); run 'rulespec "
+                                        f"validate {path}', then fix or uninstall its distribution"),
+                          stacklevel=2)
     seen: set[str] = set()
     for spec in specs:
         if spec.game_id in seen:

@@ -151,9 +151,9 @@ class InProcessAdapter:
 
     def hello(self) -> Hello:
         """Declare every ruling option and variant of the games served."""
-        from rulespec.spec.registry import game_ids
+        from rulespec.spec.registry import usable_game_ids
 
-        ids = list(self._engines) if self._engines is not None else game_ids()
+        ids = list(self._engines) if self._engines is not None else usable_game_ids()
         games: dict[str, Any] = {}
         for gid in ids:
             spec = get_spec(gid)

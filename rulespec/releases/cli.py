@@ -54,12 +54,12 @@ class _Progress:
 def _plan(sides: tuple[str, ...], against: str | None, every: bool,
           previous: bool) -> list[tuple[str | None, str]]:
     """Return (old side or None for the previous release, new side) pairs to compare."""
-    from rulespec.spec.registry import game_ids
+    from rulespec.spec.registry import usable_game_ids
 
     if every:
         if sides or against:
             _usage("--all compares every game with its previous release; give no sides with it")
-        return [(None, g) for g in game_ids()]
+        return [(None, g) for g in usable_game_ids()]
     if previous:
         if against is not None or not sides:
             _usage("--previous compares each GAME or spec FILE given with its previous release; "

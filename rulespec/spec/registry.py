@@ -390,6 +390,12 @@ def all_specs() -> list[Spec]:
     return specs
 
 
+def usable_game_ids() -> list[str]:
+    """Return the id of every registered game whose spec loads, sorted; the others are skipped
+    with a PluginWarning (as ``all_specs``)."""
+    return [spec.game_id for spec in all_specs()]
+
+
 def _spec_problem(game_id: str, exc: RulespecError) -> str:
     entry = registry().games[game_id]
     if isinstance(exc, SpecError) and exc.problems:

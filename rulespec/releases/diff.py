@@ -140,6 +140,11 @@ def _examples_data(spec: Spec, evidence: Evidence | None) -> list[Any]:
     return list(found) if isinstance(found, list) else []
 
 
+#: The changes whose level the replays may raise to MAJOR (a broken invariant, event, example).
+_EVALUATED_ON_REPLAY = frozenset({"INVARIANT_ADDED", "INVARIANT_CHANGED", "EVENT_ADDED",
+                                  "EVENT_CHANGED", "EXAMPLE_ADDED", "EXAMPLE_CHANGED"})
+
+
 def _examples_path(spec: Spec, evidence: Evidence | None) -> Any:
     """Return the rule examples file beside ``spec`` (None when it has none)."""
     from rulespec.examples.model import examples_path
@@ -240,6 +245,11 @@ def diff_specs(old: Spec, new: Spec, *, behaviour: bool = True,
                                                                         new_examples))
         replayed = old_found.describe()
     notes: list[str] = []
+    unchecked = sorted(c.path for c in changes if c.rule in _EVALUATED_ON_REPLAY)
+    if not behaviour and unchecked:
+        notes.append(f"{', '.join(unchecked[:5])}{' and more' if len(unchecked) > 5 else ''} "
+                     "not evaluated on the old evidence (--no-behaviour): the reference may "
+                     "break them, which is MAJOR; run without --no-behaviour to know")
     if behaviour and not old_found.traces and old_found.examples is None and \
             old_found.perft is None:
         notes.append(f"the old side ({old.path}) has no golden traces, rule examples or perft "

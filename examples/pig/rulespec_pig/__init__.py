@@ -25,4 +25,5 @@ GAME = GamePackage(
     traces=HERE / "traces",
     examples=HERE / "examples" / "pig.yaml",
     perft=HERE / "traces" / "pig.perft.json",
+    reference="rulespec_pig.engine",
 )

@@ -28,8 +28,14 @@ def _copy(tmp_path: Path, game: str, edit: Callable[[dict[str, Any]], None]) -> 
 
 
 def _problems(tmp_path: Path, game: str, edit: Callable[[dict[str, Any]], None]) -> str:
+    """Return the problems of the edited spec declared at format rulespec/2, whose rules these
+    are (under rulespec/1 they are warnings until 0.4.0: tests/specs/test_formats.py)."""
+    def at_format_2(data: dict[str, Any]) -> None:
+        edit(data)
+        data["format"] = "rulespec/2"
+
     with pytest.raises(SpecError) as info:
-        load_spec(_copy(tmp_path, game, edit))
+        load_spec(_copy(tmp_path, game, at_format_2))
     return str(info.value)
 
 

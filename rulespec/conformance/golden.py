@@ -226,8 +226,9 @@ def _same_play_as_recorded(committed: str, fresh: str) -> bool:
     anything: same game, spec version, configuration, actors, actions and result, and the same
     state wherever the committed trace has one.
 
-    A trace written by an earlier rulespec (without states, or with full states where today's
-    writer keeps deltas) is then still up to date; only a different play is a difference.
+    Only a trace of the revision before traces recorded states is compared so: one written by an
+    earlier rulespec is then still up to date, and only a different play is a difference. A
+    trace that records states is today's revision and must match byte for byte.
     """
     import io
 
@@ -238,6 +239,9 @@ def _same_play_as_recorded(committed: str, fresh: str) -> bool:
         old, new = read_trace(io.StringIO(committed)), read_trace(io.StringIO(fresh))
     except TraceError:
         return False
+    if old.initial is not None or any(s.state is not None or s.delta is not None
+                                      for s in old.steps):
+        return False  # today's revision: written as today's writer does, byte for byte
     if (old.game, old.spec_version, old.config, old.result, old.expectations, old.failure) != (
             new.game, new.spec_version, new.config, new.result, new.expectations, new.failure):
         return False

@@ -31,7 +31,7 @@ from rulespec.spec.errors import RulespecError, SpecError
 from rulespec.spec.model import Spec
 
 if TYPE_CHECKING:
-    from rulespec.conformance.coverage import Event
+    from rulespec.spec.events import Event
     from rulespec.spec.invariants import Invariants
 
 #: Called with one line saying what is being replayed.
@@ -115,7 +115,7 @@ class Watch:
     """
 
     def __init__(self, old: Spec | None, new: Spec) -> None:
-        from rulespec.conformance.coverage import compile_events
+        from rulespec.spec.events import compile_events
         from rulespec.spec.expressions import ExpressionError
         from rulespec.spec.invariants import Invariants
 

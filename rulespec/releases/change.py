@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,3 +47,12 @@ class Change:
         if self.related:
             out["related"] = list(self.related)
         return out
+
+
+def clauses_of(*items: Any) -> tuple[str, ...]:
+    """Return the clauses the given spec elements cite, each once, in order."""
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, Mapping):
+            out.extend(str(c) for c in item.get("clauses") or [])
+    return tuple(dict.fromkeys(out))

@@ -6,12 +6,14 @@ after the rules of ``rules.RULES``. Nothing here runs a game; ``behaviour`` does
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rulespec.releases.change import Change
+from rulespec.releases.change import clauses_of as _clauses
+from rulespec.releases.order import flat_steps, leaf, moved_steps, step_lists, step_order
+from rulespec.releases.renames import renames
 from rulespec.releases.schemadiff import SchemaChange, compare, is_annotation
 from rulespec.releases.values import ABSENT
 
@@ -26,14 +28,6 @@ def _ids(items: Any) -> dict[str, Data]:
     if not isinstance(items, list):
         return {}
     return {str(item.get("id")): item for item in items if isinstance(item, Mapping)}
-
-
-def _clauses(*items: Any) -> tuple[str, ...]:
-    out: list[str] = []
-    for item in items:
-        if isinstance(item, Mapping):
-            out.extend(str(c) for c in item.get("clauses") or [])
-    return tuple(dict.fromkeys(out))
 
 
 def _short(value: Any) -> str:
@@ -59,64 +53,6 @@ def _sub(item: Any, keys: Sequence[str]) -> Any:
     if len(keys) == 1:
         return item.get(keys[0], ABSENT)
     return {k: item[k] for k in keys if k in item}
-
-
-def _without_id(item: Any) -> Any:
-    return {k: v for k, v in item.items() if k != "id"} if isinstance(item, Mapping) else item
-
-
-# -- possible renames ------------------------------------------------------------------------------
-
-#: How alike two texts must be (difflib's ratio) for a removal and an addition to look alike.
-RENAME_TEXT_RATIO = 0.8
-
-
-def _likeness(old: Data, new: Data) -> str | None:
-    """Say why a removed and an added element look alike, or None when they do not: the same
-    shape with most fields equal, or similar text (both without their ids)."""
-    a, b = _without_id(old), _without_id(new)
-    if not isinstance(a, Mapping) or not isinstance(b, Mapping):
-        return None
-    keys = set(a) | set(b)
-    equal = sum(1 for k in keys if a.get(k) == b.get(k))
-    if keys and set(a) == set(b) and 2 * equal > len(keys):
-        return f"{equal} of {len(keys)} fields equal"
-    text_a = json.dumps(a, sort_keys=True, ensure_ascii=False, default=str)
-    text_b = json.dumps(b, sort_keys=True, ensure_ascii=False, default=str)
-    matcher = difflib.SequenceMatcher(None, text_a, text_b, autojunk=False)
-    if matcher.real_quick_ratio() >= RENAME_TEXT_RATIO and \
-            matcher.quick_ratio() >= RENAME_TEXT_RATIO:
-        ratio = matcher.ratio()
-        if ratio >= RENAME_TEXT_RATIO:
-            return f"their text is {ratio:.0%} alike"
-    return None
-
-
-def renames(section: str, removed: Mapping[str, Data], added: Mapping[str, Data],
-            records: Callable[[Data], tuple[str, ...]] = lambda _: (), *,
-            cite_ids: bool = False) -> Iterator[Change]:
-    """Yield a POSSIBLY_RENAMED hint for each removed element that looks like an added one
-    (each paired at most once, the most alike first); ``cite_ids`` cites the two ids as
-    clauses (the elements are clauses)."""
-    found: list[tuple[int, str, str, str]] = []
-    for gone, was in removed.items():
-        for ident, item in added.items():
-            why = _likeness(was, item)
-            if why is not None:
-                equal = sum(1 for k in set(was) | set(item) if k != "id" and
-                            was.get(k) == item.get(k))
-                found.append((-equal, gone, ident, why))
-    paired: set[tuple[str, str]] = set()
-    for _, gone, ident, why in sorted(found):
-        if ("old", gone) in paired or ("new", ident) in paired:
-            continue
-        paired.update({("old", gone), ("new", ident)})
-        yield Change.of("POSSIBLY_RENAMED", f"{section}.{ident}",
-                        f"{gone} removed and {ident} added look alike ({why}): a rename? ids "
-                        f"are permanent; if it is one, keep {gone}",
-                        (gone, ident) if cite_ids else _clauses(removed[gone], added[ident]),
-                        tuple(dict.fromkeys([*records(removed[gone]), *records(added[ident])])),
-                        old=gone, new=ident, related=(f"{section}.{gone}", f"{section}.{ident}"))
 
 
 def diff_by_id(section: str, old: Any, new: Any, *, added: str, removed: str,
@@ -416,16 +352,16 @@ def structure(old: Data, new: Data) -> Iterator[Change]:
     """
     a, b = old.get("structure") or {}, new.get("structure") or {}
     for part in sorted(set(a) | set(b)):
-        steps_a, steps_b = dict(_steps(a.get(part), part)), dict(_steps(b.get(part), part))
-        yield from _step_order(_children(a.get(part), part), _children(b.get(part), part),
+        steps_a, steps_b = dict(flat_steps(a.get(part), part)), dict(flat_steps(b.get(part), part))
+        yield from step_order(step_lists(a.get(part), part), step_lists(b.get(part), part),
                                steps_a, steps_b)
-        moved = _moved(steps_a, steps_b)
+        moved = moved_steps(steps_a, steps_b)
         arrived = {there: here for here, there in moved.items()}
         for here, there in moved.items():
             parent_a, parent_b = here.rpartition(".")[0], there.rpartition(".")[0]
             if moved.get(parent_a) != parent_b:
                 yield Change.of("ORDER_CHANGED", f"structure.{there}",
-                                f"step {_leaf(here)} moved from {parent_a} to {parent_b}",
+                                f"step {leaf(here)} moved from {parent_a} to {parent_b}",
                                 _clauses(steps_a[here], steps_b[there]), old=here, new=there)
             if steps_a[here] != steps_b[there]:
                 keys = _text_keys(steps_a[here], steps_b[there], ("id", "steps"))
@@ -454,70 +390,6 @@ def structure(old: Data, new: Data) -> Iterator[Change]:
                 yield Change.of("STRUCTURE_CHANGED", f"structure.{where}",
                                 f"step {where} removed", _clauses(was), old=was)
         yield from renames("structure", gone, new_steps)
-
-
-def _leaf(where: str) -> str:
-    return where.rpartition(".")[2]
-
-
-def _moved(before: Mapping[str, Data], after: Mapping[str, Data]) -> dict[str, str]:
-    """Return old dotted id -> new dotted id for the steps whose id is found once among the
-    steps removed and once among the steps added (a step that moved to another list)."""
-    gone = [w for w in before if w not in after]
-    came = [w for w in after if w not in before]
-    out = {}
-    for here in gone:
-        leaf = _leaf(here)
-        same_gone = [w for w in gone if _leaf(w) == leaf]
-        same_came = [w for w in came if _leaf(w) == leaf]
-        if len(same_gone) == 1 and len(same_came) == 1:
-            out[here] = same_came[0]
-    return out
-
-
-def _children(value: Any, prefix: str) -> dict[str, list[str]]:
-    """Return dotted id of each list of steps -> the dotted ids of its steps, in order."""
-    items = value if isinstance(value, list) else [value] if isinstance(value, Mapping) else []
-    out: dict[str, list[str]] = {prefix: []}
-    for i, step in enumerate(items):
-        if not isinstance(step, Mapping):
-            continue
-        where = f"{prefix}.{step.get('id', i)}"
-        out[prefix].append(where)
-        if step.get("steps") is not None:
-            out.update(_children(step.get("steps"), where))
-    return out
-
-
-def _step_order(before: Mapping[str, list[str]], after: Mapping[str, list[str]],
-                steps_a: Mapping[str, Data], steps_b: Mapping[str, Data]) -> Iterator[Change]:
-    """Yield ORDER_CHANGED for each list of steps whose kept steps come in another order."""
-    for parent, listed in after.items():
-        was = before.get(parent)
-        if was is None:
-            continue
-        kept_a = [w for w in was if w in listed]
-        kept_b = [w for w in listed if w in was]
-        if kept_a == kept_b:
-            continue
-        shifted = [w for w, v in zip(kept_a, kept_b, strict=True) if w != v]
-        yield Change.of("ORDER_CHANGED", f"structure.{parent}",
-                        f"{parent}: the steps {', '.join(_leaf(w) for w in shifted)} are in "
-                        "another order; steps are played in the order listed",
-                        _clauses(*(steps_a[w] for w in shifted), *(steps_b[w] for w in shifted)),
-                        old=" -> ".join(_leaf(w) for w in was),
-                        new=" -> ".join(_leaf(w) for w in listed))
-
-
-def _steps(value: Any, prefix: str) -> Iterator[tuple[str, Data]]:
-    """Yield (dotted id, step without its sub-steps) for every step, depth first."""
-    items = value if isinstance(value, list) else [value] if isinstance(value, Mapping) else []
-    for i, step in enumerate(items):
-        if not isinstance(step, Mapping):
-            continue
-        where = f"{prefix}.{step.get('id', i)}"
-        yield where, {k: v for k, v in step.items() if k != "steps"}
-        yield from _steps(step.get("steps"), where)
 
 
 def actions(old: Data, new: Data) -> Iterator[Change]:

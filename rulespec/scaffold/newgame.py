@@ -109,7 +109,7 @@ def refuse_taken(game_id: str) -> None:
 
     reg = installed_registry()
     if game_id in reg.games:
-        raise ScaffoldError(f"game id {game_id!r} is taken: {reg.games[game_id].distribution} "
+        raise ScaffoldError(f"game id {game_id!r} is taken: {reg.games[game_id].origin} "
                             "registers it; choose another id (a plugin cannot replace an "
                             "installed game)")
     if game_id in reg.problems:

@@ -99,11 +99,18 @@ class RegisteredGame:
     id: str
     #: The game's files.
     package: GamePackage
-    #: The distribution that registers it (its name and version), or how it was registered.
+    #: The distribution that registers it (its name), or how it was registered.
     distribution: str
     #: The module its entry point names (``rulespec_pig``); its top-level package is the code
     #: the distribution installed, which a game's files may name (a rule examples vocabulary).
     module: str = ""
+    #: The version of that distribution ("" when unknown).
+    version: str = ""
+
+    @property
+    def origin(self) -> str:
+        """Return the distribution and its version, for messages (``rulespec-pig 0.1.0``)."""
+        return f"{self.distribution} {self.version}".rstrip()
 
     @property
     def spec_path(self) -> Path:
@@ -165,7 +172,8 @@ def build_registry(found: Iterable[EntryPoint]) -> Registry:
             problems[game_id] = (f"{where} is a {type(package).__name__}, not a "
                                  f"rulespec.spec.registry.GamePackage; {_uninstall(ep)}")
             continue
-        games[game_id] = RegisteredGame(game_id, package, _distribution(ep), ep.module)
+        name, version = (ep.dist.name, ep.dist.version) if ep.dist is not None else ("unknown", "")
+        games[game_id] = RegisteredGame(game_id, package, name, ep.module, version)
     return Registry(games, problems)
 
 
@@ -346,7 +354,7 @@ def trusted_reference(spec: Spec) -> str:
     if named != vouched:
         raise UntrustedModule(
             f"{spec.path}: game.reference {named!r} is not imported: game {spec.game_id!r} is "
-            f"registered by {entry.distribution} with the reference module {vouched!r}, and a "
+            f"registered by {entry.origin} with the reference module {vouched!r}, and a "
             f"spec file cannot name another module{hint}; write game.reference: {vouched}")
     return vouched
 
@@ -366,7 +374,7 @@ def trusted_code_module(game_id: str, module: str, what: str) -> str:
     if not any(module == r or module.startswith(r + ".") for r in roots):
         raise UntrustedModule(
             f"{what} {module!r} is not imported: it is in none of {', '.join(map(repr, roots))}, "
-            f"the packages {entry.distribution} (which registers {game_id!r}) vouches for; "
+            f"the packages {entry.origin} (which registers {game_id!r}) vouches for; "
             "input files are untrusted and may name only modules of the distribution that "
             "registers their game")
     return module
@@ -401,7 +409,7 @@ def _spec_problem(game_id: str, exc: RulespecError) -> str:
     if isinstance(exc, SpecError) and exc.problems:
         more = len(exc.problems) - 1
         first = f"{exc.problems[0]}" + (f" (and {more} more)" if more else "")
-        return (f"the spec of {entry.distribution} does not validate: {first}; run "
+        return (f"the spec of {entry.origin} does not validate: {first}; run "
                 f"'rulespec validate {entry.spec_path}' for every problem, then fix or uninstall "
                 "that distribution")
     return f"{exc}"

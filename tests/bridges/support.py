@@ -45,9 +45,8 @@ def pig() -> tuple[Spec, type[Engine]]:
     """Return the example plugin game's spec and engine, imported from the source tree."""
     if str(PIG) not in sys.path:
         sys.path.insert(0, str(PIG))
-    from rulespec_pig import GAME  # type: ignore[import-not-found, unused-ignore]
-
     from rulespec.spec.registry import registered_in_process
+    from rulespec_pig import GAME  # type: ignore[import-not-found, unused-ignore]
 
     spec = load_spec(PIG / "rulespec_pig" / "pig.yaml")
     # A spec file names its reference only for a registered game (docs/about/security.md):

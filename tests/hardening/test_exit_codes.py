@@ -69,6 +69,10 @@ RUNS: list[tuple[str, list[str], int]] = [
     ("verify", ["verify", "chess"], EXIT_USAGE),
     ("new-game", ["new-game", "tiny-take", "--dir", "tiny"], EXIT_OK),
     ("new-game", ["new-game", "Tiny_Take"], EXIT_USAGE),
+    # --dry-run: the built-in spec is shown at format rulespec/2 and not written.
+    ("upgrade", ["upgrade", "--dry-run", str(spec_paths()[0])], EXIT_OK),
+    ("upgrade", ["upgrade", "bad.yaml"], EXIT_USAGE),
+    ("upgrade", ["upgrade", "missing.yaml"], EXIT_USAGE),
     ("docs", ["docs", "build", "--site-dir", "site", "--fast"], EXIT_USAGE),
     # A whole matrix is a run too slow for this table (tests/conformance/test_matrix.py runs
     # one); its plan is not.

@@ -139,6 +139,9 @@ def test_perft_refuses_two_options_for_one_ambiguity() -> None:
     assert out.exit_code == 2 and "twice" in out.output
 
 
+# It generates every page of the site (13 s of one core): an integration test, as the other
+# whole-site tests are, so the default run keeps its five minutes.
+@pytest.mark.integration
 def test_each_game_has_a_perft_page_with_its_published_counts() -> None:
     """The docs show every game's published perft tables, read from the committed file."""
     from rulespec.conformance import perft_tables

@@ -226,9 +226,10 @@ def _same_play_as_recorded(committed: str, fresh: str) -> bool:
     anything: same game, spec version, configuration, actors, actions and result, and the same
     state wherever the committed trace has one.
 
-    Only a trace of the revision before traces recorded states is compared so: one written by an
-    earlier rulespec is then still up to date, and only a different play is a difference. A
-    trace that records states is today's revision and must match byte for byte.
+    Only a trace of the revision before traces recorded a state at every step (no state before
+    the first step; at most the final state) is compared so: one written by an earlier rulespec
+    is then still up to date, and only a different play is a difference. A trace of today's
+    revision must match byte for byte.
     """
     import io
 
@@ -239,17 +240,14 @@ def _same_play_as_recorded(committed: str, fresh: str) -> bool:
         old, new = read_trace(io.StringIO(committed)), read_trace(io.StringIO(fresh))
     except TraceError:
         return False
-    if old.initial is not None or any(s.state is not None or s.delta is not None
-                                      for s in old.steps):
-        return False  # today's revision: written as today's writer does, byte for byte
+    if old.initial is not None:
+        return False  # today's revision (a state before the first step): byte for byte
     if (old.game, old.spec_version, old.config, old.result, old.expectations, old.failure) != (
             new.game, new.spec_version, new.config, new.result, new.expectations, new.failure):
         return False
     if len(old.steps) != len(new.steps) or any(
             (a.actor, a.action) != (b.actor, b.action) for a, b in zip(old.steps, new.steps,
                                                                        strict=True)):
-        return False
-    if old.initial is not None and not strictly_equal(old.initial, new.initial):
         return False
     return all(was is None or strictly_equal(was, now)
                for was, now in zip(old.states(), new.states(), strict=True))

@@ -29,6 +29,10 @@ from rulespec.releases.diff import diff_specs
 from rulespec.releases.store import frozen_releases, parse_version, release_spec, releases_of
 from rulespec.spec import Spec, get_spec, load_spec, spec_paths
 
+# Every Changes page and feed of every release generated (about 30 s of CPU): integration, as
+# the other whole-site tests, so the default run keeps its five minutes; CI runs it.
+pytestmark = pytest.mark.integration
+
 A = f"{{{ATOM}}}"
 SITE_URL = "https://example.org/rulespec/"
 

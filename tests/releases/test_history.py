@@ -11,6 +11,10 @@ from rulespec.releases.diff import diff_specs
 from rulespec.releases.store import frozen_releases, release_spec
 from rulespec.spec import game_ids
 
+# Every release of every game replayed on the next (about 10 s of CPU): integration, so the
+# default run keeps its five minutes; CI runs it, and `diff --check --all` replays the newest.
+pytestmark = pytest.mark.integration
+
 PAIRS = [(game, old.version, new.version) for game in game_ids()
          for old, new in zip(frozen_releases(game), frozen_releases(game)[1:], strict=False)]
 

@@ -172,6 +172,7 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     with ending_engines_on_signals():
         try:
             _handshake(adapter)
+            _asked_is_declared(adapter, spec, players, rulings, variant, parameters, spec_version)
             report = check_engine(adapter, game, players=players or None, rulings=rulings,
                                   variants=variant, options=options, engine_name=name,
                                   parameters=parameters, declared=declared,
@@ -234,6 +235,25 @@ def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, s
     click.echo(text, nl=False)
     if profile.bugs():
         sys.exit(EXIT_FAILED)
+
+
+def _asked_is_declared(adapter: Any, spec: Any, players: Sequence[int], rulings: dict[str, str],
+                       variants: Sequence[str], parameters: dict[str, Any],
+                       spec_version: str | None) -> None:
+    """Refuse (exit 2) a --ruling, --variant or --param the engine's hello does not declare:
+    nothing could be checked under it. The error names what to add to hello."""
+    from rulespec.conformance.scope import NotDeclared, Scope, asked_undeclared
+    from rulespec.conformance.versions import view_for
+
+    if not (rulings or variants or parameters):
+        return
+    hello = adapter.hello()
+    scope = Scope(frozenset(players), rulings, tuple(variants) if variants else None,
+                  parameters)
+    problem = asked_undeclared(spec, hello, scope,
+                               view_for(spec, hello, override=spec_version).newer)
+    if problem is not None:
+        raise NotDeclared(problem)
 
 
 def _handshake(adapter: Any) -> None:

@@ -10,11 +10,22 @@ does.
 
 Only examples the run may send are played: inside the scope asked (``-n``, ``--ruling``...),
 declared by the engine's hello (players, rulings, variants, parameters), and no newer than the
-release the engine is checked as. The others are counted, with the reason.
+release the engine is checked as. The others are counted, with the reason and the ``hello``
+lines that would let them run (``hello_additions``).
+
+Two parameter rules keep the examples within reach of simple engines:
+
+- an example that sets a parameter the engine does not declare to the value the spec prints
+  (its default for that configuration) is sent without the override: the engine runs at the
+  printed default, which is what the example asks;
+- an engine that declares a release from before hello had ``parameters``
+  (``scope.PARAMETERS_IN_HELLO``) and declares none is sent the examples' overrides, as the kit
+  of its release did (``ExampleRun.legacy_parameters`` says why).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -36,7 +47,7 @@ from rulespec.conformance.protocol import (
     Hello,
     Legal,
 )
-from rulespec.conformance.scope import Scope, needs, refusal
+from rulespec.conformance.scope import Scope, hello_wants, needs, refusal
 from rulespec.conformance.tracefile import failure_record
 from rulespec.examples.model import Example, ExampleFile, load_examples
 from rulespec.examples.position import Move
@@ -74,6 +85,10 @@ class ExampleRun:
     dead: str | None = None
     #: The rulings that explained failures so far (tried first; found ones are added).
     known: list[dict[str, str]] = field(default_factory=list)
+    #: Why the engine is sent the examples' parameter overrides although its hello declares no
+    #: parameters (its release predates hello's ``parameters``: ``scope.legacy_parameters``);
+    #: None: it is sent only the overrides it declares.
+    legacy_parameters: str | None = None
 
 
 def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = None, *,
@@ -100,6 +115,8 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
         result.skipped = f"the engine did not say hello: {exc}"
         return result
     runner = _Runner(adapter, spec, file, hello, how)
+    at_default: list[dict[str, str]] = []
+    sent_anyway: list[str] = []
     for example in file.examples:
         if how.budget.skip("rule examples"):
             result.cut = how.budget.why
@@ -114,12 +131,22 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
         if how.newer is not None and how.newer(config):
             result.newer.append(example.id)
             continue
+        config, defaulted = _at_printed_default(spec, hello, config)
+        legacy = (how.legacy_parameters is not None and config["parameters"]
+                  and "parameters" not in (hello.games.get(spec.game_id) or {}))
         unsupported = hello.supports(spec.game_id, config["rulings"], config["variants"],
-                                     players=config["players"], parameters=config["parameters"])
+                                     players=config["players"],
+                                     parameters={} if legacy else config["parameters"])
         if unsupported:
             result.undeclared.append({"id": example.id, "why": "; ".join(unsupported),
-                                      "needs": ", ".join(needs(u) for u in unsupported)})
+                                      "needs": ", ".join(needs(u) for u in unsupported),
+                                      "wants": hello_wants(spec, hello, config,
+                                                         legacy=bool(legacy))})
             continue
+        if defaulted:
+            at_default.append({"id": example.id, "needs": ", ".join(defaulted)})
+        if legacy:
+            sent_anyway.append(example.id)
         outcome = run_example(spec, example, words_module=file.vocabulary)
         if not outcome.ok:
             continue  # the reference's own tests report it; an engine is not blamed for it
@@ -142,7 +169,43 @@ def run_rule_examples(adapter: Adapter, spec: Spec, file: ExampleFile | None = N
         result.skipped = ("no rule example fits the engine's declared rulings and variants"
                           + (f" under {wanted}" if wanted else ""))
     result.seconds = time.perf_counter() - started
+    # How the parameters were sent, for the report (``rulespec.conformance.report``).
+    extra: dict[str, Any] = {}
+    if at_default:
+        extra["at_printed_default"] = at_default
+    if sent_anyway and how.legacy_parameters is not None:
+        extra["parameters_sent_undeclared"] = {"examples": sent_anyway,
+                                               "why": how.legacy_parameters}
+    if extra:
+        result.config = {**result.config, **extra}
     return result
+
+
+def _at_printed_default(spec: Spec, hello: Hello,
+                        config: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Return ``config`` without the overrides, of parameters the engine does not declare, that
+    set the value the spec prints for it anyway (and those overrides, ``NAME=VALUE``)."""
+    declared = (hello.games.get(spec.game_id) or {}).get("parameters") or {}
+    overrides = dict(config.get("parameters") or {})
+    dropped = []
+    for name, value in sorted(overrides.items()):
+        if name in declared:
+            continue
+        rest = {k: v for k, v in overrides.items() if k != name}
+        try:
+            printed = config_from_json(spec, {**config, "parameters": rest}).parameters.get(name)
+        except ConfigError:
+            continue
+        if _json(printed) == _json(value):
+            overrides = rest
+            dropped.append(f"{name}={_json(value)}")
+    if not dropped:
+        return config, []
+    return {**config, "parameters": overrides}, dropped
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 @dataclass

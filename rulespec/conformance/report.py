@@ -12,7 +12,7 @@ from rulespec.conformance.causes import Cause, report_causes, signatures, where
 from rulespec.conformance.checks import BY_ID, CHECKS, Failure, Report, RunResult
 from rulespec.conformance.coverage import coverage_lines, exercised_line
 from rulespec.conformance.divergence import DIVERGED
-from rulespec.conformance.scope import label
+from rulespec.conformance.scope import hello_additions, label
 
 
 def _config_text(config: dict[str, Any]) -> str:
@@ -114,8 +114,16 @@ _LEVELS = {"full": "", "observable": " at level observable (hidden state not com
 def _rulings_text(f: Failure, matches: Sequence[Mapping[str, str]]) -> list[str]:
     """Say which ruling options make the reference do what the engine did: only when one
     does (``matches``); a failure no ruling explains gets no rulings line."""
+    from rulespec.conformance.versions import ALSO_LATER
+
+    note, _, later = (f.inference or "").partition(f"; {ALSO_LATER}")
+    if note.startswith(ALSO_LATER):
+        note, later = "", note[len(ALSO_LATER):]
+    # A ruling of a release after the one the engine declares is not the engine's reading:
+    # it is said apart, on a line of its own (``VersionView.explain``).
+    also = [f"  rulings: {ALSO_LATER}{later}"] if later else []
     if not matches:
-        return []
+        return also
     from rulespec.conformance.inference import describe_match
 
     configured = dict(f.config.get("rulings", {}))
@@ -123,9 +131,9 @@ def _rulings_text(f: Failure, matches: Sequence[Mapping[str, str]]) -> list[str]
              for m in matches]
     flags = " ".join(f"--ruling {a}={o}" for a, o in sorted(matches[0].items()))
     lines.append(f"    declare it in hello and check with {flags}, or fix the engine "
-                 f"({f.inference})")
+                 f"({note})")
     lines.append("    its whole ruling profile, every record at every player count: rerun with --infer")
-    return lines
+    return lines + [f"  {line}" for line in also]
 
 
 def _version_lines(report: Report) -> list[str]:
@@ -156,18 +164,38 @@ def _counted(items: Sequence[Mapping[str, str]]) -> str:
 
 
 def _examples_lines(ex: RunResult) -> list[str]:
-    out = [f"rule examples: {ex.examples} run, {len(ex.failures)} failed"
+    """Return the rule examples' lines: how many ran of how many, each group left out with its
+    reason, and the ``hello`` lines that would let the undeclared ones run (never cut short)."""
+    total = ex.config.get("rule_examples")
+    ran = f"{ex.examples} of {total}" if isinstance(total, int) else str(ex.examples)
+    out = [f"rule examples: {ran} run, {len(ex.failures)} failed"
            + (f" (skipped: {ex.skipped})" if ex.skipped else "")
            + (f"; stopped: {ex.cut}" if ex.cut else "")]
+    at_default = ex.config.get("at_printed_default") or []
+    if at_default:
+        names = sorted({n for item in at_default for n in str(item["needs"]).split(", ")})
+        out += _wrapped(f"{len(at_default)} run at the value the spec prints for a parameter the "
+                        f"engine does not declare, sent without the override "
+                        f"({', '.join(names)})", "  ", 99)
+    sent = ex.config.get("parameters_sent_undeclared")
+    if isinstance(sent, Mapping):
+        out += _wrapped(f"{len(sent['examples'])} sent their parameter overrides: {sent['why']}",
+                        "  ", 99)
     if ex.outside_scope:
         out += _wrapped(f"{len(ex.outside_scope)} not run, " + _counted(ex.outside_scope),
-                        "  ", 2)
+                        "  ", 99)
     if ex.undeclared:
         out += _wrapped(f"{len(ex.undeclared)} not run, needing what the engine does not "
-                        "declare: " + _counted(ex.undeclared), "  ", 2)
+                        "declare: " + _counted(ex.undeclared), "  ", 99)
+        game = ex.config.get("game", "GAME")
+        additions = hello_additions(str(game), ex.undeclared)
+        if additions:
+            out.append(f"  to run them, declare in hello's games.{game} (each key's whole value; "
+                       "\"...\" is what it declares now):")
+            out += [f"    {line}" for line in additions]
     if ex.newer:
         out += _wrapped(f"{len(ex.newer)} left out as newer than the version checked "
-                        f"({', '.join(ex.newer)})", "  ", 2)
+                        f"({', '.join(ex.newer)})", "  ", 99)
     return out
 
 

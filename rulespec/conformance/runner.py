@@ -31,7 +31,7 @@ from rulespec.conformance.probes import ProbeMaker
 from rulespec.conformance.progress import KitListener
 from rulespec.conformance.protocol import EngineError, EngineFailure, Legal
 from rulespec.conformance.replay import load_golden, replay_golden
-from rulespec.conformance.scope import Scope, label, needs
+from rulespec.conformance.scope import Scope, label, legacy_parameters, needs
 from rulespec.conformance.steering import Watch, continuation
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import Verdicts
@@ -118,7 +118,8 @@ class Conformance(GamePlay):
             how = ExampleRun(scope=scope, newer=self.version.newer, budget=self.budget,
                              trace_dir=self.options.trace_dir, on_failure=self._confirmed,
                              reference=self.reference, infer=self.options.infer_rulings,
-                             infer_seconds=self.options.infer_seconds, known=self.known_matches)
+                             infer_seconds=self.options.infer_seconds, known=self.known_matches,
+                             legacy_parameters=self._legacy_parameters())
             report.examples = run_rule_examples(self.adapter, self.spec, how=how)
             self.dead = how.dead
         # Golden traces follow the scope asked (and what the engine declares).
@@ -146,6 +147,15 @@ class Conformance(GamePlay):
         except EngineFailure:
             hello = None
         return view_for(self.spec, hello, override=self.options.spec_version)
+
+    def _legacy_parameters(self) -> str | None:
+        """Say why the rule examples send their parameter overrides to an engine that declares
+        none (its release predates hello's ``parameters``: ``scope.legacy_parameters``)."""
+        try:
+            hello = self.adapter.hello()
+        except EngineFailure:
+            return None
+        return legacy_parameters(self.spec, hello, self.version.declared)
 
     def _tell(self, activity: str) -> None:
         if self.listener is not None:

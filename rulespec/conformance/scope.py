@@ -11,6 +11,12 @@ within its range. What needs anything else is skipped and counted (``Hello.suppo
 When an engine still refuses a configuration, ``refusal`` says what was refused and why the kit
 sent it.
 
+**Releases before hello's ``parameters``.** The ``parameters`` key of ``hello`` came on
+``PARAMETERS_IN_HELLO``; until then the kit sent rule examples their parameter overrides
+whatever the engine declared. An engine that declares a release from before that date, and no
+``parameters``, was written under that contract: it is sent the rule examples' overrides still
+(``legacy_parameters`` says why), and nothing else (``--param`` asks it to declare them).
+
 **Labels.** A configuration is named once, short, by what differs from the spec's defaults:
 ``fool p7, defaults except FOOL-AMB-03=eight-only``.
 """
@@ -19,13 +25,38 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulespec.conformance.protocol import Hello
+from rulespec.exitcodes import EXIT_USAGE
 from rulespec.reference.core import Config
+from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
+
+#: The day the ``parameters`` key of ``hello`` came (rulespec's commit 9e5c6e0, shipped in 0.2.0):
+#: releases dated before it could not declare the parameters their engines honour.
+PARAMETERS_IN_HELLO = "2026-11-30"
+
+
+def legacy_parameters(spec: Spec, hello: Hello | None, version: str) -> str | None:
+    """Say why an engine is sent the rule examples' parameter overrides although its hello
+    declares no parameters: it checks as ``version`` of ``spec``'s game, a release dated before
+    hello had ``parameters``. None when it declares ``parameters`` (even ``{}``) or its release is
+    later (then it is sent only what it declares)."""
+    if hello is None or "parameters" in (hello.games.get(spec.game_id) or {}):
+        return None
+    from rulespec.releases.store import releases_of
+
+    dated = {r.version: r.date for r in releases_of(spec)}
+    date = dated.get(version)
+    if date is None or str(date) >= PARAMETERS_IN_HELLO:
+        return None
+    return (f"the engine is checked as {spec.game_id} {version} ({date}), a release from before "
+            f"hello could declare parameters ({PARAMETERS_IN_HELLO}), and declares none: rule "
+            "examples are sent their parameter overrides, as the kit of its release did; declare "
+            "`parameters` in hello to be sent only those")
 
 
 @dataclass(frozen=True)
@@ -92,6 +123,127 @@ def _common(dicts: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def hello_additions(game: str, undeclared: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return the ``hello`` lines that would let the rule examples left out as undeclared run:
+    one line per key of ``games.GAME`` (its whole new value), and how many examples need it.
+
+    Each entry's ``wants`` is what ``_wants`` wrote; entries without one (an older report) are
+    left out.
+    """
+    rulings: dict[str, list[str]] = {}
+    variants: list[str] = []
+    players: list[int] = []
+    declared: dict[str, Any] = {}
+    values: dict[str, list[Any]] = {}
+    counts = {"rulings": 0, "variants": 0, "players": 0, "parameters": 0}
+    for entry in undeclared:
+        if not entry.get("wants"):
+            continue
+        wants = json.loads(str(entry["wants"]))
+        for key in wants:
+            counts[key] += 1
+        for amb, options in (wants.get("rulings") or {}).items():
+            have = rulings.setdefault(amb, [])
+            have.extend(o for o in options if o not in have)
+        variants.extend(v for v in wants.get("variants") or () if v not in variants)
+        players.extend(n for n in wants.get("players") or () if n not in players)
+        if "parameters" in wants:
+            declared.update(wants["parameters"]["declared"])
+            for name, value in wants["parameters"]["values"].items():
+                values.setdefault(name, []).append(value)
+    lines = []
+    if rulings:
+        body = ", ".join(f"{json.dumps(a)}: {json.dumps(o)}" for a, o in sorted(rulings.items()))
+        lines.append((f'"rulings": {{..., {body}}}', counts["rulings"]))
+    if variants:
+        lines.append((f'"variants": {json.dumps(variants)}', counts["variants"]))
+    if players:
+        lines.append((f'"players": {json.dumps(sorted(players))}', counts["players"]))
+    if values:
+        params = {**declared}
+        for name, seen in sorted(values.items()):
+            params[name] = _widened(params.get(name), seen)
+        lines.append((f'"parameters": {json.dumps(params, sort_keys=True)}',
+                      counts["parameters"]))
+    return [f"{line}  (needed by {n} example{'s' if n != 1 else ''})" for line, n in lines]
+
+
+def _widened(declared: Mapping[str, Any] | None, seen: Sequence[Any]) -> dict[str, Any]:
+    """Return a parameter's declaration widened to the values ``seen``: a range for integers
+    (from what is declared, if anything), else a list of values."""
+    base = dict(declared or {})
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in seen) and "values" not in base:
+        low = min([*seen, *([base["minimum"]] if "minimum" in base else [])])
+        high = max([*seen, *([base["maximum"]] if "maximum" in base else [])])
+        return {"minimum": low, "maximum": high}
+    listed = list(base.get("values") or [])
+    listed.extend(v for v in seen if _json(v) not in {_json(x) for x in listed})
+    return {"values": listed}
+
+
+def hello_wants(spec: Spec, hello: Hello, config: Mapping[str, Any], *, legacy: bool = False) -> str:
+    """Return (as JSON text) what ``hello`` would have to declare for ``config``: each
+    ``hello`` key with its whole new value (what it declares, and what is missing); no
+    parameters when they are sent anyway (``legacy``)."""
+    info = hello.games.get(spec.game_id) or {}
+    wants: dict[str, Any] = {}
+    declared = info.get("rulings") or {}
+    rulings = {amb: [*declared[amb], opt] for amb, opt in sorted(config["rulings"].items())
+               if amb in declared and opt not in declared[amb]}
+    if rulings:
+        wants["rulings"] = rulings
+    variants = [v for v in config["variants"] if v not in (info.get("variants") or [])]
+    if variants:
+        wants["variants"] = [*(info.get("variants") or []), *variants]
+    counts = info.get("players")
+    if counts is not None and config["players"] not in counts:
+        wants["players"] = [*counts, config["players"]]
+    params = {name: value for name, value in sorted(config["parameters"].items())
+              if not legacy and hello.supports(spec.game_id, {}, [], parameters={name: value})}
+    if params:
+        wants["parameters"] = {"declared": info.get("parameters") or {}, "values": params}
+    return json.dumps(wants, sort_keys=True)
+
+class NotDeclared(RulespecError):
+    """The run asks (``--ruling``, ``--variant``, ``--param``) for what the engine's hello does
+    not declare: nothing could be checked under it, so it is a usage error."""
+
+    exit_code = EXIT_USAGE
+
+
+def asked_undeclared(spec: Spec, hello: Hello, scope: Scope,
+                     newer: Callable[[Mapping[str, Any]], str | None] | None = None) -> str | None:
+    """Say what of the scope asked the engine behind ``hello`` does not declare, and the
+    ``hello`` lines that would let it be checked (None: it declares all of it). ``newer``
+    (``VersionView.newer``) says what came after the release the engine is checked as."""
+    rulings, variants = dict(scope.rulings), list(scope.variants or ())
+    counts = (hello.games.get(spec.game_id) or {}).get("players") or [spec.min_players]
+    config: dict[str, Any] = {"game": spec.game_id, "players": counts[0],
+                              "rulings": rulings, "variants": variants,
+                              "parameters": dict(scope.parameters)}
+    problems = hello.supports(spec.game_id, rulings, variants, parameters=scope.parameters)
+    later = newer(config) if newer is not None else None
+    if later:
+        problems = [later, *problems]
+    if not problems:
+        return None
+    asked = ", ".join([*(f"--ruling {a}={o}" for a, o in sorted(scope.rulings.items())),
+                       *(f"--variant {v}" for v in scope.variants or ()),
+                       *(f"--param {k}={_json(v)}" for k, v in sorted(scope.parameters.items()))])
+    lines = hello_additions(spec.game_id, [{"wants": hello_wants(spec, hello, config)}])
+    out = (f"{asked}: the engine's hello does not declare it ({'; '.join(problems)}), so "
+           "nothing could be checked under it")
+    if lines:
+        out += (f". To check it, declare in hello's games.{spec.game_id} (each key's whole "
+                "value; \"...\" is what it declares now): " + "; ".join(
+                    line.rsplit("  (needed by", 1)[0] for line in lines))
+    if later:
+        out += (". What came after the release the engine is checked as needs that release "
+                "declared (spec_version) and implemented: `rulespec diff GAME@OLD GAME@NEW "
+                "--for-implementers` lists it")
+    return out + "; or leave the option out"
 
 
 def needs(problem: str) -> str:

@@ -361,7 +361,9 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
     shown = {r: f.options[0] for r, f in found.items() if f.verdict == "follows"}
     verdict = infer_by_play(adapter, spec, reference, players=n, configured=profile.configured,
                             shown=shown, records=open_, observe=observe, variants=variants,
-                            games=games, max_steps=max_steps, seed=seed, deadline=deadline)
+                            games=games, max_steps=max_steps, seed=seed, deadline=deadline,
+                            options={r: profile.version.options(spec, r)
+                                     for r in spec.ambiguities})
     profile.play.append(verdict)
     out = dict(found)
     for record in open_:

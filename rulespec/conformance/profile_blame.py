@@ -71,8 +71,14 @@ def agreement(spec: Spec, reference: Reference, config: Config, evidence: Eviden
 
 
 def parting(spec: Spec, reference: Reference, config: Config, evidence: Evidence, game: int,
-            position: int, observe: Observe) -> Parting:
-    """Return where ``evidence`` parts from the reference under ``config`` and who is to blame."""
+            position: int, observe: Observe,
+            options: Mapping[str, Sequence[str]] | None = None) -> Parting:
+    """Return where ``evidence`` parts from the reference under ``config`` and who is to blame.
+
+    ``options`` (record -> its options) keeps the records and readings tried to those of the
+    release the engine is checked as: a record added after it is never blamed, nor an option
+    added after it shown.
+    """
     mine = _around(spec, reference, config, evidence, position)
     if mine is None:
         return Parting(game, position, ())
@@ -82,9 +88,10 @@ def parting(spec: Spec, reference: Reference, config: Config, evidence: Evidence
     blamed: list[str] = []
     shows: dict[str, tuple[str, ...]] = {}
     for record, rec in spec.ambiguities.items():
-        if textual(rec):
+        if textual(rec) or (options is not None and not options.get(record)):
             continue
-        others = [str(o["id"]) for o in rec["options"] if o["id"] != config.rulings[record]]
+        others = [str(o["id"]) for o in rec["options"] if o["id"] != config.rulings[record]
+                  and (options is None or str(o["id"]) in options[record])]
         if any(_changes_only(spec, reference, with_rulings(spec, config, {record: o}), evidence,
                              position, mine, set(fields), observe) for o in others):
             blamed.append(record)
@@ -163,8 +170,10 @@ def _changes_only(spec: Spec, reference: Reference, alt: Config, evidence: Evide
 
 
 def blame(spec: Spec, reference: Reference, config: Config, evidence: Sequence[Evidence],
-          scores: Sequence[int], observe: Observe) -> list[Parting]:
-    """Return where each game not reproduced under ``config`` parts, and who is to blame."""
-    return [parting(spec, reference, config, ev, k, score, observe)
+          scores: Sequence[int], observe: Observe,
+          options: Mapping[str, Sequence[str]] | None = None) -> list[Parting]:
+    """Return where each game not reproduced under ``config`` parts, and who is to blame
+    (among the records and readings of ``options``, when given)."""
+    return [parting(spec, reference, config, ev, k, score, observe, options)
             for k, (ev, score) in enumerate(zip(evidence, scores, strict=True))
             if score != ev.length]

@@ -97,7 +97,8 @@ def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players
                   configured: Mapping[str, str], shown: Mapping[str, str],
                   records: Sequence[str], observe: Observe = lambda s: s,
                   variants: Sequence[str] = (), games: int = 3, max_steps: int = 400,
-                  seed: int = 0, deadline: float = float("inf")) -> PlayVerdict:
+                  seed: int = 0, deadline: float = float("inf"),
+                  options: Mapping[str, Sequence[str]] | None = None) -> PlayVerdict:
     """Play ``games`` games on the engine at ``players`` and infer the options of ``records``.
 
     The engine is configured with ``configured``; the reference replays the games under
@@ -105,7 +106,13 @@ def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players
     record in question. Greedy: the option that reproduces the most positions is taken, until
     every game is reproduced or no option helps; then each record's options are scored again,
     and each game still not reproduced is traced to the record to blame.
+
+    ``options`` (record -> its options) keeps the readings tried to those of the release the
+    engine is checked as (``VersionView.options``); a record it leaves out is not varied.
     """
+    def choices(record: str) -> list[str]:
+        return _options(spec, record) if options is None else list(options.get(record, ()))
+
     try:
         config = make_config(spec, players=players, rulings=configured, variants=variants)
         evidence = play_games(adapter, config, games=games, max_steps=max_steps, seed=seed,
@@ -119,7 +126,7 @@ def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players
     while scores != s.full and not s.late():
         best: tuple[int, str, str] | None = None
         for record in records:
-            for option in _options(spec, record):
+            for option in choices(record):
                 if option == chosen.get(record, configured.get(record)):
                     continue
                 got = sum(s.scores({**chosen, record: option}))
@@ -133,13 +140,15 @@ def infer_by_play(adapter: Adapter, spec: Spec, reference: Reference, *, players
     for record in records:
         mine = chosen.get(record, configured.get(record))
         totals = {o: sum(scores) if o == mine else sum(s.scores({**chosen, record: o}))
-                  for o in _options(spec, record)}
+                  for o in choices(record)}
+        if not totals:
+            continue
         top = max(totals.values())
         consistent[record] = tuple(o for o, t in totals.items() if t == top)
     unexplained = sum(1 for a, b in zip(scores, s.full, strict=True) if a != b)
     note = f"{s.replays} replays" + (", stopped by the time budget" if s.late() else "")
     partings = blame(spec, reference, with_rulings(spec, config, chosen), evidence, scores,
-                     observe) if unexplained else []
+                     observe, options=options) if unexplained else []
     return PlayVerdict(players, len(evidence), steps, consistent, unexplained, note,
                        tuple(partings))
 

@@ -12,7 +12,13 @@ checks it as that release would have:
   option of such a record, a new option, variant or parameter) are skipped and counted, as
   test262 skips the features an implementation does not declare;
 - the MAJOR changes between the declared release and today's spec are listed in the report's
-  header, and a failure at a clause (or a ruling) one of them touched says so.
+  header, and a failure says "this behaviour changed in X" only when the change can produce it
+  (``rulespec.conformance.change_evidence``): an action's schema change only on an action whose
+  validity it changes, a parameter's only on a configuration that sets it, a declared behaviour
+  change only where the failing game reaches the record it names;
+- explanations speak the declared release's terms: a ruling that names a record or an option
+  added after it is not offered as the engine's reading, only as "also possible if you move to
+  X" (``VersionView.explain``).
 
 No declared version means today's spec; a version the game never released is an error naming
 its releases. ``rulespec conform --spec-version`` checks against an older release on purpose.
@@ -22,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulespec.conformance.checks import Failure
 from rulespec.conformance.protocol import Hello
@@ -36,6 +42,13 @@ from rulespec.releases.store import (
 )
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
+
+if TYPE_CHECKING:
+    from rulespec.conformance.change_evidence import Evidence
+
+#: How an explanation names a ruling of a later release (``VersionView.explain``): the text
+#: report prints what follows it on a line of its own.
+ALSO_LATER = "also possible if you move to "
 
 
 class UnknownSpecVersion(RulespecError):
@@ -53,6 +66,10 @@ class MajorChange:
     reason: str
     clauses: tuple[str, ...] = ()
     records: tuple[str, ...] = ()
+    #: Where the change is (``actions.play_favor.params/player``), and what it touches, as
+    #: ``rulespec.conformance.change_evidence`` reads it (not part of the JSON).
+    path: str = field(default="", compare=False)
+    evidence: Evidence | None = field(default=None, compare=False, repr=False)
 
     def text(self) -> str:
         """Return the change in one line: where it came in and what it is."""
@@ -82,6 +99,10 @@ class VersionView:
     added_variants: frozenset[str] = frozenset()
     added_parameters: frozenset[str] = frozenset()
     majors: tuple[MajorChange, ...] = ()
+    #: The release that added each held record (``REC``) and each added option (``REC=opt``).
+    added_in: Mapping[str, str] = field(default_factory=dict)
+    #: Today's spec (None in views built by hand): what the evidence of a change replays on.
+    spec: Spec | None = field(default=None, compare=False, repr=False)
 
     @property
     def today(self) -> bool:
@@ -103,28 +124,76 @@ class VersionView:
         return (f"needs {', '.join(wants)}, added after {self.declared} (the version the "
                 f"engine is checked as)")
 
-    def touching(self, failure: Failure) -> tuple[str, ...]:
-        """Return a sentence for each MAJOR change that touches what ``failure`` is about.
+    def later(self, record: str, option: str) -> str | None:
+        """Return the release that added ``record`` or its ``option`` after the declared one
+        (None: the declared release has both)."""
+        if self.today:
+            return None
+        if record in self.held:
+            return self.added_in.get(record, self.current)
+        if option in self.added_options.get(record, frozenset()):
+            return self.added_in.get(f"{record}={option}", self.current)
+        return None
 
-        A change touches a failure when they share a clause (the failure's own or a differing
-        field's), or when the change names a record under whose other option the reference does
-        what the engine did (the failure's ``matches``).
+    def in_release(self, match: Mapping[str, str]) -> bool:
+        """Return True when every record and option of ``match`` is in the declared release."""
+        return all(self.later(a, o) is None for a, o in match.items())
+
+    def options(self, spec: Spec, record: str) -> list[str]:
+        """Return the options of ``record`` the declared release has, in spec order (none for
+        a record added after it)."""
+        if record in self.held:
+            return []
+        newer = self.added_options.get(record, frozenset())
+        return [str(o["id"]) for o in spec.ambiguities[record]["options"]
+                if str(o["id"]) not in newer]
+
+    def touching(self, failure: Failure) -> tuple[str, ...]:
+        """Return a sentence for each MAJOR change that can produce ``failure``.
+
+        Sharing a clause is not enough: the change must touch what differs (an action whose
+        validity its schema change alters, a parameter the configuration sets, a record the
+        failing game reaches under the option it changed), as
+        ``rulespec.conformance.change_evidence`` decides.
         """
-        clauses = set(failure.clauses)
-        for entry in failure.diff:
-            clauses.update(entry.get("clauses") or ())
-        explained = {amb for match in failure.matches for amb in match}
-        out = []
-        for change in self.majors:
-            if clauses & set(change.clauses) or explained & set(change.records):
-                out.append(f"this behaviour changed in {change.version} ({change.rule}): "
-                           f"{change.reason}")
-        return tuple(out)
+        from rulespec.conformance.change_evidence import produces
+
+        return tuple(self._changed_text(change) for change in self.majors
+                     if produces(change, failure, self.spec))
+
+    def _changed_text(self, change: MajorChange) -> str:
+        """Say a change that can produce a failure; one that declares a behaviour no longer
+        played says the engine may follow the declared release there."""
+        text = f"this behaviour changed in {change.version} ({change.rule}): {change.reason}"
+        if change.rule == "BEHAVIOUR_DECLARED":
+            text += (f" The engine may follow what {self.declared} specified here, which "
+                     "today's reference no longer plays.")
+        return text
 
     def explain(self, failure: Failure) -> Failure:
-        """Return ``failure`` with the MAJOR changes that touch it named (``changed``)."""
+        """Return ``failure`` in the declared release's terms: the rulings of a later release
+        moved out of ``matches`` into an "also possible if you move to X" note, and the MAJOR
+        changes that can produce it named (``changed``)."""
+        if self.today:
+            return failure
+        kept = tuple(m for m in failure.matches if self.in_release(m))
+        if len(kept) < len(failure.matches):
+            later = [m for m in failure.matches if not self.in_release(m)]
+            failure = replace(failure, matches=kept,
+                              inference=_with_later(failure.inference, self.later_text(later)))
         changed = self.touching(failure)
         return replace(failure, changed=changed) if changed else failure
+
+    def later_text(self, matches: Sequence[Mapping[str, str]]) -> str:
+        """Say the rulings of later releases: ``also possible if you move to 1.2.0: ...``."""
+        by: dict[str, list[str]] = {}
+        for match in matches:
+            version = max((self.later(a, o) or self.declared for a, o in match.items()),
+                          key=parse_version)
+            by.setdefault(version, []).append(" with ".join(f"{a} = {o}"
+                                                            for a, o in sorted(match.items())))
+        return "; ".join(f"{ALSO_LATER}{v}: {' or '.join(names)} (not in {self.declared})"
+                         for v, names in sorted(by.items(), key=lambda x: parse_version(x[0])))
 
     def header(self) -> list[str]:
         """Return the report's lines about the version checked."""
@@ -200,7 +269,8 @@ def view_for(spec: Spec, hello: Hello | None, *, override: str | None = None) ->
                        held=_held(old, spec), added_options=_added_options(old, spec),
                        added_variants=frozenset(spec.variants) - frozenset(old.variants),
                        added_parameters=frozenset(spec.parameters) - frozenset(old.parameters),
-                       majors=tuple(_majors(spec, version)))
+                       majors=tuple(_majors(spec, version)), added_in=_added_in(spec, version),
+                       spec=spec)
 
 
 def _held(old: Spec, new: Spec) -> dict[str, str]:
@@ -220,6 +290,41 @@ def _added_options(old: Spec, new: Spec) -> dict[str, frozenset[str]]:
     return out
 
 
+def _with_later(note: str | None, later: str) -> str:
+    """Return the inference note with what a later release would explain added."""
+    if note and ALSO_LATER in note:
+        note = note.split(f"; {ALSO_LATER}")[0]
+    return f"{note}; {later}" if note else later
+
+
+def _added_in(spec: Spec, declared: str) -> dict[str, str]:
+    """Return, for each record (``REC``) and option (``REC=opt``) added after ``declared``,
+    the first release that has it (today's, when no frozen release in between does)."""
+    low = parse_version(declared)
+    seen = release_spec(spec.game_id, declared)
+    have = {aid: {str(o["id"]) for o in rec.get("options") or ()}
+            for aid, rec in seen.ambiguities.items()}
+    out: dict[str, str] = {}
+    later: list[tuple[str, Spec]] = []
+    for item in releases(spec.game_id):
+        if low < item.key < parse_version(spec.version):
+            try:
+                later.append((item.version, release_spec(spec.game_id, item.version)))
+            except UnknownRelease:
+                continue
+    later.append((spec.version, spec))
+    for version, each in later:
+        for aid, rec in each.ambiguities.items():
+            if aid not in have:
+                out.setdefault(aid, version)
+                have[aid] = set()
+            for option in (str(o["id"]) for o in rec.get("options") or ()):
+                if option not in have[aid]:
+                    out.setdefault(f"{aid}={option}", version)
+                    have[aid].add(option)
+    return out
+
+
 def _majors(spec: Spec, declared: str) -> list[MajorChange]:
     """Return the MAJOR changes from release ``declared`` to today's ``spec``, by release.
 
@@ -236,11 +341,14 @@ def _majors(spec: Spec, declared: str) -> list[MajorChange]:
             except UnknownRelease:
                 continue  # recorded but not frozen: its changes show in the next pair
     steps.append((spec.version, spec))
+    from rulespec.conformance.change_evidence import evidence_of
+
     out: list[MajorChange] = []
     before = release_spec(spec.game_id, declared)
     for version, after in steps:
         found = diff_specs(before, after, behaviour=True)
-        out += [MajorChange(version, c.rule, c.reason, tuple(c.clauses), tuple(c.records))
+        out += [MajorChange(version, c.rule, c.reason, tuple(c.clauses), tuple(c.records),
+                            c.path, evidence_of(c, before, after))
                 for c in found.changes if c.level == "major"]
         before = after
     return _unique(out)

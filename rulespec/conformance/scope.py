@@ -26,18 +26,22 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from rulespec.conformance.protocol import Hello
 from rulespec.exitcodes import EXIT_USAGE
 from rulespec.reference.core import Config
+from rulespec.releases.implementers import (
+    PARAMETERS_IN_HELLO,
+    migration,
+    predates_parameters,
+    releases_listed,
+)
+from rulespec.releases.store import UnknownRelease, parse_version, release_spec
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
-
-#: The day the ``parameters`` key of ``hello`` came (rulespec's commit 9e5c6e0, shipped in 0.2.0):
-#: releases dated before it could not declare the parameters their engines honour.
-PARAMETERS_IN_HELLO = "2026-11-30"
 
 
 def legacy_parameters(spec: Spec, hello: Hello | None, version: str) -> str | None:
@@ -47,11 +51,8 @@ def legacy_parameters(spec: Spec, hello: Hello | None, version: str) -> str | No
     later (then it is sent only what it declares)."""
     if hello is None or "parameters" in (hello.games.get(spec.game_id) or {}):
         return None
-    from rulespec.releases.store import releases_of
-
-    dated = {r.version: r.date for r in releases_of(spec)}
-    date = dated.get(version)
-    if date is None or str(date) >= PARAMETERS_IN_HELLO:
+    date = predates_parameters(spec, version)
+    if date is None:
         return None
     return (f"the engine is checked as {spec.game_id} {version} ({date}), a release from before "
             f"hello could declare parameters ({PARAMETERS_IN_HELLO}), and declares none: rule "
@@ -319,4 +320,48 @@ def refusal(spec: Spec, hello: Hello | None, config: Mapping[str, Any], engine_s
     """Return the message of a configuration the engine refused in ``start``: what was refused,
     what the engine said, and why the kit sent it (``why_sent``: which stage needed it)."""
     return (f"the engine refused to start {label(spec, config)}: {engine_says}; the kit sent it "
-            f"for {why_sent}, as the engine's hello declares: {sent_because(spec, hello, config)}")
+            f"for {why_sent}, as the engine's hello declares: {sent_because(spec, hello, config)}"
+            + claimed_mismatch(spec, hello, config, engine_says))
+
+
+def claimed_mismatch(spec: Spec, hello: Hello | None, config: Mapping[str, Any],
+                     engine_says: str) -> str:
+    """Say, when the engine refused a record its hello does not list and that came after the
+    newest release whose records its hello does list, that it claims a release its hello does
+    not match: what was added since (records, options, parameters) and the lines to add.
+    Empty otherwise."""
+    info = (hello.games.get(spec.game_id) or {}) if hello is not None else {}
+    claimed = info.get("spec_version")
+    listed = sorted(info.get("rulings") or {})
+    unlisted = [a for a in sorted(dict(config.get("rulings") or {})) if a not in listed]
+    if not isinstance(claimed, str) or not listed or not any(a in engine_says for a in unlisted):
+        return ""
+    params = tuple(sorted(info.get("parameters") or {}))
+    return _mismatch_text(spec.game_id, claimed, tuple(listed), params)
+
+
+@lru_cache(maxsize=64)
+def _mismatch_text(game: str, claimed: str, listed: tuple[str, ...],
+                   params: tuple[str, ...]) -> str:
+    from rulespec.spec.registry import get_spec
+
+    spec = get_spec(game)
+    matched = releases_listed(spec, listed)
+    try:
+        if matched is None or parse_version(matched) >= parse_version(claimed):
+            return ""
+        new = spec if claimed == spec.version else release_spec(game, claimed)
+        moved = migration(release_spec(game, matched), new)
+    except (UnknownRelease, ValueError):
+        return ""
+    moved = replace(moved, undeclared_before={k: v for k, v in moved.undeclared_before.items()
+                                              if k not in params})
+    added = [f"{a.kind} {a.id} (since {a.since})" for a in moved.added]
+    if not added:
+        return ""
+    return (f". The engine's hello claims {game} {claimed} but lists the records of {matched}; "
+            f"added since {matched}: {', '.join(added)}. To claim {claimed}, declare in hello's "
+            f"games.{game} (\"...\" is what it declares now): "
+            + "; ".join(moved.hello_lines()[1:]) + " and accept them in start, or declare "
+            f"spec_version {matched} (`rulespec diff {game}@{matched} {game}@{claimed} "
+            "--for-implementers`)")

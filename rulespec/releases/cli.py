@@ -113,8 +113,12 @@ def _resolve_new(text: str, game: str | None, stack: contextlib.ExitStack) -> Si
               help="Compare the text only: do not replay OLD's traces, examples and perft tables.")
 @click.option("--verbose", "-v", is_flag=True, help="List every PATCH change (text format).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option("--for-implementers", "for_implementers", is_flag=True,
+              help="Say what an engine of OLD must add to its hello (records, options, "
+              "parameters, variants) and change in behaviour (the MAJOR changes) to claim NEW.")
 def diff(sides: tuple[str, ...], against: str | None, game: str | None, every: bool,
-         previous: bool, check: bool, fmt: str, no_behaviour: bool, verbose: bool, quiet: bool) -> None:
+         previous: bool, check: bool, fmt: str, no_behaviour: bool, verbose: bool, quiet: bool,
+         for_implementers: bool = False) -> None:
     """Classify every change from OLD to NEW and the version bump it needs.
 
     Each side is a spec file, a release GAME@VERSION, git:REV:PATH, or git:REV (with --game or
@@ -155,7 +159,15 @@ def diff(sides: tuple[str, ...], against: str | None, game: str | None, every: b
                                     progress=progress, old_label=old_side.label,
                                     new_label=new_side.label)
                 progress.done()
-                outputs.append(render(result, fmt, new=new_side.spec, verbose=verbose))
+                if for_implementers:
+                    from rulespec.releases.implementers import migration
+                    from rulespec.releases.implementers import render as render_migration
+
+                    outputs.append(render_migration(migration(
+                        old_side.spec, new_side.spec, result, new_label=new_side.spec.version),
+                        fmt).rstrip("\n"))
+                else:
+                    outputs.append(render(result, fmt, new=new_side.spec, verbose=verbose))
             failed = failed or not result.ok
     except RulespecError as exc:
         _usage(str(exc))

@@ -14,6 +14,7 @@ from rulespec.docsgen.feed import feed_page
 from rulespec.docsgen.history import DiffCache, History
 from rulespec.docsgen.links import game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, table, text
+from rulespec.docsgen.migrations import migrations_page
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.perft import PERFT_PAGE, PERFT_TITLE, perft_page
 from rulespec.docsgen.publish import MARKER_REPOSITORY, repository_block
@@ -112,6 +113,7 @@ def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
         pages.append(cli_page(cli))
     pages.append(feed_page(list(histories.values()), site_url=site_url,
                            directory_urls=directory_urls))
+    pages.append(migrations_page(specs, histories))
     for spec in specs:
         history = histories[spec.game_id]
         pages.extend(game_pages(spec, history=history))

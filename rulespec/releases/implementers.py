@@ -176,22 +176,26 @@ def migration(old: Spec, new: Spec, diff: SpecDiff | None = None, *,
     return Migration(new.game_id, old.version, label, tuple(added), majors, undeclared)
 
 
-def render(m: Migration, fmt: str = "text") -> str:
-    """Return the migration as text, markdown or JSON."""
+def render(m: Migration, fmt: str = "text", *, heading: int = 2) -> str:
+    """Return the migration as text, markdown (its title a heading of level ``heading``, its
+    two parts bold paragraphs) or JSON."""
     if fmt == "json":
         return json.dumps(m.to_json(), indent=2, ensure_ascii=False)
     md = fmt == "markdown"
-    out = [f"{'## ' if md else ''}Moving an engine of {m.game} {m.old} to {m.new}", ""]
-    out += [f"{'### ' if md else ''}1. Add to hello's games.{m.game}", ""]
-    fence = ["```json"] if md else []
+    gap = [""] if md else []
+    title = f"Moving an engine of {m.game} {m.old} to {m.new}"
+    out = [f"{'#' * heading} {title}" if md else title, ""]
+    add = f"1. Add to hello's games.{m.game}"
+    out += [f"**{add}**" if md else add, ""]
+    fence = ["```text"] if md else []
     out += [*fence, *(line if md else f"  {line}" for line in m.hello_lines()),
             *(["```"] if md else []), ""]
     out += _added_lines(m, md)
-    out += [f"{'### ' if md else ''}2. Change in behaviour", ""]
+    out += ["**2. Change in behaviour**" if md else "2. Change in behaviour", ""]
     if m.behaviour:
         out.append(f"Every MAJOR change from {m.old} to {m.new}: where an engine conformant to "
                    f"{m.old} may differ.")
-        out.append("")
+        out += gap
         for c in m.behaviour:
             cites = ", ".join((*c.clauses, *c.records))
             if md:
@@ -207,22 +211,26 @@ def render(m: Migration, fmt: str = "text") -> str:
 def _added_lines(m: Migration, md: bool) -> list[str]:
     out: list[str] = []
     item = "- " if md else "  "
+    gap = [""] if md else []  # a Markdown list needs a blank line before it
     records = m.of_kind("record")
     if records:
         out.append(f"Records added since {m.old} (the kit sends each in start; list it and accept "
                    "its default, which is what your release specified):")
+        out += gap
         out += [f"{item}{r.id} (since {r.since}): {r.about}; default {r.default}" for r in records]
         out.append("")
     options = m.of_kind("option")
     if options:
         out.append("Options added to records you know (sent to you unless hello lists the "
                    "record without them):")
+        out += gap
         out += [f"{item}{o.id} (since {o.since})" for o in options]
         out.append("")
     params = m.of_kind("parameter")
     if params:
         out.append("Parameters added (declare those you honour; the others are never "
                    "overridden):")
+        out += gap
         out += [f"{item}{p.id} (since {p.since}): {p.about}" for p in params]
         out.append("")
     if m.undeclared_before:
@@ -234,6 +242,7 @@ def _added_lines(m: Migration, md: bool) -> list[str]:
     variants = m.of_kind("variant")
     if variants:
         out.append("Variants added (declare those you implement):")
+        out += gap
         out += [f"{item}{v.id} (since {v.since}): {v.about}" for v in variants]
         out.append("")
     return out

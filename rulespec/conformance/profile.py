@@ -42,7 +42,8 @@ PLAY_STEPS = 400
 PLAY_SECONDS = 5.0
 PROFILE_SECONDS = 9.0
 
-Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer"]
+Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer",
+                  "older"]
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,17 @@ class RulingProfile:
             counts = [f.players for f in found if f.verdict == "unreached"]
             if counts:
                 out[record] = counts
+        return out
+
+    def older(self) -> list[tuple[str, list[Finding]]]:
+        """Return every record whose configured option the engine follows as the declared
+        release specified it, before a MAJOR change altered what that option does, with those
+        findings (not a bug of the release it declares)."""
+        out = []
+        for record, found in self.findings.items():
+            old = [f for f in found if f.verdict == "older"]
+            if old:
+                out.append((record, old))
         return out
 
     def newer(self) -> list[str]:
@@ -342,7 +354,7 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
                                  deadline=deadline)
     for n in profile.players:
         for record, finding in by_count[n].items():
-            profile.findings[record].append(finding)
+            profile.findings[record].append(_older(finding, profile))
     profile.witnesses_run = bench.runs
     profile.seconds = time.perf_counter() - started
     return profile
@@ -391,6 +403,33 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
             if f.option is not None and f.option != profile.configured[record]:
                 out[record] = replace(f, doubt=doubt)
     return out
+
+
+def _older(finding: Finding, profile: RulingProfile) -> Finding:
+    """Return ``finding`` as ``older`` when the engine follows no option of today's spec where a
+    MAJOR change since the declared release altered what its configured option does, and what
+    fails is that change's: a witness of the configured option that fails cites a clause the
+    change cites (or the games played part at the record). The old behaviour is not played by
+    today's reference, so the profile says exactly that, rather than calling it a bug."""
+    if finding.verdict != "no-option":
+        return finding
+    option = profile.configured.get(finding.record, "")
+    for change in profile.version.majors:
+        ev = change.evidence
+        options = (ev.records.get(finding.record) if ev is not None
+                   else (() if finding.record in change.records else None))
+        if options is None or (options and option not in options):
+            continue
+        failing = [w for w in finding.witnesses
+                   if not w.holds and w.probe.option == option and not w.before_record]
+        cited = any(set(w.probe.example.clauses) & set(change.clauses) for w in failing)
+        if not (cited or (finding.by == "play" and not failing)):
+            continue
+        return replace(finding, verdict="older", options=(option,), note=(
+            f"follows {finding.record} = {option} as {profile.version.declared} specified it: "
+            f"{change.version} changed it ({change.rule}: {change.reason}); "
+            f"today's reading fails here: {finding.note}"))
+    return finding
 
 
 def _blame_note(finding: Finding, parting: Parting) -> str:

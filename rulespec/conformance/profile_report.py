@@ -57,6 +57,10 @@ def summary(profile: RulingProfile) -> str:
     for record, found in profile.bugs():
         out += (f"; follows no option of {record} at {_players([f.players for f in found])} "
                 "(a bug, not a ruling)")
+    for record, found in profile.older():
+        out += (f"; follows {record} = {found[0].options[0]} as {profile.version.declared} "
+                f"specified it at {_players([f.players for f in found])} (changed since; not a "
+                f"bug of {profile.version.declared})")
     parted = [p.players for p in profile.play
               if any(len(x.records) != 1 for x in p.partings) and not p.blamed()]
     if parted:
@@ -102,6 +106,9 @@ def _cells(finding: Finding, profile: RulingProfile) -> tuple[str, str]:
     if f.verdict == "no-option":
         return "NO OPTION (a bug)", ("the games played" if f.by == "play"
                                      else "every option's witness fails")
+    if f.verdict == "older":
+        return (f"{f.options[0]} as in {profile.version.declared}",
+                "the games played" if f.by == "play" else "today's witnesses fail")
     if f.verdict == "unreached":
         return "not reached (a bug before it)", "every witness fails earlier"
     if f.verdict == "undecided":
@@ -148,6 +155,11 @@ def render_text(profile: RulingProfile) -> str:
                        f"{_why_no_option(f)}")
         out.append("  a plain bug at the record's decision point, not another reading: run "
                    "the kit without --infer for the failing game")
+    for record, found in profile.older():
+        counts = _players([f.players for f in found])
+        out.append(f"{record} at {counts}: {found[0].note.split('; today')[0]}")
+        out.append(f"  not a bug of {v.declared}; an engine moving to {v.current} must change "
+                   "it there")
     if profile.version.held:
         out.append(f"not asked (added after {v.declared}, held at their default): "
                    + ", ".join(sorted(profile.version.held)))
@@ -181,6 +193,8 @@ def to_json(profile: RulingProfile) -> dict[str, Any]:
                   "by": sorted({f.by for f in found}), "why": [_why_no_option(f) for f in found],
                   "witnesses": [w.to_json() for f in found for w in f.witnesses]}
                  for r, found in profile.bugs()],
+        "older": [{"record": r, "option": found[0].options[0], "players": [f.players for f in found],
+                   "why": [f.note for f in found]} for r, found in profile.older()],
         "undecided": profile.undecided(),
         "unreached": profile.unreached(),
         "newer": {"records": sorted(v.held),

@@ -39,7 +39,19 @@ def keeps_later_stones(base: type[Engine]) -> type[Engine]:
             return
         base._receive(self, player, c, drawn=drawn)  # type: ignore[attr-defined]
 
-    return type(f"Older{base.__name__}", (base,), {"_receive": _receive})
+    def _receive_together(self: Any, player: int, counts: list[int]) -> None:
+        if self.ruling("OURO-AMB-06") != "immediately":
+            base._receive_together(self, player, counts)  # type: ignore[attr-defined]
+            return
+        # 1.0.0 handed a favour's stones over one at a time, the Fool's Gold first: what came
+        # after an accident (the rest of Do Me a Favor) was kept.
+        fools_gold = self.rules.fools_gold
+        for c in [fools_gold, *(c for c in range(len(counts)) if c != fools_gold)]:
+            for _ in range(counts[c]):
+                _receive(self, player, c, drawn=True)
+
+    return type(f"Older{base.__name__}", (base,), {"_receive": _receive,
+                                                    "_receive_together": _receive_together})
 
 
 #: Engines that follow, as an older release specified it, an option a later MAJOR release

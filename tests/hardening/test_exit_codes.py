@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -18,6 +19,10 @@ from rulespec.cli import cli, main
 from rulespec.exitcodes import CONTRACT, EXIT_ENGINE, EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from rulespec.spec.registry import spec_paths
 from tests.hardening.corpus import CASES, ENGINE, GOLDEN
+
+#: An engine that declares one parameter of Ruby Rhino (total_coins), not target_score.
+STRICT = (f"{sys.executable} "
+          f"{Path(__file__).parents[1] / 'conformance' / 'engines' / 'strict.py'} ruby-rhino")
 
 HELLO = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "hello",
                     "params": {"protocol": "rulespec-engine/1"}})
@@ -45,6 +50,9 @@ RUNS: list[tuple[str, list[str], int]] = [
                  "--examples", "1", "--no-golden"], EXIT_FAILED),
     ("conform", ["conform", "--game", "fool", "--timeout", "0"], EXIT_USAGE),
     ("conform", ["conform", "--engine", f"{ENGINE} exit", "--game", "fool"], EXIT_ENGINE),
+    # --param (or --ruling) naming what the engine's hello does not declare: a usage error.
+    ("conform", ["conform", "--engine", STRICT, "--game", "ruby-rhino", "-p", "target_score=30"],
+     EXIT_USAGE),
     ("serve", ["serve", "fool"], EXIT_OK),
     ("serve", ["serve", "chess"], EXIT_USAGE),
     ("conform-bench", ["conform-bench", "chess"], EXIT_USAGE),

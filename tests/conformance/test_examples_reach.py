@@ -28,7 +28,6 @@ from rulespec.conformance.examples_check import ExampleRun, run_rule_examples
 from rulespec.conformance.protocol import Hello
 from rulespec.conformance.report import _examples_lines
 from rulespec.conformance.scope import (
-    PARAMETERS_IN_HELLO,
     NotDeclared,
     Scope,
     asked_undeclared,
@@ -38,6 +37,7 @@ from rulespec.conformance.scope import (
 from rulespec.conformance.versions import view_for
 from rulespec.examples.model import load_examples
 from rulespec.exitcodes import EXIT_USAGE
+from rulespec.releases.implementers import PARAMETERS_IN_HELLO
 from rulespec.releases.store import releases
 from rulespec.spec import get_spec
 

@@ -25,6 +25,7 @@ from rulespec.conformance.inference import Reference
 from rulespec.conformance.levels import projection
 from rulespec.conformance.profile_blame import Observe, Parting
 from rulespec.conformance.profile_play import PlayVerdict, infer_by_play
+from rulespec.conformance.profile_steer import Steered, steer
 from rulespec.conformance.protocol import Hello
 from rulespec.conformance.versions import VersionView, view_for
 from rulespec.conformance.witness_probes import ProbeResult, Probes, WitnessBench, options_held
@@ -41,6 +42,9 @@ PLAY_STEPS = 400
 #: witnesses are quick, the play is what a slow engine makes slow.
 PLAY_SECONDS = 5.0
 PROFILE_SECONDS = 9.0
+#: Seconds the steered games may take in all (``rulespec.conformance.profile_steer``): spent
+#: only where neither the witnesses nor the random games told a record's options apart.
+STEER_SECONDS = 20.0
 
 Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer",
                   "older"]
@@ -55,7 +59,8 @@ class Finding:
     verdict: Verdict
     #: The option the engine follows (``follows``), or the candidates left (``undecided``).
     options: tuple[str, ...] = ()
-    #: ``witness`` or ``play`` for a ``follows`` verdict.
+    #: ``witness``, ``play`` or ``steered`` (games searched for the record's decision point)
+    #: for a ``follows`` verdict.
     by: str = ""
     witnesses: tuple[ProbeResult, ...] = ()
     note: str = ""
@@ -104,6 +109,8 @@ class RulingProfile:
     #: Record -> its findings, one per player count, in spec order.
     findings: dict[str, list[Finding]] = field(default_factory=dict)
     play: list[PlayVerdict] = field(default_factory=list)
+    #: The steered games' searches, one per record and player count they were needed at.
+    steered: list[Steered] = field(default_factory=list)
     witnesses_run: int = 0
     seconds: float = 0.0
 
@@ -117,7 +124,7 @@ class RulingProfile:
                     by.setdefault(f.option, []).append(f)
             out += [Deviation(record, option,
                               tuple(f.players for f in fs if f.by == "witness"),
-                              tuple(f.players for f in fs if f.by == "play"),
+                              tuple(f.players for f in fs if f.by in ("play", "steered")),
                               tuple(f.players for f in fs if f.doubt))
                     for option, fs in by.items()]
         return out
@@ -303,7 +310,11 @@ def _judge_count(bench: WitnessBench, adapter: Adapter, records: Sequence[str], 
         if now == shown:
             break
         shown = now
-        pending = [r for r in pending if found[r].verdict != "follows"]
+        # Asked again under what the others were shown to follow: every record not settled,
+        # and every reading other than the configured one, which another record's reading may
+        # have made its witness hold (FOOL-AMB-16's second Fool, when FOOL-AMB-03's reading
+        # leaves one Fool at 7 players).
+        pending = [r for r in records if found[r].verdict != "follows" or r in shown]
     return found
 
 
@@ -316,12 +327,16 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
                          spec_version: str | None = None, games: int = PLAY_GAMES,
                          max_steps: int = PLAY_STEPS, seed: int = 0,
                          play_seconds: float = PLAY_SECONDS,
-                         budget: float = PROFILE_SECONDS) -> RulingProfile:
+                         budget: float = PROFILE_SECONDS,
+                         steer_seconds: float = STEER_SECONDS) -> RulingProfile:
     """Return the ruling profile of the engine behind ``adapter`` for ``spec``'s game.
 
     The witnesses come first, at every player count; then games are played (at most ``games``
     per count, ``max_steps`` long, ``play_seconds`` in all, and no longer than what is left of
-    ``budget`` seconds for the whole profile) for what they leave open and to check them.
+    ``budget`` seconds for the whole profile) for what they leave open and to check them; and
+    where a record is still not told apart, steered games (``profile_steer``, at most
+    ``steer_seconds`` in all, reproducible with ``seed``) until it is or that budget ends.
+    ``play_seconds=0`` plays no game at all: the witnesses alone.
     """
     started = time.perf_counter()
     hello = adapter.hello()
@@ -352,6 +367,13 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
         by_count[n] = _fall_back(adapter, spec, reference, by_count[n], profile, variants,
                                  observe, games=games, max_steps=max_steps, seed=seed,
                                  deadline=deadline)
+    if play_seconds > 0:
+        steer_ends = time.monotonic() + steer_seconds
+        for i, n in enumerate(profile.players):
+            deadline = time.monotonic() + (steer_ends - time.monotonic()) / (
+                len(profile.players) - i)
+            by_count[n] = _steer(adapter, spec, reference, by_count[n], profile, variants,
+                                 observe, seed=seed, max_steps=max_steps, deadline=deadline)
     for n in profile.players:
         for record, finding in by_count[n].items():
             profile.findings[record].append(_older(finding, profile))
@@ -402,6 +424,35 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
         for record, f in out.items():
             if f.option is not None and f.option != profile.configured[record]:
                 out[record] = replace(f, doubt=doubt)
+    return out
+
+
+def _steer(adapter: Adapter, spec: Spec, reference: Reference, found: dict[str, Finding],
+           profile: RulingProfile, variants: Sequence[str], observe: Observe, *, seed: int,
+           max_steps: int, deadline: float) -> dict[str, Finding]:
+    """Play steered games at one player count for each record still not told apart."""
+    out = dict(found)
+    open_ = [r for r, f in found.items() if f.verdict == "undecided"]
+    for k, record in enumerate(open_):
+        f = out[record]
+        release = profile.version.options(spec, record)
+        options = [o for o in f.options if o in release] if len(f.options) > 1 else release
+        if len(options) < 2:
+            continue
+        believed = {**profile.configured,
+                    **{r: g.options[0] for r, g in out.items() if g.verdict == "follows"}}
+        share = time.monotonic() + (deadline - time.monotonic()) / (len(open_) - k)
+        search = steer(adapter, spec, reference, record=record, players=f.players,
+                       options=options, configured=profile.configured, believed=believed,
+                       variants=variants, observe=observe, seed=seed, max_steps=max_steps,
+                       deadline=share)
+        profile.steered.append(search)
+        if search.option is not None:
+            out[record] = Finding(record, f.players, "follows", (search.option,), "steered",
+                                  f.witnesses, f"{f.note}; {search.text()}")
+        else:
+            out[record] = Finding(record, f.players, "undecided", search.options,
+                                  witnesses=f.witnesses, note=f"{f.note}; {search.text()}")
     return out
 
 

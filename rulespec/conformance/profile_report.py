@@ -101,6 +101,8 @@ def _cells(finding: Finding, profile: RulingProfile) -> tuple[str, str]:
         held = [w.probe.example.id for w in f.witnesses if w.holds]
         more = f" +{len(held) - 1}" if len(held) > 1 else ""
         return f.options[0] + (" (unconfirmed)" if f.doubt else ""), f"witness {held[0]}{more}"
+    if f.verdict == "follows" and f.by == "steered":
+        return f.options[0], "steered games"
     if f.verdict == "follows":
         return f.options[0], "play"
     if f.verdict == "no-option":
@@ -168,6 +170,10 @@ def render_text(profile: RulingProfile) -> str:
                    f"steps" + (f" ({play.note})" if play.note else ""))
         out.extend(f"  {p.text()}: no reading of any one record accounts for it"
                    for p in play.partings if len(p.records) != 1)
+    for search in profile.steered:
+        out.append(f"steered at {_players([search.players])} for {search.record}: "
+                   f"{search.text()} ({search.steps} reference actions, "
+                   f"{search.seconds:.1f} s)")
     out.append(f"summary: {summary(profile)}")
     return "\n".join(out) + "\n"
 
@@ -205,6 +211,7 @@ def to_json(profile: RulingProfile) -> dict[str, Any]:
                      "findings": [f.to_json() for f in found]}
                     for r, found in profile.findings.items()],
         "play": [p.to_json() for p in profile.play],
+        "steered": [x.to_json() for x in profile.steered],
         "witnesses_run": profile.witnesses_run,
         "seconds": round(profile.seconds, 3),
     }

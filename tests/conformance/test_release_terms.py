@@ -133,7 +133,8 @@ def _older_profile(version: str) -> Any:
     spec = get_spec("ouro-de-tolo")
     engine = Declared("ouro-de-tolo", version, bad.engine(),
                       only={"OURO-AMB-06": ["immediately"]})
-    return infer_ruling_profile(engine, spec, engine_class(spec), players=[3, 5])
+    return infer_ruling_profile(engine, spec, engine_class(spec), players=[3, 5],
+                                steer_seconds=2.0)
 
 
 def test_infer_judges_an_engine_of_1_0_0_by_its_release_where_2_0_0_changed_an_option() -> None:

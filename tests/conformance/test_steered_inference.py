@@ -1,0 +1,57 @@
+"""``conform --infer`` decides where witnesses and random games do not: steered games.
+
+OURO-AMB-17 (OURO-CARD-08: does a steal go on after the thief's accident?) has witnesses only at
+3 players, and a few random games almost never reach a steal in which the thief has an accident,
+so at 4-6 players the profile used to say "not told apart". The steered search
+(``rulespec.conformance.profile_steer``) plays the reference under both options at once, prefers
+the actions that read the record (Light Hand, the steal) and looks ahead for the action after
+which the options part; the game it finds is played on the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rulespec.conformance import InProcessAdapter
+from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.profile_steer import Steered, reading_kinds, steer
+from rulespec.reference.registry import engine_class
+from rulespec.spec.registry import get_spec
+
+from .corpus import SPECIFIC
+
+SPEC = get_spec("ouro-de-tolo")
+BUG = next(b for b in SPECIFIC["ouro-de-tolo"] if b.name == "steal-after-accident")
+
+
+def _steer(engine: Adapter, **kw: Any) -> Steered:
+    defaults = SPEC.default_rulings()
+    return steer(engine, SPEC, engine_class(SPEC), record="OURO-AMB-17",
+                 options=["stop", "complete"], configured=defaults, believed=defaults, **kw)
+
+
+def test_the_search_prefers_the_actions_that_read_the_record() -> None:
+    """OURO-AMB-17 is read by Light Hand and the steal it starts (OURO-CARD-08)."""
+    assert reading_kinds(SPEC, "OURO-AMB-17") == {"play_light_hand", "steal"}
+
+
+def test_a_steered_game_names_the_option_the_engine_follows() -> None:
+    """The steal-after-accident bug plays OURO-AMB-17 as complete (OURO-CARD-08): at 6
+    players, where no witness separates the options, a steered game names it; the same seed
+    plays the same games."""
+    engine = InProcessAdapter({"ouro-de-tolo": BUG.engine()}, name=BUG.name)
+    found = _steer(engine, players=6, seed=2)
+    assert found.option == "complete" and found.stopped == "told"
+    assert "steered game show complete" in found.text()
+    again = _steer(engine, players=6, seed=2)
+    assert replace(again, seconds=0) == replace(found, seconds=0)
+    honest = _steer(InProcessAdapter(), players=6, seed=2)
+    assert honest.option == "stop"
+
+
+def test_a_search_that_runs_out_says_so() -> None:
+    """With a budget too small to reach a steal, the options stay in question, and why."""
+    found = _steer(InProcessAdapter(), players=5, seed=0, steps=200)
+    assert found.option is None and found.options == ("stop", "complete")
+    assert "do not tell stop, complete apart: the search's budget" in found.text()

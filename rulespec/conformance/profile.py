@@ -45,6 +45,10 @@ PROFILE_SECONDS = 9.0
 #: Seconds the steered games may take in all (``rulespec.conformance.profile_steer``): spent
 #: only where neither the witnesses nor the random games told a record's options apart.
 STEER_SECONDS = 20.0
+#: Reference actions of each record's steered search, round after round (a new seed each
+#: round, for the records still open), while ``STEER_SECONDS`` last.
+STEER_ROUNDS = (15000, 45000, 135000)
+STEER_SEED = 7919
 
 Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer",
                   "older"]
@@ -368,12 +372,8 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
                                  observe, games=games, max_steps=max_steps, seed=seed,
                                  deadline=deadline)
     if play_seconds > 0:
-        steer_ends = time.monotonic() + steer_seconds
-        for i, n in enumerate(profile.players):
-            deadline = time.monotonic() + (steer_ends - time.monotonic()) / (
-                len(profile.players) - i)
-            by_count[n] = _steer(adapter, spec, reference, by_count[n], profile, variants,
-                                 observe, seed=seed, max_steps=max_steps, deadline=deadline)
+        _steer(adapter, spec, reference, by_count, profile, variants, observe, seed=seed,
+               max_steps=max_steps, deadline=time.monotonic() + steer_seconds)
     for n in profile.players:
         for record, finding in by_count[n].items():
             profile.findings[record].append(_older(finding, profile))
@@ -427,33 +427,48 @@ def _fall_back(adapter: Adapter, spec: Spec, reference: Reference, found: dict[s
     return out
 
 
-def _steer(adapter: Adapter, spec: Spec, reference: Reference, found: dict[str, Finding],
-           profile: RulingProfile, variants: Sequence[str], observe: Observe, *, seed: int,
-           max_steps: int, deadline: float) -> dict[str, Finding]:
-    """Play steered games at one player count for each record still not told apart."""
-    out = dict(found)
-    open_ = [r for r, f in found.items() if f.verdict == "undecided"]
-    for k, record in enumerate(open_):
-        f = out[record]
-        release = profile.version.options(spec, record)
-        options = [o for o in f.options if o in release] if len(f.options) > 1 else release
-        if len(options) < 2:
-            continue
-        believed = {**profile.configured,
-                    **{r: g.options[0] for r, g in out.items() if g.verdict == "follows"}}
-        share = time.monotonic() + (deadline - time.monotonic()) / (len(open_) - k)
-        search = steer(adapter, spec, reference, record=record, players=f.players,
-                       options=options, configured=profile.configured, believed=believed,
-                       variants=variants, observe=observe, seed=seed, max_steps=max_steps,
-                       deadline=share)
-        profile.steered.append(search)
-        if search.option is not None:
-            out[record] = Finding(record, f.players, "follows", (search.option,), "steered",
-                                  f.witnesses, f"{f.note}; {search.text()}")
-        else:
-            out[record] = Finding(record, f.players, "undecided", search.options,
-                                  witnesses=f.witnesses, note=f"{f.note}; {search.text()}")
-    return out
+def _steer(adapter: Adapter, spec: Spec, reference: Reference,
+           by_count: dict[int, dict[str, Finding]], profile: RulingProfile,
+           variants: Sequence[str], observe: Observe, *, seed: int, max_steps: int,
+           deadline: float) -> None:
+    """Play steered games for every record still not told apart, at every player count.
+
+    In rounds (``STEER_ROUNDS``): each round gives every open record a search of its own
+    budget, with a seed of its own, so the records that are quick to tell apart are settled
+    first and the rest get the larger searches while the time lasts.
+    """
+    notes = {(n, r): f.note for n, found in by_count.items() for r, f in found.items()}
+    settled: set[tuple[int, str]] = set()
+    searches: dict[tuple[int, str], Steered] = {}
+    for round_, steps in enumerate(STEER_ROUNDS):
+        pending = [(n, r) for n in profile.players for r, f in by_count[n].items()
+                   if f.verdict == "undecided" and (n, r) not in settled]
+        for n, record in pending:
+            if time.monotonic() > deadline:
+                break
+            f = by_count[n][record]
+            release = profile.version.options(spec, record)
+            options = [o for o in f.options if o in release] if len(f.options) > 1 else release
+            if len(options) < 2:
+                settled.add((n, record))
+                continue
+            believed = {**profile.configured, **{r: g.options[0] for r, g in by_count[n].items()
+                                                 if g.verdict == "follows"}}
+            search = steer(adapter, spec, reference, record=record, players=n,
+                           options=options, configured=profile.configured, believed=believed,
+                           variants=variants, observe=observe, seed=seed + STEER_SEED * round_,
+                           max_steps=max_steps, steps=steps, deadline=deadline)
+            searches[(n, record)] = search
+            note = f"{notes[(n, record)]}; {search.text()}"
+            if search.option is not None:
+                by_count[n][record] = Finding(record, n, "follows", (search.option,),
+                                              "steered", f.witnesses, note)
+                continue
+            if search.stopped == "none":
+                settled.add((n, record))
+            by_count[n][record] = Finding(record, n, "undecided", search.options,
+                                          witnesses=f.witnesses, note=note)
+    profile.steered = list(searches.values())
 
 
 def _older(finding: Finding, profile: RulingProfile) -> Finding:

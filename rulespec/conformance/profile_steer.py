@@ -5,10 +5,13 @@ The search runs on the reference alone, under every option still in question at 
 other records as the engine was shown to play them): the games are played in lockstep, and a
 game is *telling* as soon as, after one action, two options leave another state (as the
 engine's conformance level compares it), another player to move or other legal actions. Each
-choice is steered toward the record's decision point (``Engine.decisions``): among a sample of
-the legal actions and chance outcomes, one after which the options part is taken at once, else
-one that reaches the decision point, else a random one. Chance is steered too: the kit sends
-the outcomes, so the game found is played on the engine exactly.
+choice is steered toward the record's decision point (``Engine.decisions``) and the actions
+that read the record (its ``readings`` in the spec): whenever such an action is legal, and at
+some other choices, the legal actions and chance outcomes are looked ahead at, and one after
+which the options part is taken at once, else one that reaches the decision point; otherwise
+an action reading the record is preferred, else a random one. Later games restart, part of the
+time, from positions kept near the decision point. Chance is steered too: the kit sends the
+outcomes, so the game found is played on the engine exactly.
 
 The telling game is then played on the engine and replayed on the reference under each option:
 the options under which the reference reproduces it stay in question. The search goes on, game
@@ -40,7 +43,7 @@ STEER_STEPS = 100000
 #: Legal actions (or chance outcomes) looked ahead at each choice, and the share of choices
 #: that look ahead at all (the others are random, so the games spread).
 LOOK_AHEAD = 6
-LOOK_SHARE = 0.6
+LOOK_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -191,13 +194,16 @@ class _Archive:
             self.entries[rng.randrange(ARCHIVE)] = entry
 
 
+#: Actions between two checks of whether the options parted where no engine consulted the
+#: record (a reading may be read without being counted).
+CHECK_EVERY = 16
 #: The share of choices that take an action of a kind reading the record, when there is one.
-PREFER_READING = 0.5
+PREFER_READING = 0.3
 #: The share of the budget after which a search that never reached the decision point stops.
 GIVE_UP = 0.25
 #: Positions kept near the decision point, and the share of games that start from one.
 ARCHIVE = 64
-RESTART_SHARE = 0.5
+RESTART_SHARE = 0.3
 
 
 def _search(spec: Spec, reference: Reference, base: Config, record: str,
@@ -228,16 +234,16 @@ def _search(spec: Spec, reference: Reference, base: Config, record: str,
             break
         action = None
         reading = [a for a in legal if a.get("kind") in archive.kinds]
-        if len(legal) > 1 and rng.random() < LOOK_SHARE:
+        if len(legal) > 1 and (reading or rng.random() < LOOK_SHARE):
             sample = rng.sample(legal, min(len(legal), LOOK_AHEAD))
             sample += [a for a in reading if a not in sample][:LOOK_AHEAD]
-            action = _look(engines, record, sample, observe)
+            action = _look(engines, record, sample, observe, archive.kinds)
             spent += len(engines) * len(sample)
         if action is None and reading and rng.random() < PREFER_READING:
             action = reading[rng.randrange(len(reading))]
         if action is None:
             action = legal[rng.randrange(len(legal))]
-        before = engines[0].decisions[record]
+        before = _counts(engines, record)
         try:
             for engine in engines:
                 engine.apply(action)
@@ -246,19 +252,21 @@ def _search(spec: Spec, reference: Reference, base: Config, record: str,
             return actions, spent  # one reading refuses what another allows: that tells
         spent += len(engines)
         actions.append(action)
-        if _parted(engines, observe):
+        consulted = _counts(engines, record) != before
+        near = consulted or action.get("kind") in archive.kinds
+        if (near or len(actions) % CHECK_EVERY == 0) and _parted(engines, observe):
             return actions, spent
-        if engines[0].decisions[record] > before or action.get("kind") in archive.kinds:
+        if near:
             archive.keep(actions, engines, rng)
     return None, spent
 
 
 def _look(engines: Sequence[Engine], record: str, candidates: Sequence[Action],
-          observe: Observe) -> Action | None:
+          observe: Observe, kinds: frozenset[str]) -> Action | None:
     """Return the candidate after which the options part, else one that reaches the record's
     decision point, else None."""
     reaching = None
-    before = engines[0].decisions[record]
+    before = _counts(engines, record)
     for action in candidates:
         clones = [e.clone() for e in engines]
         try:
@@ -266,11 +274,19 @@ def _look(engines: Sequence[Engine], record: str, candidates: Sequence[Action],
                 clone.apply(action)
         except RulespecError:
             return action
-        if _parted(clones, observe):
+        consulted = _counts(clones, record) != before
+        if (consulted or action.get("kind") in kinds) and _parted(clones, observe):
             return action
-        if reaching is None and clones[0].decisions[record] > before:
+        if reaching is None and consulted:
             reaching = action
     return reaching
+
+
+def _counts(engines: Sequence[Engine], record: str) -> list[int]:
+    """Return how often each engine consulted ``record`` (``Engine.decisions``): readings can
+    part only where one does (or where an engine reads it without counting, which the
+    periodic check and the replay on the engine's side catch)."""
+    return [e.decisions[record] for e in engines]
 
 
 def _play(adapter: Adapter, config: Config, actions: Sequence[Action]) -> Evidence | None:

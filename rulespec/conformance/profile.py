@@ -25,7 +25,7 @@ from rulespec.conformance.inference import Reference
 from rulespec.conformance.levels import projection
 from rulespec.conformance.profile_blame import Observe, Parting
 from rulespec.conformance.profile_play import PlayVerdict, infer_by_play
-from rulespec.conformance.profile_steer import Steered, steer
+from rulespec.conformance.profile_steer import Progress, Steered, start, steer
 from rulespec.conformance.protocol import Hello
 from rulespec.conformance.versions import VersionView, view_for
 from rulespec.conformance.witness_probes import ProbeResult, Probes, WitnessBench, options_held
@@ -44,11 +44,11 @@ PLAY_SECONDS = 5.0
 PROFILE_SECONDS = 9.0
 #: Seconds the steered games may take in all (``rulespec.conformance.profile_steer``): spent
 #: only where neither the witnesses nor the random games told a record's options apart.
-STEER_SECONDS = 20.0
-#: Reference actions of each record's steered search, round after round (a new seed each
-#: round, for the records still open), while ``STEER_SECONDS`` last.
-STEER_ROUNDS = (15000, 45000, 135000)
-STEER_SEED = 7919
+STEER_SECONDS = 40.0
+#: Reference actions each record's steered search may have played by the end of each round
+#: (every record still open goes on with its search, round after round), while
+#: ``STEER_SECONDS`` last.
+STEER_ROUNDS = (15000, 60000, 200000)
 
 Verdict = Literal["follows", "no-option", "unreached", "undecided", "same", "no-play", "newer",
                   "older"]
@@ -332,7 +332,7 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
                          max_steps: int = PLAY_STEPS, seed: int = 0,
                          play_seconds: float = PLAY_SECONDS,
                          budget: float = PROFILE_SECONDS,
-                         steer_seconds: float = STEER_SECONDS) -> RulingProfile:
+                         steer_seconds: float | None = None) -> RulingProfile:
     """Return the ruling profile of the engine behind ``adapter`` for ``spec``'s game.
 
     The witnesses come first, at every player count; then games are played (at most ``games``
@@ -340,7 +340,8 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
     ``budget`` seconds for the whole profile) for what they leave open and to check them; and
     where a record is still not told apart, steered games (``profile_steer``, at most
     ``steer_seconds`` in all, reproducible with ``seed``) until it is or that budget ends.
-    ``play_seconds=0`` plays no game at all: the witnesses alone.
+    ``play_seconds=0`` plays no game at all: the witnesses alone; by default the steered games
+    get ``STEER_SECONDS`` for the default ``PLAY_SECONDS``, in proportion to ``play_seconds``.
     """
     started = time.perf_counter()
     hello = adapter.hello()
@@ -372,8 +373,10 @@ def infer_ruling_profile(adapter: Adapter, spec: Spec, reference: Reference, *,
                                  observe, games=games, max_steps=max_steps, seed=seed,
                                  deadline=deadline)
     if play_seconds > 0:
+        steering = (STEER_SECONDS * play_seconds / PLAY_SECONDS if steer_seconds is None
+                    else steer_seconds)
         _steer(adapter, spec, reference, by_count, profile, variants, observe, seed=seed,
-               max_steps=max_steps, deadline=time.monotonic() + steer_seconds)
+               max_steps=max_steps, deadline=time.monotonic() + steering)
     for n in profile.players:
         for record, finding in by_count[n].items():
             profile.findings[record].append(_older(finding, profile))
@@ -433,14 +436,15 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
            deadline: float) -> None:
     """Play steered games for every record still not told apart, at every player count.
 
-    In rounds (``STEER_ROUNDS``): each round gives every open record a search of its own
-    budget, with a seed of its own, so the records that are quick to tell apart are settled
-    first and the rest get the larger searches while the time lasts.
+    In rounds (``STEER_ROUNDS``): each round lets the search of every record still open go on
+    to a larger budget, so the records that are quick to tell apart are settled first and the
+    rest get the longer searches while the time lasts.
     """
     notes = {(n, r): f.note for n, found in by_count.items() for r, f in found.items()}
     settled: set[tuple[int, str]] = set()
     searches: dict[tuple[int, str], Steered] = {}
-    for round_, steps in enumerate(STEER_ROUNDS):
+    going: dict[tuple[int, str], Progress] = {}
+    for steps in STEER_ROUNDS:
         pending = [(n, r) for n in profile.players for r, f in by_count[n].items()
                    if f.verdict == "undecided" and (n, r) not in settled]
         for n, record in pending:
@@ -454,18 +458,20 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
                 continue
             believed = {**profile.configured, **{r: g.options[0] for r, g in by_count[n].items()
                                                  if g.verdict == "follows"}}
+            if (n, record) not in going:
+                going[(n, record)] = start(spec, record, n, options, seed)
             search = steer(adapter, spec, reference, record=record, players=n,
                            options=options, configured=profile.configured, believed=believed,
-                           variants=variants, observe=observe, seed=seed + STEER_SEED * round_,
-                           max_steps=max_steps, steps=steps, deadline=deadline)
+                           variants=variants, observe=observe, max_steps=max_steps,
+                           steps=steps, deadline=deadline, progress=going[(n, record)])
             searches[(n, record)] = search
             note = f"{notes[(n, record)]}; {search.text()}"
             if search.option is not None:
                 by_count[n][record] = Finding(record, n, "follows", (search.option,),
                                               "steered", f.witnesses, note)
                 continue
-            if search.stopped == "none":
-                settled.add((n, record))
+            if search.stopped == "none" or not search.reached:
+                settled.add((n, record))  # no reading fits, or the search cannot reach it
             by_count[n][record] = Finding(record, n, "undecided", search.options,
                                           witnesses=f.witnesses, note=note)
     profile.steered = list(searches.values())

@@ -104,51 +104,74 @@ def seed_for(seed: int, record: str, players: int) -> int:
     return zlib.crc32(f"{seed}:{record}:{players}".encode()) & 0xFFFFFFFF
 
 
+@dataclass
+class Progress:
+    """Where one search stands, so that a later call goes on with it (its random stream, its
+    positions near the decision point, what it spent) rather than starting again."""
+
+    rng: random.Random
+    archive: _Archive
+    left: list[str]
+    used: int = 0
+    games: int = 0
+    seconds: float = 0.0
+
+
 def steer(adapter: Adapter, spec: Spec, reference: Reference, *, record: str, players: int,
           options: Sequence[str], configured: Mapping[str, str], believed: Mapping[str, str],
           variants: Sequence[str] = (), observe: Observe = lambda s: s, seed: int = 0,
-          max_steps: int = 400, steps: int = STEER_STEPS,
-          deadline: float = float("inf")) -> Steered:
-    """Tell ``options`` of ``record`` apart at ``players`` with steered games (module doc)."""
+          max_steps: int = 400, steps: int = STEER_STEPS, deadline: float = float("inf"),
+          progress: Progress | None = None) -> Steered:
+    """Tell ``options`` of ``record`` apart at ``players`` with steered games (module doc),
+    until ``steps`` reference actions were played in all; with ``progress`` (from
+    ``start``), a call goes on where the last one stopped."""
     started = time.monotonic()
-    rng = random.Random(seed_for(seed, record, players))
-    left = list(options)
+    if progress is None:
+        progress = start(spec, record, players, options, seed)
+    left = progress.left
     try:
         sent = with_rulings(spec, _config(spec, players, configured, variants), {})
         base = with_rulings(spec, sent, dict(believed))
     except (ConfigError, RulespecError) as exc:
         return Steered(record, players, tuple(left), 0, 0, f"not played: {exc}", 0.0)
-    used = 0
-    games = 0
+    rng, archive = progress.rng, progress.archive
     stopped = "budget"
-    archive = _Archive([], reading_kinds(spec, record))
     while len(left) > 1:
         if time.monotonic() > deadline:
             stopped = "time"
             break
-        if used >= steps:
+        if progress.used >= steps:
             break
-        if not archive.reached and used >= steps * GIVE_UP:
+        if not archive.reached and progress.used >= steps * GIVE_UP:
             break  # the decision point is not within reach of these games: say so
         game, spent = _search(spec, reference, base, record, left, observe, rng, archive,
-                              max_steps=max_steps, budget=steps - used, deadline=deadline)
-        used += spent
+                              max_steps=max_steps, budget=steps - progress.used,
+                              deadline=deadline)
+        progress.used += spent
         if game is None:
             continue
         evidence = _play(adapter, sent, game)
         if evidence is None:
             continue
-        games += 1
+        progress.games += 1
         keep = [o for o in left if _reproduces(spec, reference, with_rulings(
             spec, base, {record: o}), evidence, observe)]
         if not keep:
             stopped = "none"
             break
-        left = keep
+        left[:] = keep
     if len(left) == 1:
         stopped = "told"
-    return Steered(record, players, tuple(left), games, used, stopped,
-                   time.monotonic() - started, archive.reached)
+    progress.seconds += time.monotonic() - started
+    return Steered(record, players, tuple(left), progress.games, progress.used, stopped,
+                   progress.seconds, archive.reached)
+
+
+def start(spec: Spec, record: str, players: int, options: Sequence[str],
+          seed: int = 0) -> Progress:
+    """Return a search not begun: its seed depends only on ``seed``, the record and the count."""
+    return Progress(random.Random(seed_for(seed, record, players)),
+                    _Archive([], reading_kinds(spec, record)), list(options))
 
 
 def _config(spec: Spec, players: int, rulings: Mapping[str, str],

@@ -75,7 +75,7 @@ class Steered:
         """Say what the steered games showed, and why they stopped."""
         games = f"{self.games} steered game{'s' if self.games != 1 else ''}"
         if self.option is not None:
-            return f"{games} show {self.option}"
+            return f"{games} show{'s' if self.games == 1 else ''} {self.option}"
         never = "" if self.reached else ", never reaching the record's decision point"
         why = {"budget": f"the search's budget ({self.steps} reference actions) ran out{never}",
                "time": "the time budget ran out",

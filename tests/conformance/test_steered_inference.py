@@ -43,7 +43,7 @@ def test_a_steered_game_names_the_option_the_engine_follows() -> None:
     engine = InProcessAdapter({"ouro-de-tolo": BUG.engine()}, name=BUG.name)
     found = _steer(engine, players=6, seed=2)
     assert found.option == "complete" and found.stopped == "told"
-    assert "steered game show complete" in found.text()
+    assert "1 steered game shows complete" in found.text()
     again = _steer(engine, players=6, seed=2)
     assert replace(again, seconds=0) == replace(found, seconds=0)
     honest = _steer(InProcessAdapter(), players=6, seed=2)

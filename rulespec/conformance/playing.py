@@ -34,6 +34,7 @@ from rulespec.conformance.scope import refusal
 from rulespec.conformance.steering import Watch
 from rulespec.conformance.tracefile import write_failure_trace
 from rulespec.conformance.verdicts import Finding, Verdicts, state_diff, unique
+from rulespec.conformance.versions import VersionView
 from rulespec.reference.core import (
     Action,
     Actor,
@@ -125,6 +126,8 @@ class GamePlay:
     _passed: list[list[Action]]
     #: The rulings that explained the run's failures so far (tried first on the next one).
     known_matches: list[dict[str, str]]
+    #: The release the engine is checked as (its explanations are in that release's terms).
+    version: VersionView
 
     def _play(self, config: Config, choose: Callable[[int], int],
               prefix: Sequence[Action] = ()) -> None:
@@ -468,7 +471,7 @@ class GamePlay:
     def _confirmed(self, failure: Failure) -> Failure:
         """Return ``failure`` stamped with when it was found; tell the listener (a failure is
         printed as it is found) and the budget (``-x`` stops the run at the first one)."""
-        failure = replace(failure, found_after=self.budget.elapsed())
+        failure = replace(self.version.explain(failure), found_after=self.budget.elapsed())
         self.known_matches.extend(dict(m) for m in failure.matches
                                   if dict(m) not in self.known_matches)
         if self.listener is not None:

@@ -15,7 +15,7 @@ import pytest
 
 from rulespec.conformance import Options, check_engine
 from rulespec.conformance.checks import Failure
-from rulespec.conformance.report import render
+from rulespec.conformance.report import FoundStream, render
 from rulespec.conformance.versions import ALSO_LATER, view_for
 from rulespec.spec.registry import get_spec
 
@@ -101,9 +101,18 @@ def test_an_engine_of_ouro_1_0_0_is_told_it_follows_its_release_there() -> None:
     (bad,) = OLDER_BEHAVIOUR
     engine = Declared("ouro-de-tolo", "1.0.0", bad.engine(),
                       only={"OURO-AMB-06": ["immediately"]})
+    printed: list[str] = []
+    stream = FoundStream()
+
+    def found(failure: Failure) -> None:
+        printed.append(stream(failure) or "")
+
     report = check_engine(engine, "ouro-de-tolo", players=[3], rulings=dict(bad.rulings),
-                          options=QUICK)
+                          options=QUICK, on_failure=found)
     assert not report.ok
+    # Printed as found, before the report, in the same terms.
+    assert printed and "behaves like OURO-AMB-29" not in "".join(printed)
+    assert "this behaviour changed in 2.0.0 (BEHAVIOUR_DECLARED)" in "".join(printed)
     text = render(report, "text")
     assert "this behaviour changed in 2.0.0 (BEHAVIOUR_DECLARED)" in text
     assert "The engine may follow what 1.0.0 specified here" in text

@@ -440,6 +440,8 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
     to a larger budget, so the records that are quick to tell apart are settled first and the
     rest get the longer searches while the time lasts.
     """
+    _confirm(adapter, spec, reference, by_count, profile, variants, observe, seed=seed,
+             max_steps=max_steps, deadline=deadline)
     notes = {(n, r): f.note for n, found in by_count.items() for r, f in found.items()}
     settled: set[tuple[int, str]] = set()
     searches: dict[tuple[int, str], Steered] = {}
@@ -474,7 +476,42 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
                 settled.add((n, record))  # no reading fits, or the search cannot reach it
             by_count[n][record] = Finding(record, n, "undecided", search.options,
                                           witnesses=f.witnesses, note=note)
-    profile.steered = list(searches.values())
+    profile.steered.extend(searches.values())
+
+
+def _confirm(adapter: Adapter, spec: Spec, reference: Reference,
+             by_count: dict[int, dict[str, Finding]], profile: RulingProfile,
+             variants: Sequence[str], observe: Observe, *, seed: int, max_steps: int,
+             deadline: float) -> None:
+    """Check each reading a witness showed other than the configured one with a steered game
+    between the two: another record's reading can make a witness hold in its one position
+    (OURO-AMB-16's fever for everyone looks, there, like OURO-AMB-35's card that costs money).
+    A steered game that shows the configured reading overrules the witness."""
+    for n in profile.players:
+        for record, f in list(by_count[n].items()):
+            configured = profile.configured[record]
+            if f.verdict != "follows" or f.by != "witness" or f.options[0] == configured:
+                continue
+            if time.monotonic() > deadline:
+                return
+            believed = {**profile.configured, **{r: g.options[0] for r, g in by_count[n].items()
+                                                 if g.verdict == "follows" and r != record}}
+            search = steer(adapter, spec, reference, record=record, players=n,
+                           options=[configured, f.options[0]], configured=profile.configured,
+                           believed=believed, variants=variants, observe=observe, seed=seed,
+                           max_steps=max_steps, steps=STEER_ROUNDS[1], deadline=deadline)
+            profile.steered.append(search)
+            if search.option == configured:
+                by_count[n][record] = Finding(
+                    record, n, "follows", (configured,), "steered", f.witnesses,
+                    f"its witness shows {f.options[0]}, but {search.text()}: the witness's "
+                    "position is reached otherwise (another record's reading)")
+            elif search.option is not None:
+                by_count[n][record] = replace(f, note=_join(f.note, search.text()))
+
+
+def _join(note: str, more: str) -> str:
+    return f"{note}; {more}" if note else more
 
 
 def _older(finding: Finding, profile: RulingProfile) -> Finding:

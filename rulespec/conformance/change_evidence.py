@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
 
@@ -39,9 +39,6 @@ from rulespec.reference.registry import engine_class
 from rulespec.releases.change import Change
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
-
-if TYPE_CHECKING:
-    from rulespec.conformance.versions import MajorChange
 
 Kind = Literal["action", "parameter", "behaviour", "clauses"]
 #: Checks whose clauses are the rule's own (a rule example's, an invariant's, the differing
@@ -308,3 +305,27 @@ def _trail(spec: Spec, config: Config, actions: Sequence[Mapping[str, Any]]) -> 
             continue
         out.append((engine.state(), engine.legal_actions()))
     return out
+
+
+@dataclass(frozen=True)
+class MajorChange:
+    """One MAJOR change between the declared release and today's spec."""
+
+    version: str
+    rule: str
+    reason: str
+    clauses: tuple[str, ...] = ()
+    records: tuple[str, ...] = ()
+    #: Where the change is (``actions.play_favor.params/player``), and what it touches, as
+    #: this module reads it (not part of the JSON).
+    path: str = field(default="", compare=False)
+    evidence: Evidence | None = field(default=None, compare=False, repr=False)
+
+    def text(self) -> str:
+        """Return the change in one line: where it came in and what it is."""
+        return f"{self.version} {self.rule}: {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the change as JSON."""
+        return {"version": self.version, "rule": self.rule, "reason": self.reason,
+                "clauses": list(self.clauses), "records": list(self.records)}

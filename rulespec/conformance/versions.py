@@ -28,8 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+# Defined beside the evidence it carries; the kit's name for it is rulespec.conformance.versions.
+from rulespec.conformance.change_evidence import MajorChange as MajorChange  # noqa: PLC0414
 from rulespec.conformance.checks import Failure
 from rulespec.conformance.protocol import Hello
 from rulespec.exitcodes import EXIT_USAGE
@@ -43,9 +45,6 @@ from rulespec.releases.store import (
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
 
-if TYPE_CHECKING:
-    from rulespec.conformance.change_evidence import Evidence
-
 #: How an explanation names a ruling of a later release (``VersionView.explain``): the text
 #: report prints what follows it on a line of its own.
 ALSO_LATER = "also possible if you move to "
@@ -55,30 +54,6 @@ class UnknownSpecVersion(RulespecError):
     """An engine (or ``--spec-version``) names a version the game never released."""
 
     exit_code = EXIT_USAGE
-
-
-@dataclass(frozen=True)
-class MajorChange:
-    """One MAJOR change between the declared release and today's spec."""
-
-    version: str
-    rule: str
-    reason: str
-    clauses: tuple[str, ...] = ()
-    records: tuple[str, ...] = ()
-    #: Where the change is (``actions.play_favor.params/player``), and what it touches, as
-    #: ``rulespec.conformance.change_evidence`` reads it (not part of the JSON).
-    path: str = field(default="", compare=False)
-    evidence: Evidence | None = field(default=None, compare=False, repr=False)
-
-    def text(self) -> str:
-        """Return the change in one line: where it came in and what it is."""
-        return f"{self.version} {self.rule}: {self.reason}"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the change as JSON."""
-        return {"version": self.version, "rule": self.rule, "reason": self.reason,
-                "clauses": list(self.clauses), "records": list(self.records)}
 
 
 @dataclass(frozen=True)

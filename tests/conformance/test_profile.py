@@ -104,8 +104,12 @@ def test_the_witnesses_alone_catch_the_bug_they_do_not_share() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_reference_follows_the_defaults(game: str) -> None:
-    """The reference, in-process, follows every default it is shown at, at every count."""
-    profile = _profile(None, game, play_seconds=2.0)
+    """The reference, in-process, follows every default it is shown at, at every count. (The
+    steered games, which look for a game that parts two readings the witnesses left open, get
+    two seconds: an engine that follows the defaults gives them nothing to find, and the
+    default budget cost 17 s a game here; tests/conformance/test_steered_inference.py checks
+    what they find.)"""
+    profile = _profile(None, game, play_seconds=2.0, steer_seconds=2.0)
     assert summary(profile).startswith("follows the defaults")
     assert not profile.deviations() and not profile.bugs() and not profile.unreached()
     assert all(not p.partings for p in profile.play)
@@ -117,7 +121,8 @@ def test_the_reference_served_over_the_protocol_follows_the_defaults(game: str) 
     spec = get_spec(game)
     adapter = SubprocessAdapter(serve_command(game), timeout=20)
     try:
-        profile = infer_ruling_profile(adapter, spec, engine_class(spec), play_seconds=1.0)
+        profile = infer_ruling_profile(adapter, spec, engine_class(spec), play_seconds=1.0,
+                                       steer_seconds=1.0)
     finally:
         adapter.close()
     assert summary(profile).startswith("follows the defaults"), summary(profile)

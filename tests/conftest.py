@@ -40,6 +40,10 @@ def rulebooks() -> Path:
 #: own docs, 17 s of CPU in each worker that needs it): a test that uses one is an integration
 #: test, as the plugin docs builds are.
 WHOLE_SITE_FIXTURES = frozenset({"registry_site"})
+#: The strict build of the docs with the toy spec as their only game (``tests/docs/test_site.py``'s
+#: ``site`` fixture, behind its browser tests): also a whole mkdocs build, about 15 s of CPU in
+#: each worker; with Chromium installed (CI) its tests took the default run past five minutes.
+EXAMPLE_SITE = ("tests/docs/test_site.py::", "site")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -49,7 +53,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     documentation site built (``WHOLE_SITE_FIXTURES``, directly or through another fixture) is
     marked ``integration`` here, before ``-m`` selects."""
     for item in items:
-        if WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if WHOLE_SITE_FIXTURES & fixtures or (item.nodeid.startswith(EXAMPLE_SITE[0])
+                                              and EXAMPLE_SITE[1] in fixtures):
             item.add_marker(pytest.mark.integration)
     asked = config.getoption("markexpr") or ""
     reasons = {"slow": "long run: select it with -m slow",

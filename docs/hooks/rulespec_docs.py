@@ -165,7 +165,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 @event_priority(-100)  # after the theme's search plugin has written its index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Tune the search index and worker (rulespec.docsgen.search); drop the source maps."""
+    """Tune the search index and worker (rulespec.docsgen.search); drop the source maps;
+    refuse a site that fetches from another origin (rulespec.docsgen.offsite)."""
     site = Path(config.site_dir)
     index_path = site / "search" / "search_index.json"
     if index_path.is_file():
@@ -187,6 +188,12 @@ def on_post_build(config: MkDocsConfig) -> None:
     if not config.site_url:
         for sitemap in (site / "sitemap.xml", site / "sitemap.xml.gz"):
             sitemap.unlink(missing_ok=True)
+    # The site fetches nothing from another origin unless the reader follows a link.
+    offsite = list(docsgen.offsite_requests(site, site_url=config.site_url or None))
+    if offsite:
+        shown = "\n  ".join(str(o) for o in offsite[:20])
+        raise PluginError(f"rulespec docs: {len(offsite)} fetches from another origin (the site "
+                          f"promises none; docs/about/publishing.md):\n  {shown}")
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:

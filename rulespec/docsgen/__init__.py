@@ -9,7 +9,8 @@ One module per concern: ``markdown`` (escaping, tables, fences, the Page), ``lin
 element is documented), ``schema`` (JSON Schema in prose, the spec format reference), ``pages``
 (one game's pages), ``register`` (the ambiguity register), ``cli_reference`` (the command line
 reference), ``site`` (the games index, page markers, every page), ``search`` (ids first and
-accents folded in the search index), ``traces`` (the trace viewer's data), ``history`` (each
+accents folded in the search index), ``offsite`` (what a built site fetches from another
+origin), ``traces`` (the trace viewer's data), ``history`` (each
 game's releases and their diffs, and when each clause and record appeared and changed),
 ``changes`` (a game's Changes page), ``feed`` (the Atom feed of releases) and ``matrix`` with
 ``matrix_failures`` (the conformance matrix from the reports ``rulespec matrix`` writes). This
@@ -23,6 +24,7 @@ from rulespec.docsgen.cli_reference import cli_page
 from rulespec.docsgen.examples import example_traces
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, fenced, table, text
+from rulespec.docsgen.offsite import Offsite, offsite_requests
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
 from rulespec.docsgen.register import REGISTER_PAGE, register_page
 from rulespec.docsgen.schema import property_rows, schema_type, spec_format_page
@@ -55,6 +57,7 @@ __all__ = [
     "TRACE_DIR",
     "DocsError",
     "Links",
+    "Offsite",
     "Page",
     "TraceFile",
     "catalog_script",
@@ -74,6 +77,7 @@ __all__ = [
     "games_table",
     "golden_traces",
     "link_repository_files",
+    "offsite_requests",
     "patch_worker",
     "player_range",
     "property_rows",

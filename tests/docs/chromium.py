@@ -76,6 +76,9 @@ class Chromium:
         os.close(from_child_w)
         self._buffer = b""
         self._next_id = 0
+        #: The events :meth:`record_events` asked for, kept until :meth:`drain_events`.
+        self._recording: frozenset[str] = frozenset()
+        self._events: list[dict[str, Any]] = []
         target = self.command("Target.createTarget", {"url": "about:blank"})["targetId"]
         self._session = self.command("Target.attachToTarget",
                                      {"targetId": target, "flatten": True})["sessionId"]
@@ -94,6 +97,8 @@ class Chromium:
         deadline = time.monotonic() + self.timeout
         while True:
             reply = self._read(deadline)
+            if reply.get("method") in self._recording:
+                self._events.append(reply)
             if reply.get("id") != self._next_id:
                 continue  # an event, or the reply to something else
             if "error" in reply:
@@ -115,6 +120,18 @@ class Chromium:
         raw, self._buffer = self._buffer.split(b"\0", 1)
         message: dict[str, Any] = json.loads(raw)
         return message
+
+    def record_events(self, *methods: str) -> None:
+        """Keep the protocol events named ``methods`` (none: stop keeping any)."""
+        self._recording = frozenset(methods)
+        if not methods:
+            self._events.clear()
+
+    def drain_events(self) -> list[dict[str, Any]]:
+        """Return the events kept so far (read while waiting for replies) and forget them."""
+        self.evaluate("0")  # read what Chromium has sent up to now
+        events, self._events = self._events, []
+        return events
 
     # -- page helpers -------------------------------------------------------------------------
 

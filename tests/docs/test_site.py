@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 import yaml
 
+from rulespec.docsgen.offsite import offsite_requests
 from rulespec.spec import Spec, all_specs, get_spec, load_spec
 from tests.docs.chromium import Chromium, find_chromium
 
@@ -943,3 +944,43 @@ def test_a_witness_address_opens_its_example(browser: Chromium, registry_server:
                                " tag: d.tagName} : null; })()")
     assert example["tag"] == "DETAILS" and 0 <= example["top"] < 400, example
     shoot(browser, tmp_path, "witness")
+
+
+# -- no third party (issue 45) ----------------------------------------------------------------
+
+
+def test_the_built_site_fetches_nothing_from_another_origin(registry_site: Path) -> None:
+    found = [str(o) for o in offsite_requests(registry_site, site_url=DEPLOY["RULESPEC_SITE_URL"])]
+    assert found == [], "\n".join(found[:20])
+    home = (registry_site / "index.html").read_text("utf-8")
+    assert f'href="{DEPLOY["RULESPEC_REPO_URL"]}"' in home, "the header still links the code"
+
+
+#: Pages whose requests the browser records: the home page, a game's pages, the register, the
+#: trace viewer and the search (which loads its index and worker).
+PAGES = ("", "games/ouro-de-tolo/", "games/ouro-de-tolo/changes/", "ambiguities/",
+         "implementers/trace-viewer/", "implementers/matrix/", "?q=dynamite")
+
+
+def _requests(chromium: Chromium) -> Iterator[str]:
+    for event in chromium.drain_events():
+        if event.get("method") == "Network.requestWillBeSent":
+            yield str(event["params"]["request"]["url"])
+
+
+def test_no_page_requests_another_origin(browser: Chromium, registry_server: str) -> None:
+    """Every request of every page, as Chromium sends it, goes to the site's own server."""
+    browser.command("Network.enable", session=True)
+    browser.record_events("Network.requestWillBeSent")
+    try:
+        seen: list[str] = []
+        for page in PAGES:
+            browser.open(f"{registry_server}/{page}")
+            browser.evaluate("new Promise((done) => setTimeout(done, 1500))")
+            seen += list(_requests(browser))
+    finally:
+        browser.record_events()
+        browser.command("Network.disable", session=True)
+    assert seen, "no request was recorded"
+    other = [url for url in seen if not url.startswith((registry_server, "data:", "blob:"))]
+    assert other == [], f"requests to another origin: {other[:10]}"

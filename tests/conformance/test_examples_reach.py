@@ -151,8 +151,10 @@ def test_an_example_at_the_printed_default_runs_without_the_override() -> None:
 
 def test_the_frozen_node_engine_runs_more_examples() -> None:
     """The Node.js Dado de Ouro engine frozen at 1.0.0 reads rounds_per_game and games_to_win
-    (DDO-MATCH-02) but could not declare them: 28 examples run (23 before); the 19 left need
-    ruling options it does not implement, and the report names them as hello lines."""
+    (DDO-MATCH-02) but could not declare them: 31 examples run (23 before 0.3.0); the 19 left need
+    ruling options it does not implement, and the report names them as hello lines. DDO-END-01,
+    -02 and -04 had examples only under DDO-AMB-02=void-round until release 1.2.2 added three at
+    every default (DDO-EX-FINAL-TIE-SHARED, DDO-EX-FINAL-SHARED-BEST, DDO-EX-FINAL-SHARED-AGAIN)."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     adapter = SubprocessAdapter(["node", str(FROZEN / "dado_de_ouro-1.0.0.js")])
@@ -160,9 +162,11 @@ def test_the_frozen_node_engine_runs_more_examples() -> None:
         result = _examples(adapter, "dado-de-ouro")
     finally:
         adapter.close()
-    assert result.failures == [] and result.examples == 28
-    # DDO-END-01, -02 and -04 have examples only under DDO-AMB-02=void-round (not implemented).
-    assert _uncovered("dado-de-ouro", result) == ["DDO-END-01", "DDO-END-02", "DDO-END-04"]
+    assert result.failures == [] and result.examples == 31
+    assert _uncovered("dado-de-ouro", result) == []
+    ran = {x["id"] for x in result.undeclared}
+    assert not ran & {"DDO-EX-FINAL-TIE-SHARED", "DDO-EX-FINAL-SHARED-BEST",
+                      "DDO-EX-FINAL-SHARED-AGAIN"}
     lines = hello_additions("dado-de-ouro", result.undeclared)
     assert len(lines) == 1 and lines[0].startswith('"rulings": {..., "DDO-AMB-02": [')
 
@@ -212,3 +216,4 @@ def test_conform_exits_2_on_what_the_engine_does_not_declare(
     assert info.value.code == EXIT_USAGE, out[-1500:] + err[-1500:]
     assert "the engine's hello does not declare it" in err and "NOTHING CHECKED" not in out
     assert "declare in hello's games.ruby-rhino" in err
+

@@ -497,13 +497,7 @@ class OuroDeTolo(StepMemo):
             eligible = self._eligible(self.victim)
             return [self._a_steal[c] for c, k in enumerate(eligible) if k]
         if phase == CAXIAS:
-            out = []
-            if not self.caxias_drew and self._can_buy():
-                out.append(self._a_plain["buy_card"])
-            out.append(self._a_plain["caxias_draw"])
-            if self.caxias_drew or self.decide(AMB_CAXIAS_STOP, "at-once"):
-                out.append(self._a_plain["caxias_stop"])
-            return out
+            return self._caxias_actions()
         if phase == DECLARATION:
             return [self._a_plain["declare"], self._a_plain["decline_declaration"]]
         return []
@@ -593,6 +587,9 @@ class OuroDeTolo(StepMemo):
                                      ("OURO-CAX-07",))
                 return Rejection("no card can be bought: the deck is empty or the Caxias cannot "
                                  "pay", ("OURO-CAX-04",))
+            if kind == "caxias_draw":
+                return Rejection("the bag is empty: there is no stone left to draw",
+                                 ("OURO-DRAW-01", "OURO-CAX-05"))
             return Rejection("the Caxias must buy a card or draw before ending the workday",
                              ("OURO-CAX-03", "OURO-CAX-05"))
         if kind in ("declare", "decline_declaration") and phase != DECLARATION:
@@ -792,6 +789,26 @@ class OuroDeTolo(StepMemo):
         if counts[fg] and not self.decide(AMB_STEAL_FG, "any-stone"):
             counts[fg] = 0
         return counts
+
+    def _caxias_actions(self) -> list[Action]:
+        """The Caxias's choices: buy_card, caxias_draw, caxias_stop.
+
+        No stone can be drawn from an empty bag (OURO-DRAW-01). Then, under OURO-AMB-14
+        after-a-draw, the Caxias who can buy a card must (the one option left of the two); one
+        who cannot, or has drawn, can only end the workday.
+        """
+        plain = self._a_plain
+        out = []
+        can_buy = not self.caxias_drew and self._can_buy()
+        if can_buy:
+            out.append(plain["buy_card"])
+        if any(self.bag):
+            out.append(plain["caxias_draw"])
+            if self.caxias_drew or self.decide(AMB_CAXIAS_STOP, "at-once"):
+                out.append(plain["caxias_stop"])
+        elif not can_buy or self.decide(AMB_CAXIAS_STOP, "at-once"):
+            out.append(plain["caxias_stop"])
+        return out
 
     def _cards_available(self) -> bool:
         return sum(self.deck) > 0 or (sum(self.discard) > 0

@@ -377,6 +377,11 @@ class RubyRhino(Engine):
         if not any(e.left or e.chest in ("put", "put_all") for e in effects):
             problems.append("no roll takes coins away from a player, so the Rhino's holder "
                             "never runs out (RR-ROUND-01)")
+        if (any(e.chest in ("put", "put_all") for e in effects)
+                and not any(self._takes_rhino_when_broke(e) for e in effects)):
+            problems.append("every coin can end up in the chest with the Rhino, and then no roll "
+                            "can take the Rhino or give a player coins (RR-RHINO-01, RR-NOTE-03 "
+                            "under RR-AMB-06 " + self.ruled(AMB_CANT) + ")")
         if (self.ruled(AMB_SCORING) == "reward-coins" and total == deal * n
                 and not any(e.chest in ("put", "put_all") for e in effects)):
             problems.append("the chest starts empty and no roll puts coins in it, so no round "
@@ -384,6 +389,21 @@ class RubyRhino(Engine):
         if problems:
             raise ConfigError("these dice_faces and dice_outcomes cannot end the game: "
                               + "; ".join(problems) + "; change the faces or the rows")
+
+    def _takes_rhino_when_broke(self, effect: Effect) -> bool:
+        """Return whether ``effect`` takes the Rhino or gives the roller coins when every coin is
+        in the chest (so nobody can pay): the way out of that position (issue 42's finding)."""
+        if not (effect.rhino or effect.chest in ("collect", "collect_all")):
+            return False
+        if self.ruled(AMB_CANT) in _PARTIAL:
+            return True  # done as far as possible: the Rhino is taken, the chest pays
+        if effect.left:
+            return False
+        if effect.chest == "put":
+            return effect.chest_count == 0 and not effect.choosable
+        if effect.chest == "put_all":
+            return self.ruled(AMB_EMPTY_ALL) == "nothing-to-move-is-complete"
+        return True
 
     # -- set-up -----------------------------------------------------------------------------------
 

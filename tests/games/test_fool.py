@@ -787,3 +787,31 @@ def test_a_frozen_release_without_the_new_records_plays_as_it_specified() -> Non
             now.apply(action)
             assert then.state() == now.state()
         assert then.result() == now.result() and then.decisions["FOOL-AMB-17"] == 0
+
+
+@pytest.mark.parametrize("option", ["running-total", "one-round"])
+def test_an_end_score_of_zero_ends_the_game_only_after_a_round(option: str) -> None:
+    """FOOL-END-01 under FOOL-AMB-20 (issue 42's finding): the schema allows end_score 0, and
+    "has scored 0 or less" is a check made when a round is scored, not of the start, where
+    nobody has scored yet: FOOL-INV-NOT-OVER-YET held the start (every score 0) against it."""
+    import random
+
+    from rulespec.reference.play import playout
+    from rulespec.spec.invariants import Invariants
+
+    spec = get_spec(GAME)
+    engine = new(4, rulings={"FOOL-AMB-20": option}, parameters={"end_score": 0})
+    state = engine.state()
+    broken = Invariants(spec).check(state, params=dict(engine.config.parameters),
+                                    config=engine.config.to_json())
+    assert not broken, [v.invariant for v in broken]
+    rng = random.Random(42)
+    prev = state
+    for step in playout(engine, rng):
+        state = engine.state()
+        broken = Invariants(spec).check(state, prev=prev, action=step.action,
+                                        params=dict(engine.config.parameters),
+                                        config=engine.config.to_json())
+        assert not broken, [v.invariant for v in broken]
+        prev = state
+    assert engine.state()["phase"] == "over", "FOOL-END-01: the game ends after a round"

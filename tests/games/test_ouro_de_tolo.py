@@ -777,3 +777,58 @@ def test_not_mine_either_with_only_the_sender_opens_no_window(third_in_mine: boo
     if not window:
         assert stones(engine, 2) == {"fools_gold": 1, "quartz": 1}, "OURO-RESP-08: passed at once"
         assert hand(engine, 2).get("not_mine_either") == 1, "OURO-RESP-08: the card is kept"
+
+
+#: Seven stones, one Fool's Gold, two Dynamite in the deck and none dealt: the bag empties in a
+#: day (the configuration ``rulespec verify`` found a draw from an empty bag with, issue 42).
+EMPTY_BAG_CARDS = {"dynamite": 2, "favor": 0, "light_hand": 0, "not_mine": 0,
+                   "not_mine_either": 0, "very_light_hand": 0, "tired": 0}
+EMPTY_BAG: dict[str, Any] = {
+    "cards_per_player": 0,
+    "stone_counts": {"fools_gold": 1, "quartz": 1, "amber": 1, "emerald": 1, "sapphire": 1,
+                     "ruby": 1, "gold": 1},
+    "card_counts": EMPTY_BAG_CARDS,
+}
+
+
+def _caxias_with_an_empty_bag(rulings: Mapping[str, str] | None = None,
+                              deck: int = 2) -> OuroDeTolo:
+    parameters = {**EMPTY_BAG, "card_counts": {**EMPTY_BAG_CARDS, "dynamite": deck}}
+    engine = new_game(GAME, players=3, rulings=rulings, parameters=parameters)
+    assert isinstance(engine, OuroDeTolo)
+    if engine.phase == "bonus":
+        engine.apply({"kind": "card", "card": "dynamite"})
+    for colour in ("quartz", "amber", "emerald", "sapphire", "ruby", "gold", "fools_gold"):
+        draw(engine, colour)
+    engine.apply({"kind": "leave"})
+    engine.apply({"kind": "leave"})
+    assert engine.state()["caxias"] == 0 and not any(engine.state()["bag"].values())
+    return engine
+
+
+@pytest.mark.parametrize("deck", [0, 2])
+def test_the_caxias_is_never_offered_a_draw_from_an_empty_bag(deck: int) -> None:
+    """OURO-DRAW-01, OURO-CAX-05 (issue 42's finding): no stone is left, so no draw is offered
+    (before the fix the reference offered caxias_draw and chance then had no outcome), and the
+    workday can always end: by stopping, or (a card left to buy) by buying."""
+    engine = _caxias_with_an_empty_bag(deck=deck)
+    assert "caxias_draw" not in kinds(engine), "OURO-DRAW-01"
+    rejected(engine, {"kind": "caxias_draw"}, "OURO-DRAW-01")
+    if deck:
+        assert kinds(engine) == ["buy_card"], "OURO-CAX-03: the one option left"
+        engine.apply({"kind": "buy_card"})
+        engine.apply({"kind": "card", "card": "dynamite"})
+    else:
+        assert kinds(engine) == ["caxias_stop"], "OURO-CAX-05: nothing to draw or buy"
+        engine.apply({"kind": "caxias_stop"})
+    assert engine.state()["settled_days"] == 1, "OURO-EOD-01"
+
+
+@pytest.mark.parametrize(("option", "expected"), [("after-a-draw", ["buy_card"]),
+                                                  ("at-once", ["buy_card", "caxias_stop"])])
+def test_empty_bag_caxias_who_can_buy_under_each_option(option: str,
+                                                         expected: list[str]) -> None:
+    """OURO-CAX-03, OURO-CAX-05 under OURO-AMB-14: with nothing to draw, after-a-draw leaves the
+    Caxias who can buy only that; at-once lets them stop as well."""
+    engine = _caxias_with_an_empty_bag({"OURO-AMB-14": option})
+    assert kinds(engine) == expected, "OURO-AMB-14"

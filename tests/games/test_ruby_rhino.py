@@ -900,3 +900,49 @@ def test_a_state_handed_out_is_not_changed_by_later_play() -> None:
     for state, then in taken:
         assert state == then, "a state handed out changed as the game went on"
         assert final[:len(state["history"])] == state["history"]
+
+
+#: The configuration ``rulespec verify`` found a trap with (issue 42): dice whose faces never
+#: take a coin out of the chest, under which RR-AMB-02's rhino-and-one-coin and roll-again leave
+#: no roll that takes the Rhino once every coin is in the chest.
+CHEST_ONLY = {"target_score": 1, "total_coins": 3, "coins_per_player": 1,
+              "dice_faces": [["coin1", "rhino"], ["coin1", "closed_chest"]]}
+
+
+@pytest.mark.parametrize("option", ["rhino-and-one-coin", "roll-again"])
+def test_dice_that_trap_the_rhino_in_the_chest_are_refused(option: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """RR-RHINO-01, RR-NOTE-03, RR-AMB-02 (issue 42's finding): with the set-up check as it was,
+    both coins go into the chest and from there no roll changes anything, so the round never
+    ends; the reference now refuses these faces under these options, saying why."""
+    from rulespec.games.ruby_rhino import RubyRhino
+
+    monkeypatch.setattr(RubyRhino, "_takes_rhino_when_broke", lambda self, effect: True)
+    engine = new_game(GAME, players=2, rulings={"RR-AMB-02": option}, parameters=CHEST_ONLY)
+    for _ in range(2):  # each player puts their one coin in the chest (coin1 + closed chest)
+        roll(engine, "coin1", "closed_chest")
+    trapped = engine.state()
+    assert trapped["coins"] == [0, 0] and trapped["chest"] == 3, trapped
+    for first in ("coin1", "rhino"):
+        for second in ("coin1", "closed_chest"):
+            probe = engine.clone()
+            roll(probe, first, second)
+            state = probe.state()
+            assert state["coins"] == [0, 0] and state["rhino"] == trapped["rhino"], \
+                f"RR-RHINO-01: {first}+{second} changed nothing that could end the round"
+    monkeypatch.undo()
+    for players in (2, 3):  # (set-up is kept per configuration: 3 players is one not yet seen)
+        with pytest.raises(ConfigError, match="every coin can end up in the chest"):
+            new_game(GAME, players=players, rulings={"RR-AMB-02": option},
+                     parameters={**CHEST_ONLY, "target_score": 2})
+
+
+@pytest.mark.parametrize("option", ["take-rhino-only", "rhino-and-whole-chest"])
+def test_the_same_dice_are_accepted_where_a_roll_takes_the_rhino_from_the_chest(
+        option: str) -> None:
+    """RR-AMB-02: under these options Rhino with closed chest takes the Rhino with no coin to
+    pay (or puts all, none, in the chest), so the faces can end every round."""
+    rulings = {"RR-AMB-02": option, "RR-AMB-06": "void-and-pass"}
+    if option == "rhino-and-whole-chest":
+        rulings["RR-AMB-07"] = "nothing-to-move-is-complete"
+    new_game(GAME, players=2, rulings=rulings, parameters=CHEST_ONLY)

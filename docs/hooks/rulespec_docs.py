@@ -87,9 +87,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     root = Path(config.config_file_path).parent
     reports = Path(os.environ.get(REPORTS_ENV) or root / "docs" / "conformance-reports")
     try:
+        _built["histories"] = docsgen.release_histories(specs)
         _built["pages"] = docsgen.site_pages(specs, schema=spec_schema(), cli=cli,
                                              site_url=config.site_url or None,
-                                             directory_urls=config.use_directory_urls)
+                                             directory_urls=config.use_directory_urls,
+                                             histories=_built["histories"])
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {exc}") from exc
     _built["pages"].append(_matrix(specs, reports))
@@ -204,6 +206,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
         markdown = docsgen.link_repository_files(markdown, config.repo_url)
     try:
         return docsgen.fill_markers(markdown, specs=_built["specs"], readme=_built["readme"],
-                                     prefix=prefix, repo_url=config.repo_url)
+                                     prefix=prefix, repo_url=config.repo_url,
+                                     histories=_built["histories"])
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {page.file.src_uri}: {exc}") from exc

@@ -32,12 +32,14 @@ from rulespec.docsgen.search import fold, patch_worker, search_titles, tune_inde
 from rulespec.docsgen.site import (
     MARKER_GAMES,
     MARKER_README,
+    MARKER_SINCE,
     fill_markers,
     games_index,
     games_nav,
     games_table,
     link_repository_files,
     readme_block,
+    release_histories,
     site_pages,
 )
 from rulespec.docsgen.traces import (
@@ -53,6 +55,7 @@ __all__ = [
     "GAME_PAGES",
     "MARKER_GAMES",
     "MARKER_README",
+    "MARKER_SINCE",
     "REGISTER_PAGE",
     "TRACE_DIR",
     "DocsError",
@@ -83,6 +86,7 @@ __all__ = [
     "property_rows",
     "readme_block",
     "register_page",
+    "release_histories",
     "schema_type",
     "search_titles",
     "site_pages",

@@ -11,6 +11,7 @@ changes of rule (``history.is_normative``), and an entry with none says it is
 from __future__ import annotations
 
 import html
+import re
 
 from rulespec.docsgen.history import Entry, History, Lineage
 from rulespec.docsgen.links import Links, game_dir, game_title
@@ -85,10 +86,78 @@ def changes_page(spec: Spec, history: History) -> Page:
         out.append("The spec records no releases yet (no `game.releases`): see "
                    "[versioning specs](../../editors/versioning.md) to release it.\n")
         return Page(f"{game_dir(spec)}/{CHANGES_PAGE}", "".join(out))
+    starts = since_starts(history)
+    if starts:
+        out.append(f"**What changed since your release?** {since_links(history)}: everything "
+                   "from that release to today in one list, MAJOR first, each change with the "
+                   f"clauses it touches ([how it is built](#{SINCE_ANCHOR})).\n\n")
     out.append(_summary_table(entries) + "\n")
     for entry in entries:
         out.append(_entry_section(spec, entry, links))
+    if starts:
+        out.append(_since_section(spec, history, starts, links))
     return Page(f"{game_dir(spec)}/{CHANGES_PAGE}", "".join(out))
+
+
+# -- since a release ------------------------------------------------------------------------------
+
+#: The anchor of the Changes page's section of lists "since release X" (each ``since-X``).
+SINCE_ANCHOR = "since"
+
+
+def since_anchor(version: str) -> str:
+    """Return the anchor of the list of changes since release ``version``."""
+    return f"since-{version}"
+
+
+def since_starts(history: History) -> list[Entry]:
+    """Return the releases a "since" list starts from, oldest first: the frozen ones that
+    later entries compare with (so their diffs chain exactly from it to today)."""
+    entries = history.entries
+    return [entry for at, entry in enumerate(entries)
+            if entry.version is not None and entry.frozen
+            and any(later.diff is not None for later in entries[at + 1:])]
+
+
+def since_links(history: History, *, page: str = "", link_text: str = "{}") -> str:
+    """Return links to each "since" list of the game's Changes page (``page`` is its address
+    from the linking page, empty on it), or nothing when there is none."""
+    return " · ".join(f"[{link_text.format(code(e.label))}]({page}#{since_anchor(e.label)})"
+                      for e in since_starts(history))
+
+
+def _since_section(spec: Spec, history: History, starts: list[Entry], links: Links) -> str:
+    newest = history.entries[-1]
+    out = [f"## Since a release {anchor(SINCE_ANCHOR)}\n\n",
+           "For each release, every change made since, in one list: the bulletins of the "
+           "releases after it (and of the unreleased edits), MAJOR changes first, each saying "
+           "the release that brought it and the clauses and records it touches; PATCH changes "
+           "are counted.\n\n"]
+    for start in starts:
+        after = history.entries[history.entries.index(start) + 1:]
+        carried = [e for e in after if e.diff is not None]
+        changes = [(e, c) for e in carried if e.diff is not None for c in e.diff.changes]
+        target = (f"specs/{spec.path.name} --against {spec.game_id}@{start.label}"
+                  if newest.version is None else
+                  f"{spec.game_id}@{start.label} {spec.game_id}@{newest.label}")
+        found = {level: [(e, c) for e, c in changes if c.level == level] for level in LEVELS}
+        largest = next((level for level in reversed(LEVELS) if found[level]), None)
+        out.append(f"### Since {start.label} {anchor(since_anchor(start.label))}\n\n")
+        out.append(f"{plural(len(changes), 'change')} in "
+                   + ", ".join(entry_link(e, label=e.label) for e in carried)
+                   + (f", the largest {largest.upper()}" if largest else "")
+                   + f". Compare them yourself: `rulespec diff {target}` "
+                   "(`--for-implementers` for what an engine changes).\n\n")
+        for level in reversed(LEVELS):
+            if not found[level]:
+                continue
+            if level == "patch":
+                out.append(f"**{_HEADINGS[level]}**: {len(found[level])}, counted by rule in "
+                           "each release's entry.\n\n")
+                continue
+            out.append(f"**{_HEADINGS[level]}**\n\n")
+            out.append("".join(_change_item(c, links, entry=e) for e, c in found[level]) + "\n")
+    return "".join(out)
 
 
 def _summary_table(entries: list[Entry]) -> str:
@@ -143,9 +212,14 @@ def _bulletin(spec: Spec, entry: Entry, diff: SpecDiff, links: Links) -> str:
                f"{diff.level.upper()}")
     if entry.version is not None:
         need = diff.required_bump()
-        out.append(f" ({code(diff.new_version)} is at least {code(need)}, as they need).\n\n"
-                   if diff.ok else f": they need at least {code(need)}, more than "
-                   f"{code(diff.new_version)}.\n\n")
+        if not diff.ok:
+            out.append(f": they need at least {code(need)}, more than "
+                       f"{code(diff.new_version)}.\n\n")
+        elif diff.new_version == need:
+            out.append(f": a {diff.level.upper()} release, as they require.\n\n")
+        else:
+            out.append(f": they require at least {code(need)}, and {code(diff.new_version)} "
+                       "is more.\n\n")
     else:
         out.append(f": the next release must be at least {code(diff.required_bump())}.\n\n")
     if diff.replayed:
@@ -164,14 +238,27 @@ def _bulletin(spec: Spec, entry: Entry, diff: SpecDiff, links: Links) -> str:
     return "".join(out)
 
 
-def _change_item(change: Change, links: Links) -> str:
-    cites = []
+def _change_item(change: Change, links: Links, *, entry: Entry | None = None) -> str:
+    cites = [f"in {entry_link(entry)}"] if entry is not None else []
     if change.clauses:
         cites.append(f"clauses: {links.many(change.clauses)}")
     if change.records:
         cites.append(f"records: {links.many(change.records)}")
     tail = f" ({'; '.join(cites)})" if cites else ""
-    return f"- **{text(change.rule)}** {code(change.path)}: {links.prose(change.reason)}{tail}\n"
+    return (f"- **{text(change.rule)}** {code(change.path)}: "
+            f"{links.prose(readable_reason(change.reason))}{tail}\n")
+
+
+#: A bound or value a schema did not have, or no longer has, as ``rulespec diff`` words it
+#: (``maximum None -> 5``: releases/schemadiff.py prints Python's repr of the absent value).
+_NONE_BEFORE = re.compile(r"\b([A-Za-z_]\w*) None -> (\S+)")
+_NONE_AFTER = re.compile(r"\b([A-Za-z_]\w*) (\S+) -> None\b")
+
+
+def readable_reason(reason: str) -> str:
+    """Return a change's reason without Python's ``None`` for an absent value."""
+    reason = _NONE_BEFORE.sub(r"\1 \2 (none before)", reason)
+    return _NONE_AFTER.sub(r"\1 \2 dropped (none now)", reason)
 
 
 def _patch_counts(changes: list[Change]) -> str:

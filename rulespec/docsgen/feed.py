@@ -17,7 +17,13 @@ import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from rulespec.docsgen.changes import BOOKKEEPING_ONLY, BOOKKEEPING_WHY, CHANGES_PAGE, FEED_PATH
+from rulespec.docsgen.changes import (
+    BOOKKEEPING_ONLY,
+    BOOKKEEPING_WHY,
+    CHANGES_PAGE,
+    FEED_PATH,
+    readable_reason,
+)
 from rulespec.docsgen.history import Entry, History
 from rulespec.docsgen.links import game_dir, game_title
 from rulespec.docsgen.markdown import Page
@@ -88,7 +94,7 @@ def _content(entry: Entry) -> str:
     if major:
         out.append("<ul>" + "".join(
             f"<li><strong>{escape(c.rule)}</strong> <code>{escape(c.path)}</code>: "
-            f"{escape(c.reason)}</li>" for c in major) + "</ul>")
+            f"{escape(readable_reason(c.reason))}</li>" for c in major) + "</ul>")
     return "".join(out)
 
 

@@ -112,6 +112,14 @@ def game_title(spec: Spec) -> str:
     return str(spec.data["game"]["names"]["english"])
 
 
+def game_label(spec: Spec) -> str:
+    """Return the game's one name for menus: ``Fool's Gold (Ouro de Tolo · ouro-de-tolo)``, its
+    English name, its original-language title when it differs, and its command id."""
+    original = str(spec.data["game"]["names"]["original"])
+    also = [original] if original != game_title(spec) else []
+    return f"{game_title(spec)} ({' · '.join([*also, spec.game_id])})"
+
+
 def player_range(spec: Spec) -> str:
     """Return the player count as ``3–6``, or ``4`` when there is only one."""
     low, high = spec.min_players, spec.max_players

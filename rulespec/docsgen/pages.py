@@ -8,7 +8,13 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rulespec.docsgen.changes import CHANGES_PAGE, CHANGES_TITLE, entry_link, lineage_note
+from rulespec.docsgen.changes import (
+    CHANGES_PAGE,
+    CHANGES_TITLE,
+    entry_link,
+    lineage_note,
+    since_links,
+)
 from rulespec.docsgen.examples import TO_DOCS, clause_examples, witness_table
 from rulespec.docsgen.history import History
 from rulespec.docsgen.links import Links, clause_users, game_dir, game_title, player_range
@@ -90,7 +96,8 @@ def overview_page(spec: Spec, history: History | None = None) -> str:
     links = Links(spec)
     names = game["names"]
     out = [front_matter(f"{game_title(spec)}: Overview"), f"# {text(game_title(spec))}\n\n",
-           _provenance(spec), f"{links.prose(game['summary'])}\n\n", open_questions(spec, links)]
+           _provenance(spec), _one_name(spec), f"{links.prose(game['summary'])}\n\n",
+           open_questions(spec, links)]
     facts = [["Game id", code(spec.game_id)],
              ["Original name", text(names["original"])],
              ["English name", text(names["english"])]]
@@ -107,6 +114,9 @@ def overview_page(spec: Spec, history: History | None = None) -> str:
         if history is not None else None
     facts.append(["Spec version", entry_link(current) if current is not None else
                   code(spec.version)])
+    since = since_links(history, page=CHANGES_PAGE) if history is not None else ""
+    if since:
+        facts.append(["Changes since", f"{since} (everything since that release, one list)"])
     facts.append(["Reference interpreter", code(spec.reference_module)])
     facts.append(["Clause prefix", code(game["clause_prefix"])])
     out.append(kv_table(facts) + "\n")
@@ -205,6 +215,16 @@ def open_questions(spec: Spec, links: Links) -> str:
                      f"({badge('authority', str(default['authority']))}).")
             body += line + "\n"
     return f'!!! question "{title}"\n\n' + indent(body) + "\n"
+
+
+def _one_name(spec: Spec) -> str:
+    """Return the sentence that says the game's names are one game's."""
+    names = spec.data["game"]["names"]
+    original = str(names["original"])
+    said = (f"*{text(original)}* in its original language, " if original != game_title(spec)
+            else "")
+    return (f"**{text(game_title(spec))}**: {said}{code(spec.game_id)} in commands "
+            f"(`rulespec play {spec.game_id}`); one game.\n\n")
 
 
 def _releases_line(history: History) -> str:

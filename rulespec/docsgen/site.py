@@ -8,11 +8,17 @@ from typing import Any
 
 import click
 
-from rulespec.docsgen.changes import CHANGES_PAGE, CHANGES_TITLE, FEED_PATH, changes_page
+from rulespec.docsgen.changes import (
+    CHANGES_PAGE,
+    CHANGES_TITLE,
+    FEED_PATH,
+    changes_page,
+    since_links,
+)
 from rulespec.docsgen.cli_reference import cli_page
 from rulespec.docsgen.feed import feed_page
 from rulespec.docsgen.history import DiffCache, History
-from rulespec.docsgen.links import game_dir, game_title, player_range
+from rulespec.docsgen.links import game_dir, game_label, game_title, player_range
 from rulespec.docsgen.markdown import DocsError, Page, code, table, text
 from rulespec.docsgen.migrations import migrations_page
 from rulespec.docsgen.pages import GAME_PAGES, game_pages
@@ -27,18 +33,27 @@ from rulespec.spec.model import Spec
 
 #: Markers a hand-written page may contain; the hook replaces them with generated Markdown.
 MARKER_GAMES = "<!-- rulespec:games -->"
+#: Each game's links to what changed since each of its releases (its Changes page's lists).
+MARKER_SINCE = "<!-- rulespec:since -->"
 MARKER_README = re.compile(r"<!-- rulespec:readme (?P<name>[a-z0-9-]+) -->")
 
 
-def games_table(specs: Sequence[Spec], *, prefix: str = "") -> str:
-    """Return a table of every game with links to its pages."""
+def games_table(specs: Sequence[Spec], *, prefix: str = "",
+                histories: Mapping[str, History] | None = None) -> str:
+    """Return a table of every game with links to its pages (with each game's ``histories``,
+    to what changed since each release too)."""
     if not specs:
         return "No game specs are registered yet.\n"
     rows = []
     for spec in specs:
         recorded = releases_of(spec)
-        release = (f"[{code(recorded[-1].version)}]({prefix}{game_dir(spec)}/{CHANGES_PAGE}"
+        changes = f"{prefix}{game_dir(spec)}/{CHANGES_PAGE}"
+        release = (f"[{code(recorded[-1].version)}]({changes}"
                    f"#release-{recorded[-1].version})") if recorded else "none yet"
+        history = (histories or {}).get(spec.game_id)
+        since = since_links(history, page=changes) if history is not None else ""
+        if since:
+            release += f"<br>changes since {since}"
         rows.append([f"[{text(game_title(spec))}]({prefix}{game_dir(spec)}/index.md)",
                      text(spec.name), code(spec.game_id), player_range(spec),
                      str(len(spec.section("clauses"))),
@@ -82,11 +97,38 @@ def readme_block(readme: str, name: str) -> str:
     raise DocsError(f"README.md: the code block after {marker!r} is never closed")
 
 
+def since_list(specs: Sequence[Spec], histories: Mapping[str, History], *,
+               prefix: str = "") -> str:
+    """Return one line per game: its names, and links to what changed since each release."""
+    lines = []
+    for spec in specs:
+        history = histories.get(spec.game_id)
+        changes = f"{prefix}{game_dir(spec)}/{CHANGES_PAGE}"
+        since = since_links(history, page=changes) if history is not None else ""
+        lines.append(f"- **{text(game_title(spec))}** ({game_names(spec)}): "
+                     + (f"changes since {since}; " if since else "")
+                     + f"every release on its [Changes page]({changes})\n")
+    return "".join(lines) or "No game specs are registered yet.\n"
+
+
+def game_names(spec: Spec) -> str:
+    """Return the game's original-language title (when it differs) and its command id."""
+    names = spec.data["game"]["names"]
+    original = str(names["original"])
+    said = f"*{text(original)}*, " if original != game_title(spec) else ""
+    return f"{said}{code(spec.game_id)}"
+
+
 def fill_markers(markdown: str, *, specs: Sequence[Spec], readme: str | None,
-                 prefix: str = "", repo_url: str | None = None) -> str:
+                 prefix: str = "", repo_url: str | None = None,
+                 histories: Mapping[str, History] | None = None) -> str:
     """Replace the generation markers of a hand-written page (``repo_url`` is mkdocs's)."""
     if MARKER_GAMES in markdown:
-        markdown = markdown.replace(MARKER_GAMES, games_table(specs, prefix=prefix))
+        markdown = markdown.replace(MARKER_GAMES, games_table(specs, prefix=prefix,
+                                                              histories=histories))
+    if MARKER_SINCE in markdown:
+        markdown = markdown.replace(MARKER_SINCE, since_list(specs, histories or {},
+                                                             prefix=prefix))
     if MARKER_REPOSITORY in markdown:
         markdown = markdown.replace(MARKER_REPOSITORY, repository_block(repo_url))
 
@@ -100,13 +142,16 @@ def fill_markers(markdown: str, *, specs: Sequence[Spec], readme: str | None,
 
 def site_pages(specs: Sequence[Spec], *, schema: Mapping[str, Any],
                cli: click.Command | None, site_url: str | None = None,
-               directory_urls: bool = True) -> list[Page]:
+               directory_urls: bool = True,
+               histories: Mapping[str, History] | None = None) -> list[Page]:
     """Return every generated page of the site, and the feed of releases (``releases.xml``).
 
     ``site_url`` and ``directory_urls`` are mkdocs's settings: the feed's links are absolute
     under ``site_url`` (relative to the feed without one) and point at the built pages.
+    ``histories`` (:func:`release_histories`) are computed when not given.
     """
-    histories = release_histories(specs)
+    if histories is None:
+        histories = release_histories(specs)
     pages = [games_index(specs), register_page(specs, histories=histories),
              spec_format_page(schema)]
     if cli is not None:
@@ -165,7 +210,7 @@ def games_nav(specs: Sequence[Spec]) -> list[dict[str, list[dict[str, str]]]]:
         if published_perft(spec) is not None:
             entries.append({PERFT_TITLE: f"{game_dir(spec)}/{PERFT_PAGE}"})
         entries.append({CHANGES_TITLE: f"{game_dir(spec)}/{CHANGES_PAGE}"})
-        nav.append({game_title(spec): entries})
+        nav.append({game_label(spec): entries})
     return nav
 
 

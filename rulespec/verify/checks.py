@@ -199,12 +199,35 @@ _CODES: dict[int, tuple[Any, str]] = {}
 _CODES_MAX = 1 << 16
 
 
+#: Encoded flat actions (a dict of strings and integers) by their items: an engine that hands
+#: out a fresh dict at every call (Pig's) is encoded once per distinct action.
+_FLAT: dict[tuple[Any, ...], str] = {}
+
+
 def encode_action(action: Any) -> str:
     """Return the canonical JSON of an action (remembered for objects met before)."""
     hit = _CODES.get(id(action))
     if hit is not None and hit[0] is action:
         return hit[1]
+    flat: tuple[Any, ...] | None = None
+    if type(action) is dict:
+        # Equal items whose values have the same types have the same JSON (True is not 1
+        # here), floats aside (0.0 equals -0.0); an unhashable value is not remembered.
+        types = tuple(map(type, action.values()))
+        if float not in types:
+            flat = (tuple(action.items()), types)
+            try:
+                text = _FLAT.get(flat)
+            except TypeError:
+                flat = text = None
+            if text is not None:
+                return text
     text = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    if flat is not None:
+        if len(_FLAT) >= _CODES_MAX:
+            _FLAT.clear()
+        _FLAT[flat] = text
+        return text
     if len(_CODES) >= _CODES_MAX:
         _CODES.clear()
     _CODES[id(action)] = (action, text)
@@ -214,7 +237,29 @@ def encode_action(action: Any) -> str:
 _encode = encode_action
 
 
+#: Chance moves found well formed, by their encoding (most chance nodes offer one of a few
+#: lists: the faces of a die); the exact sum is computed once per list.
+_CHANCE_OK: set[tuple[Any, ...]] = set()
+
+
 def _chance_problem(outcomes: Sequence[tuple[Action, Any]], legal: Sequence[Action]) -> Problem | None:
+    try:
+        signature = (tuple((_encode(a), type(p), p) for a, p in outcomes),
+                     tuple(_encode(a) for a in legal))
+    except TypeError:  # an action JSON cannot encode: the checks below word it
+        return _chance_problem_of(outcomes, legal)
+    if signature in _CHANCE_OK:
+        return None
+    problem = _chance_problem_of(outcomes, legal)
+    if problem is None:
+        if len(_CHANCE_OK) >= _CODES_MAX:
+            _CHANCE_OK.clear()
+        _CHANCE_OK.add(signature)
+    return problem
+
+
+def _chance_problem_of(outcomes: Sequence[tuple[Action, Any]],
+                       legal: Sequence[Action]) -> Problem | None:
     if not outcomes:
         return Problem("CHANCE", "chance is to move but has no outcome")
     total = Fraction(0)

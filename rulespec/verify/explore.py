@@ -33,6 +33,7 @@ from typing import Any
 
 from rulespec.reference.core import Action, Engine, IllegalAction, slot_names
 from rulespec.verify.checks import Problem, StateChecks, Violation, encode_action
+from rulespec.verify.cloning import Cloner
 from rulespec.verify.keys import View, fingerprint, key_bytes
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore, winners_mask
 
@@ -137,8 +138,10 @@ class Explorer:
     def __init__(self, start: Engine, *, view: tuple[str, ...] = (),
                  max_states: int | None = None, max_depth: int | None = None,
                  max_memory: int | None = None, check_merges: bool = True,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, share: bool = True) -> None:
         self.start = start.clone()
+        #: Copies of engines that share the constant tables (``rulespec.verify.cloning``).
+        self.cloner = Cloner(self.start, share=share)
         self.view = View(view)
         # Bound first: a ceiling may be a parameter (cap(turn_total, params.target_score)).
         self.view.bind(dict(start.config.parameters), start.config.to_json())
@@ -172,9 +175,11 @@ class Explorer:
         labels: list[Any] = []
         edges = bool(self.view.edges)
         state = engine.state() if edges else None
+        cloner = self.cloner
         for action, _ in moves:
-            child = engine.clone()
+            child = cloner.clone(engine)
             child.apply(action)
+            cloner.check(child)
             child_state = child.state()
             keys.append(self._key(child_state))
             if state is not None:
@@ -194,7 +199,7 @@ class Explorer:
         next_look = _MEMORY_EVERY
         result = self._result
         store, stats = self.store, self.stats
-        root = self.start.clone()
+        root = self.cloner.adopt(self.start)
         state = root.state()
         actor, moves, problem = self.checks.moves(root)
         index = store.add(self._key(state), -1, 0, _code(actor), self._winners(root, actor))
@@ -257,10 +262,12 @@ class Explorer:
         keys: list[int] = []
         labels: list[Any] = []
         edges = self.check_merges and bool(view.edges)
+        cloner = self.cloner
         for k, (action, p) in enumerate(moves):
-            child = engine.clone()
+            child = cloner.clone(engine)
             try:
                 child.apply(action)
+                cloner.check(child)
                 child_state = child.state()
             except IllegalAction as exc:
                 return self._violate(Problem("REFUSED", f"the engine refuses {action!r}, which "
@@ -363,7 +370,11 @@ class Explorer:
 
     def _note_decisions(self, engine: Engine) -> None:
         reached = self._result.reached
-        for amb, count in engine.decisions.items():
+        # The counters themselves (``decisions`` builds a Counter of them at every call).
+        counts = getattr(engine, "_decisions", None)
+        if type(counts) is not dict:
+            counts = engine.decisions
+        for amb, count in counts.items():
             if count and amb not in reached:
                 reached.add(amb)
 

@@ -58,8 +58,18 @@ class Outcomes:
                 "length": _number_json(self.length), "exact": self.exact}
 
 
+def decimal_digits(n: int) -> int:
+    """Return how many decimal digits ``n`` has (within one: from its bit length, so that an
+    integer past Python's limit on converting one to a string is measured too)."""
+    return max(1, int(abs(n).bit_length() * 0.30102999566398120) + 1)
+
+
 def _number_json(x: Number) -> dict[str, Any]:
     if isinstance(x, Fraction):
+        if max(x.numerator.bit_length(), x.denominator.bit_length()) > 12_000:
+            # Past Python's limit on converting an integer to a string (4,300 digits).
+            return {"exact": None, "value": float(x),
+                    "exact_digits": decimal_digits(x.denominator)}
         return {"exact": str(x), "value": float(x)}
     return {"exact": None, "value": x}
 

@@ -101,7 +101,7 @@ def load_published(path: Path | None = None) -> list[Published]:
 
 
 def _probability(x: Number) -> str:
-    if isinstance(x, Fraction) and len(str(x)) <= 21:
+    if isinstance(x, Fraction) and x.denominator.bit_length() <= 70 and len(str(x)) <= 21:
         return f"{x} ≈ {float(x):.6f}" if x.denominator != 1 else str(x)
     return f"{float(x):.9f}"
 

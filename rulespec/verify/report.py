@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from rulespec.verify.outcomes import Number, Outcomes
+from rulespec.verify.outcomes import Number, Outcomes, decimal_digits
 from rulespec.verify.run import RulingsRun, Verification
 
 FORMAT = "rulespec-verify/1"
@@ -18,6 +18,10 @@ _KNOWN_MEMORY = {"_decisions": "the decision-point tally, never read by the rule
 def number(x: Number, digits: int = 10) -> str:
     """Return a probability or expectation for people: the exact fraction when it is short."""
     if isinstance(x, Fraction):
+        if x.denominator.bit_length() > 200:  # no string of thousands of digits (nor past
+            # Python's limit on converting an integer to a string)
+            return (f"{float(x):.{digits}f} (exact fraction of about "
+                    f"{decimal_digits(x.denominator):,} digits)")
         text = str(x)
         decimal = f"{float(x):.{digits}f}"
         return f"{text} ({decimal})" if len(text) <= 24 and x.denominator != 1 else (
@@ -159,7 +163,7 @@ def rulings_text(run: RulingsRun, defaults: dict[str, str]) -> list[str]:
 
 
 def _signed(x: Number) -> str:
-    if isinstance(x, Fraction) and len(str(x)) <= 24:
+    if isinstance(x, Fraction) and x.denominator.bit_length() <= 80 and len(str(x)) <= 24:
         sign = "+" if x > 0 else ""
         return f"{sign}{x} ({float(x):+.10f})" if x else "0"
     return f"{float(x):+.10f}"

@@ -1,0 +1,53 @@
+"""The explorer's engine copies share the constant tables, and nothing else.
+
+``rulespec.verify.cloning``: a search with sharing finds the same graph as one without (same
+states, fingerprints, edges and probabilities), and a shared object an engine changes in place
+is given back its contents for every other engine at once.
+"""
+
+from __future__ import annotations
+
+from rulespec.verify.cloning import Cloner
+from rulespec.verify.explore import Explorer
+from tests.verify.support import PIG_ON_HOLD, pig_engine, rhino_engine
+
+
+def _graph(ex: Explorer) -> tuple[list[int], list[int], list[int], list[str]]:
+    result = ex.run()
+    store = result.store
+    return (list(store.fingerprints), list(store.targets), list(store.offsets),
+            [str(p) for p in store.probabilities])
+
+
+def test_pig_shares_its_die_and_explores_the_same_graph() -> None:
+    """PIG-TURN-04, PIG-TURN-05: the coin-die Pig under on-hold, every state and edge alike
+    with and without sharing."""
+    engine = pig_engine({"PIG-AMB-01": "on-hold"})
+    shared = Explorer(engine, view=PIG_ON_HOLD)
+    assert "_die_outcomes" in shared.cloner.shared
+    plain = Explorer(engine, view=PIG_ON_HOLD, share=False)
+    assert not plain.cloner.shared
+    assert _graph(shared) == _graph(plain)
+
+
+def test_ruby_rhino_explores_the_same_graph_with_sharing() -> None:
+    engine = rhino_engine()
+    view = ("history", "relative(round)")
+    assert _graph(Explorer(engine, view=view, max_states=3000)) == _graph(
+        Explorer(engine, view=view, max_states=3000, share=False))
+
+
+def test_a_shared_table_changed_in_place_is_restored_for_the_others() -> None:
+    engine = pig_engine()
+    cloner = Cloner(engine)
+    parent = cloner.adopt(engine)
+    table = cloner.shared["_effects"]
+    child = cloner.clone(parent)
+    assert child._effects is table  # type: ignore[attr-defined]
+    child._effects[99] = "add"  # type: ignore[attr-defined]  # as an engine's apply might
+    cloner.check(child)
+    assert 99 not in parent._effects  # type: ignore[attr-defined]
+    assert child._effects[99] == "add"  # type: ignore[attr-defined]
+    assert child._effects is not table  # type: ignore[attr-defined]
+    assert "_effects" not in cloner.shared and cloner.changed == ["_effects"]
+    assert cloner.clone(parent)._effects is not table  # type: ignore[attr-defined]

@@ -141,6 +141,8 @@ AMB_FAVOR_CHECK = "OURO-AMB-33"
 AMB_WEEK_DECLARE = "OURO-AMB-34"
 AMB_FEVER_PRICE = "OURO-AMB-35"
 AMB_FEVER_WHEN = "OURO-AMB-36"
+AMB_FG_SIGHT = "OURO-AMB-37"
+AMB_BONUS_ORDER = "OURO-AMB-38"
 
 V_SHORTER = "shorter-game"
 V_LONGER = "longer-game"
@@ -365,11 +367,13 @@ class OuroDeTolo(StepMemo):
         AMB_SAFE_RECEIVED: frozenset({"any-second", "drawn-only"}),
         AMB_LATER_STONES: frozenset({"with-the-accident", "at-settlement"}),
         AMB_SELF_TIRED: frozenset({"no-answer", "may-answer"}),
-        AMB_NME_NOBODY: frozenset({"no-answer", "cancels"}),
+        AMB_NME_NOBODY: frozenset({"no-answer", "cancels", "to-the-bag"}),
         AMB_THIRD_FG: frozenset({"back-to-bag", "kept"}),
         AMB_FAVOR_CHECK: frozenset({"after-the-choice", "at-the-draw"}),
         AMB_WEEK_DECLARE: frozenset({"no-declarations", "declarations-too"}),
         AMB_FEVER_WHEN: frozenset({"when-the-mine-empties", "on-leaving"}),
+        AMB_FG_SIGHT: frozenset({"displayed", "in-hand"}),
+        AMB_BONUS_ORDER: frozenset({"leaver-first", "caxias-first"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset(
         {V_SHORTER, V_LONGER, V_HARD_WEEK, V_SAFE_MINE, V_GOLD_FEVER})
@@ -495,6 +499,12 @@ class OuroDeTolo(StepMemo):
             return out
         if phase == STEAL:
             eligible = self._eligible(self.victim)
+            fg = self.rules.fools_gold
+            # A taker picks by sight (OURO-AMB-03 taker): a Fool's Gold kept in the hand is out
+            # of sight, so it is taken only once no stone in sight is left (OURO-AMB-37).
+            if (self.to_move == self.thief and eligible[fg] and sum(eligible) > eligible[fg]
+                    and self._knows(AMB_FG_SIGHT) and self.decide(AMB_FG_SIGHT, "in-hand")):
+                eligible[fg] = 0
             return [self._a_steal[c] for c, k in enumerate(eligible) if k]
         if phase == CAXIAS:
             return self._caxias_actions()
@@ -980,7 +990,11 @@ class OuroDeTolo(StepMemo):
     def _do_leave(self, action: Action) -> None:
         p = self.turn_player
         self.status[p] = LEFT
-        if self.bonus is not None:
+        # A first leave that leaves one player inside makes a Caxias too: whose rule comes first
+        # (OURO-AMB-38)? Under caxias-first the bonus is discarded as the Caxias is made.
+        if self.bonus is not None and not (
+                self.status.count(IN_MINE) == 1 and self._knows(AMB_BONUS_ORDER)
+                and self.decide(AMB_BONUS_ORDER, "caxias-first")):
             self.hands[p][self.bonus] += 1
             self.bonus = None
             self.bonus_taken_by = p
@@ -1037,10 +1051,12 @@ class OuroDeTolo(StepMemo):
     def _not_mine_target(self, t: int) -> None:
         """Aim the pending Not Mine at ``t``: open a window if ``t`` can answer, else resolve."""
         self.target = t
-        # With nobody to name (OURO-RESP-08), a window opens only under OURO-AMB-31 cancels.
+        # With nobody to name (OURO-RESP-08), a window opens only under OURO-AMB-31 cancels or
+        # to-the-bag.
         if self.hands[t][self._ci[NOT_MINE_EITHER]] and (
                 self._redirect_targets() or (
-                    self._knows(AMB_NME_NOBODY) and self.decide(AMB_NME_NOBODY, "cancels"))):
+                    self._knows(AMB_NME_NOBODY)
+                    and not self.decide(AMB_NME_NOBODY, "no-answer"))):
             self._respond_window(t)
         else:
             self._resolve_not_mine()
@@ -1070,8 +1086,13 @@ class OuroDeTolo(StepMemo):
         t = self.target
         assert t is not None
         self._discard(t, NOT_MINE_EITHER)
-        if "target" not in action:  # nobody to name: the sender keeps it (OURO-AMB-31 cancels)
-            self._end_turn()
+        if "target" not in action:  # nobody to name (OURO-AMB-31)
+            if self.decide(AMB_NME_NOBODY, "to-the-bag"):
+                by, fg = self.by, self.rules.fools_gold
+                assert by is not None
+                self.stones[by][fg] -= self.rules.not_mine
+                self.bag[fg] += self.rules.not_mine  # nobody receives it: back to the bag
+            self._end_turn()  # under cancels the sender keeps it
             return
         new = int(action["target"])
         if self.decide(AMB_CHAIN, "chain"):

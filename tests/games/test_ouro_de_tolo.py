@@ -832,3 +832,41 @@ def test_empty_bag_caxias_who_can_buy_under_each_option(option: str,
     Caxias who can buy only that; at-once lets them stop as well."""
     engine = _caxias_with_an_empty_bag({"OURO-AMB-14": option})
     assert kinds(engine) == expected, "OURO-AMB-14"
+
+
+@pytest.mark.parametrize(("option", "first", "second"), [
+    ("displayed", ["fools_gold", "gold"], ["fools_gold"]),
+    ("in-hand", ["gold"], ["fools_gold"]),
+])
+def test_a_thief_picks_fools_gold_only_by_sight(option: str, first: list[str],
+                                                second: list[str]) -> None:
+    """OURO-CARD-08, OURO-DRAW-04 under OURO-AMB-37 (with OURO-AMB-03 taker, OURO-AMB-04
+    any-stone): a Fool's Gold kept in the hand is out of sight, so the taker picks the valuable
+    stone first and the Fool's Gold only once nothing is left in sight."""
+    engine = start(3, {1: ["light_hand"]}, rulings={"OURO-AMB-37": option})
+    draw(engine, "gold")  # player 0
+    draw(engine, "quartz")  # player 1
+    draw(engine, "amber")  # player 2
+    draw(engine, "fools_gold")  # player 0
+    engine.apply({"kind": "play_light_hand", "target": 0})
+    colours = [str(a["colour"]) for a in engine.legal_actions()]
+    assert colours == first, "OURO-AMB-37"
+    engine.apply({"kind": "steal", "colour": "gold"})
+    assert [str(a["colour"]) for a in engine.legal_actions()] == second, "OURO-AMB-37"
+
+
+@pytest.mark.parametrize(("option", "taken_by"), [("leaver-first", 1), ("caxias-first", None)])
+def test_a_first_leave_that_makes_a_caxias(option: str, taken_by: int | None) -> None:
+    """OURO-LEAVE-02, OURO-CAX-02 under OURO-AMB-38: after an accident, the first leave leaves
+    one player inside; the leaver takes the bonus first, or it is discarded for the Caxias."""
+    engine = start(3, bonus="tired", rulings={"OURO-AMB-38": option})
+    draw(engine, "fools_gold")  # player 0
+    draw(engine, "emerald")  # player 1
+    draw(engine, "amber")  # player 2
+    draw(engine, "fools_gold")  # player 0: accident
+    engine.apply({"kind": "leave"})  # player 1
+    state = engine.state()
+    assert state["caxias"] == 2 and state["bonus"] is None, "OURO-CAX-01, OURO-CAX-02"
+    assert state["bonus_taken_by"] == taken_by, "OURO-AMB-38"
+    assert (hand(engine, 1).get("tired") == 1) == (taken_by == 1), "OURO-LEAVE-02"
+    assert state["discard"]["tired"] == (0 if taken_by == 1 else 1), "OURO-CAX-02"

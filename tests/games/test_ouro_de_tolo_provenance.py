@@ -470,3 +470,20 @@ def test_new_options_keep_every_invariant(index: int, players: int) -> None:
                               variants=variants, parameters=parameters)
         assert engine.result() is not None and engine.current_player() is None, (
             f"OURO-END-01: no result under {rulings}")
+
+
+def test_not_mine_either_naming_nobody_sends_the_fools_gold_to_the_bag() -> None:
+    """OURO-RESP-04, OURO-RESP-08 under OURO-AMB-31 to-the-bag (with OURO-AMB-13 not-sender): the
+    answer names nobody, nobody receives the Fool's Gold, and it goes back to the bag."""
+    rulings = {"OURO-AMB-13": "not-sender", "OURO-AMB-31": "to-the-bag"}
+    engine = start(3, {1: ["not_mine"], 2: ["not_mine_either"]}, rulings=rulings)
+    engine.apply({"kind": "leave"})  # player 0
+    draw(engine, "fools_gold")  # player 1
+    draw(engine, "quartz")  # player 2
+    in_bag = engine.state()["bag"]["fools_gold"]
+    engine.apply({"kind": "play_not_mine", "target": 2})
+    assert engine.legal_actions() == [{"kind": "respond_not_mine_either"},
+                                      {"kind": "decline"}], "OURO-AMB-31"
+    engine.apply({"kind": "respond_not_mine_either"})
+    assert stones(engine, 1) == {} and stones(engine, 2) == {"quartz": 1}, "OURO-AMB-31"
+    assert engine.state()["bag"]["fools_gold"] == in_bag + 1, "OURO-AMB-31: back to the bag"

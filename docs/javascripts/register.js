@@ -5,7 +5,11 @@
 // (?game=fool&status=ruled&sort=-id&columns=id,title) so a view can be shared. The Id column
 // stays in view while the table scrolls sideways; a column sorted on is shown and scrolled
 // into view. A cell whose shown text is not its value (a game's display name, an outcome-change
-// rate) carries the value in data-key. Without JavaScript the full table is shown.
+// rate) carries the value in data-key. A filter may offer groups of values (data-groups: "open"
+// is reported, triaged and deferred); a column named in data-descending sorts largest first on
+// its first click. What the address asks for and the table cannot show (an unknown value or
+// column, several values of one filter) is said above the table, not dropped silently. Without
+// JavaScript the full table is shown.
 (function () {
   "use strict";
 
@@ -74,6 +78,19 @@
     bar.className = "rs-filters";
     const selects = [];
 
+    // What the address asked for and this table cannot show, said above the table.
+    const refused = [];
+    // Groups of values one option selects (data-groups="Status:open=reported|triaged|deferred").
+    const groups = {};
+    (container.dataset.groups || "").split(";").filter(Boolean).forEach((spec) => {
+      const [column, rest] = spec.split(":");
+      const [value, members] = (rest || "").split("=");
+      if (!column || !value || !members) return;
+      (groups[column] = groups[column] || {})[value] = members.split("|");
+    });
+    // The columns whose first click sorts largest first (a measured effect: importance).
+    const descendingFirst = new Set((container.dataset.descending || "").split(",").filter(Boolean));
+
     names.forEach((name) => {
       const index = headers.indexOf(name);
       if (index < 0) return;
@@ -87,13 +104,32 @@
       select.dataset.param = slug(name);
       select.setAttribute("aria-label", "Filter by " + name.toLowerCase());
       select.add(new Option("all", ""));
+      const grouped = groups[name] || {};
+      select.groups = {};
+      Object.keys(grouped).forEach((g) => {
+        select.groups[g] = new Set(grouped[g]);
+        select.add(new Option(g + " (" + grouped[g].join(", ") + ")", g));
+      });
       values.forEach((v) => select.add(new Option(labels[v], v)));
-      const wanted = params.get(select.dataset.param);
-      if (wanted) {
-        // The id is canonical; a display name (as older links had) is accepted too.
-        const hit = values.find((v) => v === wanted)
-          || values.find((v) => labels[v].toLowerCase() === wanted.toLowerCase());
-        if (hit !== undefined) select.value = hit;
+      const asked = params.getAll(select.dataset.param).join(",").split(",")
+        .map((w) => w.trim()).filter(Boolean);
+      // The id is canonical; a display name (as older links had) is accepted too.
+      const find = (wanted) => (wanted in select.groups ? wanted : undefined)
+        ?? values.find((v) => v === wanted)
+        ?? values.find((v) => labels[v].toLowerCase() === wanted.toLowerCase());
+      if (asked.length === 1 && find(asked[0]) !== undefined) {
+        select.value = find(asked[0]);
+      } else if (asked.length > 1) {
+        const set = new Set(asked.map((w) => find(w) ?? w));
+        const same = Object.keys(select.groups).find((g) => select.groups[g].size === set.size
+          && Array.from(set).every((v) => select.groups[g].has(v)));
+        if (same !== undefined) select.value = same;
+        else refused.push(name.toLowerCase() + " is one value at a time (asked: " + asked.join(", ")
+          + "); showing every " + name.toLowerCase() + ".");
+      } else if (asked.length === 1) {
+        const known = Object.keys(select.groups).concat(values.map((v) => labels[v]));
+        refused.push("No record here has " + name.toLowerCase() + " \u201c" + asked[0]
+          + "\u201d; showing every " + name.toLowerCase() + ". Choose one of: " + known.join(", ") + ".");
       }
       select.addEventListener("change", apply);
       label.appendChild(select);
@@ -170,6 +206,15 @@
     });
     bar.appendChild(exports);
     container.insertBefore(bar, container.firstChild);
+    const notice = document.createElement("p");
+    notice.className = "rs-refused";
+    notice.setAttribute("role", "status");
+    notice.hidden = true;
+    bar.after(notice);
+    function say() {
+      notice.textContent = refused.join(" ");
+      notice.hidden = !refused.length;
+    }
 
     function shownRecords() {
       return Array.from(body.rows).filter((r) => !r.hidden).map((r) => {
@@ -244,7 +289,11 @@
       const needle = search.value.trim().toLowerCase();
       let shown = 0;
       rows.forEach((row) => {
-        const ok = selects.every((s) => !s.value || cellKey(row, Number(s.dataset.column)) === s.value)
+        const ok = selects.every((s) => {
+          if (!s.value) return true;
+          const key = cellKey(row, Number(s.dataset.column));
+          return s.value in s.groups ? s.groups[s.value].has(key) : key === s.value;
+        })
           && (!needle || haystack(row).includes(needle));
         row.hidden = !ok;
         if (ok) shown += 1;
@@ -270,7 +319,7 @@
       th.tabIndex = 0;
       th.title = "Sort by " + th.textContent.trim();
       const sort = () => {
-        ascending = sortIndex === index ? !ascending : true;
+        ascending = sortIndex === index ? !ascending : !descendingFirst.has(headers[index]);
         sortIndex = index;
         sortRows();
         apply();
@@ -287,8 +336,18 @@
         sortIndex = index;
         ascending = !wantedSort.startsWith("-");
         sortRows();
+      } else {
+        refused.push("No column \u201c" + wantedSort.replace(/^-/, "") + "\u201d to sort by; "
+          + "the table keeps its order. Columns: " + allSlugs.join(", ") + ".");
       }
     }
+    const unknownColumns = (params.get("columns") || "").split(",").map(slug)
+      .filter((c) => c && !allSlugs.includes(c));
+    if (unknownColumns.length) {
+      refused.push("No column " + unknownColumns.map((c) => "\u201c" + c + "\u201d").join(", ")
+        + " to show. Columns: " + allSlugs.join(", ") + ".");
+    }
+    say();
     showColumns();
     apply();
     if (sortIndex >= 0) revealColumn(sortIndex);

@@ -34,7 +34,7 @@ from rulespec.docsgen.markdown import (
     table,
     text,
 )
-from rulespec.docsgen.register import ambiguity_block, register_table
+from rulespec.docsgen.register import OPEN_STATUSES, ambiguity_block, register_table
 from rulespec.docsgen.schema import nested_fields, property_rows, schema_type
 from rulespec.docsgen.traces import golden_traces, record_traces
 from rulespec.spec.model import Spec
@@ -182,11 +182,6 @@ def overview_page(spec: Spec, history: History | None = None) -> str:
     else:
         out.append("The spec lists no zones.\n\n")
     return "".join(out)
-
-
-#: The statuses of a record whose question is still open (the lifecycle's reported, triaged and
-#: deferred: no ruling, printed text or outside authority has closed it).
-OPEN_STATUSES = ("reported", "triaged", "deferred")
 
 
 def open_questions(spec: Spec, links: Links) -> str:

@@ -34,6 +34,13 @@ HIDDEN_COLUMNS = ("Kind", "Authority", "Options", "Clauses", "Impact", "Last cha
 #: A game's register page keeps its navigation and contents (the list of its records), so its
 #: table first hides the default option too.
 GAME_HIDDEN_COLUMNS = (*HIDDEN_COLUMNS, "Default")
+#: The statuses of a record whose question is still open (the lifecycle's reported, triaged and
+#: deferred: no ruling, printed text or outside authority has closed it). The register's status
+#: filter offers them as one choice, *open*.
+OPEN_STATUSES = ("reported", "triaged", "deferred")
+#: The register's columns whose first click sorts largest first: what was measured, by
+#: importance (the largest effect first, "never reached" after "no effect", unmeasured last).
+DESCENDING_FIRST = ("Measured effect",)
 
 
 def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: str,
@@ -73,7 +80,8 @@ def register_table(items: Sequence[tuple[Spec, Mapping[str, Any]]], *, prefix: s
     shown = [h for h in headers if h not in hidden]
     # Left out of the site search: every cell repeats what the record's own section says.
     return (f'<div class="rs-register" data-filters="{",".join(filters)}" '
-            f'data-columns="{",".join(shown)}" data-search-exclude markdown>\n\n'
+            f'data-columns="{",".join(shown)}" data-groups="Status:open={"|".join(OPEN_STATUSES)}" '
+            f'data-descending="{",".join(DESCENDING_FIRST)}" data-search-exclude markdown>\n\n'
             + table(headers, rows) + "\n</div>\n\n")
 
 

@@ -984,3 +984,55 @@ def test_no_page_requests_another_origin(browser: Chromium, registry_server: str
     assert seen, "no request was recorded"
     other = [url for url in seen if not url.startswith((registry_server, "data:", "blob:"))]
     assert other == [], f"requests to another origin: {other[:10]}"
+
+
+# -- register filters and sort (issue 45) --------------------------------------------------------
+
+REFUSED = ("(() => { const n = document.querySelector('.rs-refused');"
+           " return n && !n.hidden ? n.textContent : ''; })()")
+
+
+def test_register_offers_open_and_refuses_what_it_cannot_show(browser: Chromium,
+                                                              registry_server: str) -> None:
+    """status=open shows a game's reported, triaged and deferred records (so do the three
+    values given together); an unknown value or several others are said above the table, with
+    every record shown, never dropped without a word."""
+    from rulespec.docsgen.register import OPEN_STATUSES
+
+    game, still = next((s.game_id, ids) for s in all_specs() if (ids := [
+        str(a["id"]) for a in s.section("ambiguities") if a["status"] in OPEN_STATUSES]))
+    for query in ("status=open", "status=" + ",".join(OPEN_STATUSES)):
+        browser.open(f"{registry_server}/ambiguities/?game={game}&{query}")
+        browser.wait_for("!!document.querySelector('.rs-filters')")
+        assert browser.evaluate(VISIBLE_IDS) == still, query
+        assert browser.evaluate("document.querySelector('select[data-param=status]').value") \
+            == "open"
+        assert browser.evaluate(REFUSED) == "", query
+    total = sum(len(s.section("ambiguities")) for s in all_specs())
+    for query, said in (("status=bogus", "bogus"), ("status=deferred,ruled", "one value"),
+                        ("sort=nothing", "nothing"), ("columns=id,nope", "nope")):
+        browser.open(f"{registry_server}/ambiguities/?{query}")
+        browser.wait_for("!!document.querySelector('.rs-filters')")
+        assert said in browser.evaluate(REFUSED), query
+        assert len(browser.evaluate(VISIBLE_IDS)) == total, query
+
+
+def test_register_first_click_on_a_measured_column_ranks_by_importance(
+        browser: Chromium, registry_server: str) -> None:
+    """A first click on Measured effect sorts the largest effect first; a second reverses it."""
+    browser.open(f"{registry_server}/ambiguities/")
+    browser.wait_for("!!document.querySelector('.rs-filters')")
+    headers = browser.evaluate("Array.from(document.querySelectorAll('.rs-register th'))"
+                               ".map((th) => th.textContent.trim())")
+    column = headers.index("Measured effect")
+    head = f"document.querySelectorAll('.rs-register th')[{column}]"
+    keys = (f"Array.from(document.querySelectorAll('.rs-register tbody tr')).map((r) => {{"
+            f" const k = r.cells[{column}].querySelector('[data-key]');"
+            " return k ? Number(k.dataset.key) : null; }).filter((k) => k !== null)")
+    browser.evaluate(f"{head}.click()")
+    assert browser.evaluate(f"{head}.getAttribute('aria-sort')") == "descending"
+    ranked = browser.evaluate(keys)
+    assert len(ranked) > 3 and ranked == sorted(ranked, reverse=True), ranked[:10]
+    assert "sort=-measured-effect" in browser.evaluate("location.search")
+    browser.evaluate(f"{head}.click()")
+    assert browser.evaluate(f"{head}.getAttribute('aria-sort')") == "ascending"

@@ -98,6 +98,13 @@ def _params(values: Sequence[str]) -> dict[str, Any]:
                    "(a bug: exit 1). It also plays --examples games (at most 3) per player count "
                    "on the engine alone, within a few seconds in all, for what no witness "
                    "decides and to check what they show.")
+@click.option("--infer-seconds", type=NON_NEGATIVE_SECONDS, default=None,
+              help="With --infer: wall-clock seconds the steered games may take in all, where "
+                   "neither witness nor random game tells a record's options apart (default: "
+                   "40). The records the engine was seen to play otherwise at another player "
+                   "count are searched first. The games depend only on --seed, the record and "
+                   "the count; a search the time cut short says so, and a larger budget (or a "
+                   "less busy machine) goes further. 0: no steered games.")
 @click.option("--jobs", "-j", type=AT_LEAST_ONE, default=None,
               help="Engine processes checking configurations at once (at least 1; default: the "
                    "cores). The report is the same whatever the number.")
@@ -113,8 +120,8 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
             variant: tuple[str, ...], examples: int, budget: float, fail_fast: bool,
             max_steps: int, timeout: float, seed: int | None, report_path: Path | None,
             fmt: str, trace_dir: Path, no_golden: bool, full: bool, infer: bool,
-            param: tuple[str, ...], declared: bool, jobs: int | None, spec_version: str | None,
-            quiet: bool) -> None:
+            param: tuple[str, ...], declared: bool, infer_seconds: float | None,
+            jobs: int | None, spec_version: str | None, quiet: bool) -> None:
     """Check an engine against a game's spec, rule by rule.
 
     Each failure is printed on standard error as soon as it is found (once per cause); the
@@ -161,7 +168,7 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
                 _handshake(adapter)
                 _infer(adapter, game, players, rulings, variant, min(examples, 10),
                        min(max_steps, 500), seed or 0, fmt, report_path, engine_name=name,
-                       spec_version=spec_version)
+                       spec_version=spec_version, steer_seconds=infer_seconds)
             finally:
                 adapter.close()
         return
@@ -197,7 +204,7 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
 def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, str],
            variants: Sequence[str], games: int, max_steps: int, seed: int, fmt: str,
            report_path: Path | None, *, engine_name: str = "engine",
-           spec_version: str | None = None) -> None:
+           spec_version: str | None = None, steer_seconds: float | None = None) -> None:
     """Print the ruling profile of the engine behind ``adapter`` (``conform --infer``).
 
     The spec's witnesses decide first (``rulespec.conformance.profile``); ``games`` games of at
@@ -218,7 +225,8 @@ def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, s
                                        rulings=rulings, variants=variants,
                                        engine_name=engine_name, spec_version=spec_version,
                                        games=min(games, PLAY_GAMES),
-                                       max_steps=min(max_steps, PLAY_STEPS), seed=seed)
+                                       max_steps=min(max_steps, PLAY_STEPS), seed=seed,
+                                       steer_seconds=steer_seconds)
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
     except (EngineFailure, EngineError) as exc:

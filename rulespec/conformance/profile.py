@@ -438,7 +438,11 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
 
     In rounds (``STEER_ROUNDS``): each round lets the search of every record still open go on
     to a larger budget, so the records that are quick to tell apart are settled first and the
-    rest get the longer searches while the time lasts.
+    rest get the longer searches while the time lasts. The records the engine was seen to
+    part from its configured reading at another count (``suspects``) have every round first:
+    an engine that plays a record otherwise at one count most likely does at the others, and
+    their searches must not wait behind the many records an honest engine leaves open (that
+    wait is what left OURO-AMB-17 undecided at 4 players on a loaded machine).
     """
     _confirm(adapter, spec, reference, by_count, profile, variants, observe, seed=seed,
              max_steps=max_steps, deadline=deadline)
@@ -446,9 +450,12 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
     settled: set[tuple[int, str]] = set()
     searches: dict[tuple[int, str], Steered] = {}
     going: dict[tuple[int, str], Progress] = {}
-    for steps in STEER_ROUNDS:
+    first = suspects(by_count, profile.configured)
+    passes = [(steps, True) for steps in STEER_ROUNDS] if first else []
+    for steps, only_suspects in [*passes, *((steps, False) for steps in STEER_ROUNDS)]:
         pending = [(n, r) for n in profile.players for r, f in by_count[n].items()
-                   if f.verdict == "undecided" and (n, r) not in settled]
+                   if f.verdict == "undecided" and (n, r) not in settled
+                   and (r in first or not only_suspects)]
         for n, record in pending:
             if time.monotonic() > deadline:
                 break
@@ -477,6 +484,15 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
             by_count[n][record] = Finding(record, n, "undecided", search.options,
                                           witnesses=f.witnesses, note=note)
     profile.steered.extend(searches.values())
+
+
+def suspects(by_count: Mapping[int, Mapping[str, Finding]],
+             configured: Mapping[str, str]) -> frozenset[str]:
+    """Return the records the engine was seen, at some count, to play otherwise than it is
+    configured: following another option, or none."""
+    return frozenset(r for found in by_count.values() for r, f in found.items()
+                     if f.verdict == "no-option"
+                     or (f.verdict == "follows" and f.options[0] != configured[r]))
 
 
 def _confirm(adapter: Adapter, spec: Spec, reference: Reference,

@@ -176,10 +176,22 @@ def test_conform_infer_prints_one_profile_as_json_and_exits_1_on_a_bug() -> None
     assert [b["record"] for b in json.loads(failed.stdout)["bugs"]] == ["DDO-AMB-04"]
 
 
-def _infer_command(bad: BadEngine) -> subprocess.CompletedProcess[str]:
+def test_conform_infer_seconds_bounds_the_steered_games() -> None:
+    """``--infer-seconds 0`` plays no steered game; a negative budget is a usage error."""
+    bad = next(b for b in RULINGS if b.game == "dado-de-ouro")
+    run = _infer_command(bad, "--infer-seconds", "0", "-n", "4")
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)
+    assert doc["steered"] == [] and [(d["record"], d["option"]) for d in doc["deviations"]] == [
+        bad.behaves_like]
+    refused = _infer_command(bad, "--infer-seconds", "-1")
+    assert refused.returncode == 2 and "--infer-seconds" in refused.stderr
+
+
+def _infer_command(bad: BadEngine, *more: str) -> subprocess.CompletedProcess[str]:
     cmd = " ".join(bad_server_command(bad.game, bad.name))
     return subprocess.run([sys.executable, "-m", "rulespec", "conform", "--engine", cmd,
-                           "--game", bad.game, "--infer", "--format", "json"],
+                           "--game", bad.game, "--infer", "--format", "json", *more],
                           capture_output=True, text=True, timeout=120, check=False)
 
 

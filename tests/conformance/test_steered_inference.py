@@ -55,3 +55,20 @@ def test_a_search_that_runs_out_says_so() -> None:
     found = _steer(InProcessAdapter(), players=5, seed=0, steps=200)
     assert found.option is None and found.options == ("stop", "complete")
     assert "do not tell stop, complete apart: the search's budget" in found.text()
+
+
+def test_a_record_seen_astray_at_one_count_is_searched_first_at_the_others() -> None:
+    """OURO-AMB-17 (OURO-CARD-08): its witness shows ``complete`` at 3 players; at 4 only a
+    steered game can. That search goes first, before the many records an honest engine leaves
+    open, so a short budget (a loaded machine's) still decides it. Before, it waited its turn
+    in every round and the budget ran out first."""
+    from rulespec.conformance.profile import infer_ruling_profile
+
+    engine = InProcessAdapter({"ouro-de-tolo": BUG.engine()}, name=BUG.name)
+    profile = infer_ruling_profile(engine, SPEC, engine_class(SPEC), players=[3, 4],
+                                   play_seconds=1.0, steer_seconds=5.0)
+    found = {f.players: (f.verdict, f.options, f.by) for f in profile.findings["OURO-AMB-17"]}
+    assert found == {3: ("follows", ("complete",), "witness"),
+                     4: ("follows", ("complete",), "steered")}
+    assert [(s.players, s.record) for s in profile.steered][:2] == [(3, "OURO-AMB-17"),
+                                                                     (4, "OURO-AMB-17")]

@@ -61,7 +61,7 @@ def test_an_unknown_release_names_the_releases() -> None:
     """The error says which releases there are, in a whole sentence."""
     with pytest.raises(UnknownRelease) as err:
         release_spec("fool", "9.9.9")
-    assert str(err.value) == "fool has no release '9.9.9'; the releases of 'fool' are 1.0.0, 1.1.0, 1.2.0, 1.2.1"
+    assert str(err.value) == "fool has no release '9.9.9'; the releases of 'fool' are 1.0.0, 1.1.0, 1.2.0, 1.2.1, 1.3.0"
 
 
 def test_a_bad_version_says_how_to_write_one() -> None:

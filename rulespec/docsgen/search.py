@@ -21,7 +21,9 @@ one: it is made to split on whitespace only, and the configured separator, which
 does the rest); and the query must be stemmed as the index is (``pipeline`` in mkdocs.yml
 stems both), but the worker adds ``*`` to every word for search-as-you-type and lunr never
 stems a wildcard term, so ``rolls*`` would not find the stem ``roll``: each word is searched
-both as typed with ``*`` and as a whole, stemmed word.
+both as typed with ``*`` and as a whole, stemmed word. Two more patches keep a result from
+saying "Missing: word" of a word it has (the theme compares the word as typed with the stemmed
+index terms, and marks missing the copy of a word the other copy found).
 """
 
 from __future__ import annotations
@@ -105,12 +107,29 @@ WORKER_PATCHED = "t.QueryLexer.termSeparator=/\\s+/"
 WORKER_PREFIX = ".map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}*`)"
 WORKER_PREFIX_PATCHED = ".map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}* ${r}`)"
 
+#: How the worker marks a query word found in a result: an index term the result matched
+#: starts with the word as typed. The index is stemmed (``dynamite`` is ``dynamit``), so a word
+#: whose stem is shorter was never found, and each hit said "Missing: dynamite". The patch
+#: takes the word's stem too.
+WORKER_FOUND = "e[s].startsWith(o.term)&&(n[o.term]=!0,r.delete(o))"
+WORKER_FOUND_PATCHED = ("(e[s].startsWith(o.term)||e[s].startsWith(lunr.stemmer(new lunr.Token("
+                        "o.term)).toString()))&&(n[o.term]=!0,r.delete(o))")
+#: How the worker marks the words it did not find as missing. Each word is searched twice
+#: (``word*`` and ``word``, above): the copy not matched must not mark missing the word the
+#: other found.
+WORKER_MISSING = "for(let s of r)(i=lunr.stopWordFilter)!=null&&i.call(lunr,s.term)&&(n[s.term]=!1)"
+WORKER_MISSING_PATCHED = ("for(let s of r)n[s.term]||(i=lunr.stopWordFilter)!=null&&"
+                          "i.call(lunr,s.term)&&(n[s.term]=!1)")
+_WORKER_PATCHES = ((WORKER_SEPARATOR, WORKER_PATCHED), (WORKER_PREFIX, WORKER_PREFIX_PATCHED),
+                   (WORKER_FOUND, WORKER_FOUND_PATCHED), (WORKER_MISSING, WORKER_MISSING_PATCHED))
+
 
 def patch_worker(source: str) -> str | None:
-    """Return the search worker with queries split on whitespace only and each word searched
-    whole too (so it is stemmed), or None if the theme's worker no longer has the code this
-    patches (the search tests then fail)."""
-    if WORKER_SEPARATOR not in source or WORKER_PREFIX not in source:
+    """Return the search worker with queries split on whitespace only, each word searched
+    whole too (so it is stemmed), and a word found by its stem not marked missing; or None if
+    the theme's worker no longer has the code this patches (the search tests then fail)."""
+    if any(old not in source for old, _ in _WORKER_PATCHES):
         return None
-    return (source.replace(WORKER_SEPARATOR, WORKER_PATCHED)
-            .replace(WORKER_PREFIX, WORKER_PREFIX_PATCHED))
+    for old, new in _WORKER_PATCHES:
+        source = source.replace(old, new)
+    return source

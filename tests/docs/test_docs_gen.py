@@ -423,12 +423,21 @@ def test_search_index_tags_ids_and_folds_accents() -> None:
 def test_search_worker_patch() -> None:
     """After the patch the theme's worker splits queries on whitespace only and searches each
     word whole (stemmed) as well as as a prefix; without the code it patches, we say so."""
-    from rulespec.docsgen.search import WORKER_PREFIX
+    from rulespec.docsgen.search import (
+        WORKER_FOUND,
+        WORKER_FOUND_PATCHED,
+        WORKER_MISSING,
+        WORKER_MISSING_PATCHED,
+        WORKER_PREFIX,
+    )
 
+    tail = f";{WORKER_FOUND};{WORKER_MISSING}"
     worker = f"a;t.QueryLexer.termSeparator=t.tokenizer.separator,b;x{WORKER_PREFIX}.join(' ')"
-    assert docsgen.patch_worker(worker) == (
+    assert docsgen.patch_worker(worker + tail) == (
         "a;t.QueryLexer.termSeparator=/\\s+/,b;"
-        "x.map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}* ${r}`).join(' ')")
+        "x.map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}* ${r}`).join(' ')"
+        f";{WORKER_FOUND_PATCHED};{WORKER_MISSING_PATCHED}")
+    assert docsgen.patch_worker(worker) is None, "the missing marks must be patched too"
     assert docsgen.patch_worker("something else") is None
     assert docsgen.patch_worker("a;t.QueryLexer.termSeparator=t.tokenizer.separator") is None, \
         "a worker that no longer adds the prefix star must be looked at, not half patched"

@@ -1036,3 +1036,22 @@ def test_register_first_click_on_a_measured_column_ranks_by_importance(
     assert "sort=-measured-effect" in browser.evaluate("location.search")
     browser.evaluate(f"{head}.click()")
     assert browser.evaluate(f"{head}.getAttribute('aria-sort')") == "ascending"
+
+
+MISSING_JS = ("(() => { const items = Array.from(document.querySelectorAll("
+              "'.md-search-result__item'));"
+              " return items.length ? items.slice(0, 5).map((i) => ({text: i.textContent,"
+              " missing: Array.from(i.querySelectorAll('.md-search-result__terms del'))"
+              ".map((d) => d.textContent)})) : null; })()")
+
+
+@pytest.mark.parametrize("query", ["dynamite", "installing", "pontuacao"])
+def test_search_hits_mark_no_word_they_have_missing(browser: Chromium, registry_server: str,
+                                                    query: str) -> None:
+    """A hit that has the word (or its stem: the index is stemmed) never says "Missing" of it.
+    Each hit said "Missing: dynamite": the theme compared the word as typed with the stemmed
+    index term (dynamit), and each word is searched twice."""
+    browser.open(f"{registry_server}/?q={query}")
+    hits = browser.wait_for(MISSING_JS)
+    assert hits, query
+    assert all(not hit["missing"] for hit in hits), hits

@@ -46,7 +46,7 @@ def test_ouro_de_tolo_has_a_first_release_and_a_major_one() -> None:
     """The first release is what landed at 3e44d90; OURO-CARD-11 made the next one MAJOR."""
     assert [(r.version, r.date) for r in releases("ouro-de-tolo")] == [
         ("1.0.0", "2026-11-29"), ("2.0.0", "2026-12-01"), ("2.1.0", "2026-12-01"),
-        ("2.1.1", "2026-12-01")]
+        ("2.1.1", "2026-12-01"), ("2.2.0", "2026-12-02")]
     first = release_spec("ouro-de-tolo", "1.0.0")
     assert "OURO-CARD-11" not in first.by_id("clauses")
     assert first.reference_module == "reference.games.ouro_de_tolo"

@@ -451,6 +451,7 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
     searches: dict[tuple[int, str], Steered] = {}
     going: dict[tuple[int, str], Progress] = {}
     first = suspects(by_count, profile.configured)
+    offered = set(adapter.hello().games.get(spec.game_id, {}).get("variants") or ())
     passes = [(steps, True) for steps in STEER_ROUNDS] if first else []
     for steps, only_suspects in [*passes, *((steps, False) for steps in STEER_ROUNDS)]:
         pending = [(n, r) for n in profile.players for r, f in by_count[n].items()
@@ -469,9 +470,16 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
                                                  if g.verdict == "follows"}}
             if (n, record) not in going:
                 going[(n, record)] = start(spec, record, n, options, seed)
+            on = record_variants(spec, record, variants)
+            if not set(on) - set(variants) <= offered:
+                settled.add((n, record))  # its variant is one the engine does not play
+                missing = ", ".join(sorted(set(on) - set(variants)))
+                by_count[n][record] = _note(f, f"{record} arises only under variant {missing}, "
+                                               "which the engine does not declare: no steered game")
+                continue
             search = steer(adapter, spec, reference, record=record, players=n,
                            options=options, configured=profile.configured, believed=believed,
-                           variants=variants, observe=observe, max_steps=max_steps,
+                           variants=on, observe=observe, max_steps=max_steps,
                            steps=steps, deadline=deadline, progress=going[(n, record)])
             searches[(n, record)] = search
             note = f"{notes[(n, record)]}; {search.text()}"
@@ -484,6 +492,15 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
             by_count[n][record] = Finding(record, n, "undecided", search.options,
                                           witnesses=f.witnesses, note=note)
     profile.steered.extend(searches.values())
+
+
+def record_variants(spec: Spec, record: str, variants: Sequence[str]) -> tuple[str, ...]:
+    """Return the variants a steered game for ``record`` is played with: those asked, and the
+    variants the record is about (its ``touches``), without which its question never arises
+    (OURO-AMB-16, who buys a card in the gold fever)."""
+    own = [str(t) for t in spec.ambiguities[record].get("touches") or ()
+           if t in spec.variants and t not in variants]
+    return (*variants, *own)
 
 
 def suspects(by_count: Mapping[int, Mapping[str, Finding]],
@@ -503,6 +520,7 @@ def _confirm(adapter: Adapter, spec: Spec, reference: Reference,
     between the two: another record's reading can make a witness hold in its one position
     (OURO-AMB-16's fever for everyone looks, there, like OURO-AMB-35's card that costs money).
     A steered game that shows the configured reading overrules the witness."""
+    offered = set(adapter.hello().games.get(spec.game_id, {}).get("variants") or ())
     for n in profile.players:
         for record, f in list(by_count[n].items()):
             configured = profile.configured[record]
@@ -512,9 +530,11 @@ def _confirm(adapter: Adapter, spec: Spec, reference: Reference,
                 return
             believed = {**profile.configured, **{r: g.options[0] for r, g in by_count[n].items()
                                                  if g.verdict == "follows" and r != record}}
+            on = record_variants(spec, record, variants)
             search = steer(adapter, spec, reference, record=record, players=n,
                            options=[configured, f.options[0]], configured=profile.configured,
-                           believed=believed, variants=variants, observe=observe, seed=seed,
+                           believed=believed, variants=on if set(on) <= offered | set(variants)
+                           else variants, observe=observe, seed=seed,
                            max_steps=max_steps, steps=STEER_ROUNDS[1], deadline=deadline)
             profile.steered.append(search)
             if search.option == configured:

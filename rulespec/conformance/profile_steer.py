@@ -65,6 +65,8 @@ class Steered:
     #: Times the search reached the record's decision point (0: never, so the budget went on
     #: games that could not tell).
     reached: int = 0
+    #: The variants the games were played with (the record's own, where it is about one).
+    variants: tuple[str, ...] = ()
 
     @property
     def option(self) -> str | None:
@@ -74,6 +76,8 @@ class Steered:
     def text(self) -> str:
         """Say what the steered games showed, and why they stopped."""
         games = f"{self.games} steered game{'s' if self.games != 1 else ''}"
+        if self.variants:
+            games += f" (variant {', '.join(self.variants)})"
         if self.option is not None:
             return f"{games} show{'s' if self.games == 1 else ''} {self.option}"
         never = "" if self.reached else ", never reaching the record's decision point"
@@ -88,7 +92,7 @@ class Steered:
         """Return the search as JSON."""
         return {"record": self.record, "players": self.players, "options": list(self.options),
                 "games": self.games, "steps": self.steps, "stopped": self.stopped,
-                "reached": self.reached,
+                "reached": self.reached, "variants": list(self.variants),
                 "seconds": round(self.seconds, 3)}
 
 
@@ -133,7 +137,8 @@ def steer(adapter: Adapter, spec: Spec, reference: Reference, *, record: str, pl
         sent = with_rulings(spec, _config(spec, players, configured, variants), {})
         base = with_rulings(spec, sent, dict(believed))
     except (ConfigError, RulespecError) as exc:
-        return Steered(record, players, tuple(left), 0, 0, f"not played: {exc}", 0.0)
+        return Steered(record, players, tuple(left), 0, 0, f"not played: {exc}", 0.0,
+                       variants=tuple(variants))
     rng, archive = progress.rng, progress.archive
     stopped = "budget"
     while len(left) > 1:
@@ -164,7 +169,7 @@ def steer(adapter: Adapter, spec: Spec, reference: Reference, *, record: str, pl
         stopped = "told"
     progress.seconds += time.monotonic() - started
     return Steered(record, players, tuple(left), progress.games, progress.used, stopped,
-                   progress.seconds, archive.reached)
+                   progress.seconds, archive.reached, tuple(variants))
 
 
 def start(spec: Spec, record: str, players: int, options: Sequence[str],

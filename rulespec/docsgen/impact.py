@@ -74,7 +74,7 @@ def impact_block(amb: Mapping[str, Any], links: Links, *, link_prefix: str = "")
     if measured is not None:
         out.append(measured_tables(measured, ident=f"impact-{amb['id']}"))
     elif impact.get("measured"):
-        out.append('<div class="rs-impact" markdown>\n\n' + data_tables(impact["measured"])
+        out.append('<div class="rs-impact" data-search-exclude markdown>\n\n' + data_tables(impact["measured"])
                    + "\n</div>\n\n")
     return "".join(out)
 
@@ -93,7 +93,7 @@ def measured_tables(measured: Mapping[str, Any], *, ident: str) -> str:
         rows.append([code(result["option"]), code(result["agent"]), str(result["games"])]
                     + [text(interval_text(result.get(key), key)) for key, _ in _COLUMNS]
                     + [seat_text(result.get("seat_win_rate_change"))])
-    out.append('<div class="rs-impact" markdown>\n\n'
+    out.append('<div class="rs-impact" data-search-exclude markdown>\n\n'
                + table(["Option", "Agent", "Games", *(h for _, h in _COLUMNS),
                         "Seat win-rate change"], rows)
                + "\n</div>\n\n")
@@ -194,7 +194,15 @@ def _sweep_summary(sweep: Mapping[str, Any], links: Links, prefix: str, top: int
     if none:
         fewest = min(int(v["games"]) for _, v in none)
         out.append(f"{plural(len(none), 'record')}: no measurable effect at {fewest} or more "
-                   "games per option.\n")
+                   "games per option. That rules out only changes at least as large as each "
+                   "could have shown (80% of the time, at the sweep's corrected error rate):\n\n")
+        agents = sorted({a for _, v in none for a in v.get("detectable") or {}})
+        rows = [[links.to(aid, prefix=prefix)]
+                + [text(f"{100 * float(v['detectable'][a]['seat_win_rate_change']):.0f} pts")
+                   if a in (v.get("detectable") or {}) else "" for a in agents]
+                for aid, v in sorted(none, key=lambda x: x[0])]
+        out.append(table(["Record", *(f"Smallest change it could show ({a})" for a in agents)],
+                         rows) + "\n")
     if never:
         out.append(f"Never reached in any setting tried: {', '.join(never)}.\n")
     return "".join(out) + "\n"

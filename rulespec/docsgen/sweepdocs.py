@@ -15,6 +15,7 @@ from typing import Any
 from rulespec.docsgen.markdown import code, table, text
 from rulespec.impact.chart import figure_text
 from rulespec.impact.distchart import score_histogram_svg, win_rate_bars_svg
+from rulespec.impact.power import detectable_change, detectable_text
 from rulespec.impact.sweep import load_sweep, settings_text
 from rulespec.spec.model import Spec
 
@@ -79,9 +80,13 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
         counts = verdict.get("games_by_agent") or {}
         games = (" and ".join(f"{n} ({a})" for a, n in counts.items()) if len(counts) > 1
                  else str(verdict["games"]))
+        seen = detectable_text(verdict)
         return (f"No measurable effect at {games} games{kind}: measured at {where}; "
                 "no test of the outcome distribution rejects after Holm's correction over the "
-                f"sweep's {family} tests.")
+                f"sweep's {family} tests."
+                + (f" The games were enough to see a change of that size: {seen} (at the "
+                   "setting and option where they said least); a smaller change may be there."
+                   if seen else ""))
     setting = settings_text([verdict["setting"]])
     return (f"Measurable effect{kind}: under {verdict['option']} ({verdict['agent']} players, "
             f"{setting}, {verdict['games']} games) seat {verdict['seat']}'s win rate changes by "
@@ -90,15 +95,19 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
             f"{where}.")
 
 
-_HEADERS = ["Option", "Agent", "Games", "Trigger rate", "Seat win-rate change (corrected)",
+_HEADERS = ["Option", "Agent", "Games", "Trigger rate",
+            "Seat win-rate change (corrected), and the smallest it could show (80% power)",
             "First player's win-rate change", "Length change", "Margin change",
             "Outcome changed (paired) / reshuffle baseline", "Test p (Holm)"]
 
 
-def _row(r: Mapping[str, Any]) -> list[str]:
+def _row(r: Mapping[str, Any], level: float) -> list[str]:
     seats = "<br>".join(text(f"seat {s}: {change_text(iv)}")
                         for s, iv in enumerate(r.get("seat_win_rate_change_corrected")
                                                or r["seat_win_rate_change"] or []))
+    least = detectable_change(r, level) if float(r["trigger_rate"]["value"]) > 0 else None
+    if seats and least is not None:
+        seats += "<br>" + text(f"could show ±{100 * least:.0f} pts")
     test = r.get("distribution_test")
     p = "—" if test is None else f"{test['p_value']:.2g} ({test['p_adjusted']:.2g})"
     return [code(r["option"]), code(r["agent"]), str(r["games"]),
@@ -114,7 +123,9 @@ def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any])
     """Return the measured part of a record: verdict, tables per setting, charts."""
     out = [f"**Measured.** {text(measured_prose(record, data))}\n\n"]
     if record["measurements"]:
-        out.append(f"Paired games against the default {code(record['baseline'])} (same seeds), "
+        # The method, the same on every record: left out of the search index.
+        out.append("<div data-search-exclude markdown>\n\n"
+                   f"Paired games against the default {code(record['baseline'])} (same seeds), "
                    f"master seed {code(data['seed'])}, rulespec {code(data['rulespec'])}, "
                    f"{code(data['measured_on'])}; brackets are 95% intervals. *Outcome changed* "
                    "counts pairs whose winners differ, beside the same count for two unrelated "
@@ -123,10 +134,11 @@ def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any])
                    "distribution, then Holm-adjusted. Seat win-rate changes carry intervals "
                    "corrected for every seat interval of the sweep "
                    f"({data['correction']['seat_intervals']}, Bonferroni), so one that excludes "
-                   "zero is an effect.\n\n")
+                   "zero is an effect.\n\n</div>\n\n")
     for m in record["measurements"]:
-        rows = [_row(r) for r in m["results"]]
-        out.append(f"*At {text(setting_label(m))}.*\n\n<div class=\"rs-impact\" markdown>\n\n"
+        level = float(data["correction"].get("seat_level") or 0.05)
+        rows = [_row(r, level) for r in m["results"]]
+        out.append(f"*At {text(setting_label(m))}.*\n\n<div class=\"rs-impact\" data-search-exclude markdown>\n\n"
                    + table(_HEADERS, rows) + "\n</div>\n\n")
     chart = _chart_result(record)
     if chart is not None:
@@ -174,7 +186,12 @@ def effect_cell(record: Mapping[str, Any] | None) -> str:
                 f"({code(v['option'])}, {code(v['agent'])}, "
                 f"{text(settings_text([v['setting']]))})</span>")
     if v["status"] == "none":
-        return f'<span data-key="0">no measurable effect at {v["games"]} games</span>'
+        seen = v.get("detectable") or {}
+        floor = " / ".join(f"{100 * float(d['seat_win_rate_change']):.0f} pts ({a})"
+                           for a, d in sorted(seen.items()))
+        could = f"; could show ≥ {floor}" if floor else ""
+        return (f'<span data-key="0">no measurable effect at {v["games"]} games'
+                f"{text(could)}</span>")
     return '<span data-key="-1">never reached</span>'
 
 

@@ -37,6 +37,7 @@ from rulespec.impact.measure import (
     run,
 )
 from rulespec.impact.paired import BatchTask, run_batch
+from rulespec.impact.power import with_detectable
 from rulespec.impact.stats import Interval, sig4, t_quantile
 from rulespec.reference.core import ConfigError, make_config
 from rulespec.reference.registry import engine_class
@@ -183,6 +184,7 @@ def finish(games: Mapping[str, dict[str, Any]], alpha: float = ALPHA) -> int:
                               "seat_level": sig4(alpha / max(seats, 1))}
         for rec in data["records"].values():
             rec["verdict"] = verdict(rec, alpha)
+        with_detectable(data)
     return family
 
 
@@ -275,4 +277,4 @@ def load_sweep(spec_path: Path, game: str) -> dict[str, Any] | None:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     if data.get("format") != SWEEP_FORMAT:
         return None
-    return data
+    return with_detectable(data)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from rulespec.executors import executor_for
+from rulespec.impact.power import detectable_text
 from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game, sweep_path
 
 
@@ -94,7 +95,9 @@ def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
         elif v["status"] == "none":
             counts = v.get("games_by_agent") or {"": v["games"]}
             games = " / ".join(f"{n}{f' ({a})' if a else ''}" for a, n in counts.items())
-            lines.append(f"      {amb:<12} no measurable effect at {games} games")
+            seen = detectable_text(v)
+            lines.append(f"      {amb:<12} no measurable effect at {games} games"
+                         + (f": {seen}" if seen else ""))
         elif v["status"] == "unreached":
             lines.append(f"      {amb:<12} never reached; settings tried: "
                          f"{settings_text(rec['settings_tried'])}")

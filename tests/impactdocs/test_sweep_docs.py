@@ -78,16 +78,20 @@ def test_ranking_lists_only_corrected_effects(game: str) -> None:
     data = sweep_of(spec)
     assert data is not None
     summary = what_matters_most([spec]).split("### ")[1]
-    listed = set(re.findall(r"\| \[<code>([A-Z]+-AMB-\d+)</code>\]", summary))
+    ranking, _, unmeasurable = summary.partition("no measurable effect")
+    listed = set(re.findall(r"\| \[<code>([A-Z]+-AMB-\d+)</code>\]", ranking))
     effects = {a for a, r in data["records"].items() if r["verdict"]["status"] == "effect"}
     assert listed <= effects
     for amb in listed:
         v = data["records"][amb]["verdict"]
         iv = v["seat_win_rate_change"]
         assert iv["low"] > 0 or iv["high"] < 0, f"{amb} is listed with an interval holding 0"
+    none = {a for a, r in data["records"].items() if r["verdict"]["status"] == "none"}
+    assert set(re.findall(r"\| \[<code>([A-Z]+-AMB-\d+)</code>\]", unmeasurable)) == none
     for rec in data["records"].values():
         if rec["verdict"]["status"] == "none":
             assert "no measurable effect" in effect_cell(rec)
+            assert "could show ≥ " in effect_cell(rec)  # issue 44: the power beside the verdict
 
 
 @pytest.mark.parametrize("game", game_ids())

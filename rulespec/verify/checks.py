@@ -31,6 +31,7 @@ from rulespec.spec.fastschema import compile_schema
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import INVARIANT_VARIABLES
 from rulespec.verify.decides import Abstraction, decides
+from rulespec.verify.memo import Fields, Remembered, SchemaByProperty, reads
 
 KINDS = ("INVARIANT", "STATE-SCHEMA", "CHANCE", "NO-LEGAL-ACTION", "RESULT", "REFUSED",
          "ENGINE-ERROR", "KEY-BEHAVIOUR", "TRAP", "VIEW")
@@ -95,18 +96,25 @@ class Problem:
 class StateChecks:
     """The checks of one configuration: invariants, the state schema, moves and results."""
 
-    def __init__(self, engine: Engine, view: Abstraction | None = None) -> None:
+    def __init__(self, engine: Engine, view: Abstraction | None = None, *,
+                 remember: bool = True) -> None:
         spec = engine.spec
         self.players = engine.players
         self.invariants = compile_invariants(spec)
         self.params = dict(engine.config.parameters)
         self.config = engine.config.to_json()
         self._schema = compile_schema(spec.state_schema)
+        #: The schema checked property by property, each value once (``rulespec.verify.memo``).
+        self._by_property = SchemaByProperty.of(spec.state_schema) if remember else None
         view = view or Abstraction()
         #: Invariants whose truth a merged state may not share with its representative.
         self.unkeyed = frozenset(i.ident for i in self.invariants
                                  if not decides(i.source, view))
         self.evaluations = 0
+        #: Invariants that read the same fields share one memo of the values they passed
+        #: with together (``rulespec.verify.memo``); None: no memo.
+        self._remember = remember
+        self._scoped: dict[tuple[str, bool], list[tuple[Remembered | None, list[Invariant]]]] = {}
 
     def _variables(self, state: Mapping[str, Any], prev: Mapping[str, Any] | None,
                    action: Action | None) -> dict[str, Any]:
@@ -117,10 +125,33 @@ class StateChecks:
             variables["action"] = action
         return variables
 
-    def _evaluate(self, items: Sequence[Invariant], variables: dict[str, Any]) -> Problem | None:
-        context = make_context(variables)
-        for item in items:
-            self.evaluations += 1
+    def _evaluate(self, groups: Sequence[tuple[Remembered | None, list[Invariant]]],
+                  variables: dict[str, Any], fields: Fields, prev: Fields | None = None,
+                  action: Fields | None = None) -> Problem | None:
+        context = None
+        for memo, items in groups:
+            key = None
+            if memo is not None and memo.worth():
+                key = memo.key(fields, prev, action)
+                if memo.seen(key):
+                    continue
+            if context is None:
+                context = make_context(variables)
+            for item in items:
+                self.evaluations += 1
+                try:
+                    value = item.expression.evaluate_in(context)
+                except ExpressionError:
+                    value = None
+                if value is not True:
+                    # The first invariant in the spec's order that fails is the one reported.
+                    return self._first_failing([i for _, g in groups for i in g], context)
+            if memo is not None and key is not None:
+                memo.remember(key)
+        return None
+
+    def _first_failing(self, items: Sequence[Invariant], context: Any) -> Problem | None:
+        for item in sorted(items, key=self.invariants.index):
             try:
                 value = item.expression.evaluate_in(context)
             except ExpressionError as exc:
@@ -132,24 +163,53 @@ class StateChecks:
                                item.clauses, item.ident)
         return None
 
-    def state(self, state: Mapping[str, Any], *, only_unkeyed: bool = False) -> Problem | None:
+    def _items(self, scope: str,
+               only_unkeyed: bool) -> list[tuple[Remembered | None, list[Invariant]]]:
+        """Return the invariants of a scope (``state+terminal``: both), grouped by the fields
+        they read, each group with its memo."""
+        found = self._scoped.get((scope, only_unkeyed))
+        if found is None:
+            scopes = scope.split("+")
+            groups: dict[Any, tuple[Remembered | None, list[Invariant]]] = {}
+            for inv in self.invariants:
+                if inv.scope not in scopes or (only_unkeyed and inv.ident not in self.unkeyed):
+                    continue
+                read = reads(inv.source) if self._remember else None
+                label: Any = read if read is not None else inv.ident
+                if label not in groups:
+                    groups[label] = (None if read is None else Remembered(read), [])
+                groups[label][1].append(inv)
+            found = self._scoped[(scope, only_unkeyed)] = list(groups.values())
+        return found
+
+    def state(self, state: Mapping[str, Any], *, only_unkeyed: bool = False,
+              fields: Fields | None = None) -> Problem | None:
         """Check the schema and the state (and, once over, terminal) invariants of a state
         (``only_unkeyed``: a state merged under a view, whose key decides the other invariants;
-        its schema is still checked, since a view may merge a value the schema refuses)."""
-        if not self._schema(state):
+        its schema is still checked, since a view may merge a value the schema refuses;
+        ``fields``: the state's frozen fields, shared with its other checks)."""
+        if fields is None:
+            fields = Fields(state)
+        by_property = self._by_property
+        if not (by_property(state, fields) if by_property is not None else self._schema(state)):
             return Problem("STATE-SCHEMA", "the canonical state does not match the spec's state "
                            f"schema: {json.dumps(state, sort_keys=True)[:400]}")
         terminal = state.get("result") is not None
-        items = [i for i in self.invariants
-                 if (i.scope == "state" or (terminal and i.scope == "terminal"))
-                 and (not only_unkeyed or i.ident in self.unkeyed)]
-        return self._evaluate(items, self._variables(state, None, None)) if items else None
+        items = self._items("state+terminal" if terminal else "state", only_unkeyed)
+        return self._evaluate(items, self._variables(state, None, None), fields) if items else None
 
-    def transition(self, prev: Mapping[str, Any], action: Action,
-                   state: Mapping[str, Any]) -> Problem | None:
-        """Check the transition invariants of one step."""
-        items = [i for i in self.invariants if i.scope == "transition"]
-        return self._evaluate(items, self._variables(state, prev, action)) if items else None
+    def transition(self, prev: Mapping[str, Any], action: Action, state: Mapping[str, Any], *,
+                   prev_fields: Fields | None = None,
+                   fields: Fields | None = None) -> Problem | None:
+        """Check the transition invariants of one step (``prev_fields``, ``fields``: the two
+        states' frozen fields, shared with their other checks)."""
+        items = self._items("transition", False)
+        if not items:
+            return None
+        return self._evaluate(items, self._variables(state, prev, action),
+                              fields if fields is not None else Fields(state),
+                              prev_fields if prev_fields is not None else Fields(prev),
+                              Fields(action))
 
     def moves(self, engine: Engine) -> tuple[int | None, list[tuple[Action, Fraction]], Problem | None]:
         """Return who moves, the moves with their weights, and what is wrong with them.

@@ -35,6 +35,7 @@ from rulespec.reference.core import Action, Engine, IllegalAction, slot_names
 from rulespec.verify.checks import Problem, StateChecks, Violation, encode_action
 from rulespec.verify.cloning import Cloner
 from rulespec.verify.keys import View, fingerprint, key_bytes
+from rulespec.verify.memo import Fields
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore, winners_mask
 
 Moves = list[tuple[Action, Fraction]]
@@ -262,6 +263,7 @@ class Explorer:
         keys: list[int] = []
         labels: list[Any] = []
         edges = self.check_merges and bool(view.edges)
+        fields = Fields(state)
         cloner = self.cloner
         for k, (action, p) in enumerate(moves):
             child = cloner.clone(engine)
@@ -280,7 +282,9 @@ class Explorer:
             keys.append(key)
             if edges:
                 labels.append(view.edge(state, action, child_state))
-            problem = checks.transition(state, action, child_state)
+            child_fields = Fields(child_state)
+            problem = checks.transition(state, action, child_state, prev_fields=fields,
+                                        fields=child_fields)
             if problem is not None:
                 return self._violate(problem, self._path(index, k))
             self._note_decisions(child)
@@ -289,7 +293,7 @@ class Explorer:
                 child_actor, child_moves, problem = checks.moves(child)
                 target = store.add(key, index, k, _code(child_actor),
                                    self._winners(child, child_actor))
-                problem = problem or checks.state(child_state)
+                problem = problem or checks.state(child_state, fields=child_fields)
                 if problem is not None:
                     return self._violate(problem, self._path(target))
                 if len(self._result.level_starts) <= self._depth + 1:
@@ -300,7 +304,8 @@ class Explorer:
             else:
                 stats.merges += 1
                 if view:
-                    problem = checks.state(child_state, only_unkeyed=True)
+                    problem = checks.state(child_state, only_unkeyed=True,
+                                           fields=child_fields)
                     if problem is not None:
                         return self._violate(problem, self._path(index, k))
                 if self.check_merges and not self._merge(target, child, index, k):

@@ -283,8 +283,23 @@ class View:
         if not self._ready:
             self._unbound()
         out: Any = state
-        for parts, kind, ceiling in self._ops:
-            out = _change(out, parts, kind, ceiling)
+        ops = self._ops
+        if ops and type(state) is dict:
+            # One copy of the top level; a nested field's dicts are copied on the way down.
+            out = dict(state)
+            for parts, kind, ceiling in ops:
+                if len(parts) == 1:
+                    name = parts[0]
+                    if name in out:
+                        if kind == "forget":
+                            del out[name]
+                        else:
+                            out[name] = _abstract(out[name], kind, ceiling)
+                elif parts[0] in out:
+                    out[parts[0]] = _change(out[parts[0]], parts[1:], kind, ceiling)
+        else:
+            for parts, kind, ceiling in ops:
+                out = _change(out, parts, kind, ceiling)
         if self._kept:
             out = {**out, "@keep": self.kept(state)}
         return out
@@ -414,10 +429,12 @@ def _change(value: Any, parts: Sequence[str], kind: str, ceiling: int) -> Any:
     return copy
 
 
+_KEY_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
 def key_bytes(state: Any) -> bytes:
     """Return the canonical encoding of a (viewed) state: JSON, sorted keys, no spaces."""
-    return json.dumps(state, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False).encode("utf-8")
+    return _KEY_JSON(state).encode("utf-8")
 
 
 def fingerprint(data: bytes) -> int:

@@ -1,0 +1,224 @@
+"""Checks remembered by what they read: an invariant or a schema property checked once per value.
+
+A CEL invariant is a pure function of the variables it reads. Most read a few top-level fields
+of the state (Dado de Ouro's arithmetic of the last round reads ``state.last_round`` alone,
+which changes once a round), so its verdict is remembered by the values of those fields: a
+state whose fields hold values it has passed with before passes again, without evaluating it.
+The state schema is remembered the same way, property by property, when the schema is a plain
+object schema whose properties are checked independently of each other.
+
+The values are remembered *type-strictly*: a number, a string or null stands for itself, a
+boolean for one of two markers (``True == 1`` in Python, not in CEL or JSON), anything else for
+its JSON, keys in their order (which tells ``true`` from ``1``, ``1.0`` from ``1``, and one
+order of a map's keys from another, as a comprehension sees them), so two values are
+remembered as one only when every check gives them the same answer. Only passing verdicts
+are remembered: a failing one stops the search.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rulespec.spec.celparse import MACROS, Unsupported, parse
+from rulespec.spec.fastschema import compile_schema
+from rulespec.verify.decides import subtrees
+
+#: How many distinct value combinations one check remembers before it starts again.
+LIMIT = 1 << 18
+
+_TRUE = object()
+_FALSE = object()
+#: A field the state does not have (not the same as a field holding null).
+ABSENT = object()
+#: Keys in their order, not sorted: a comprehension over a map reads its keys in order.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def frozen(value: Any) -> Any:
+    """Return a hashable stand-in for a JSON value: equal only for values every check treats
+    alike (see the module)."""
+    kind = type(value)
+    if kind is int or kind is str or value is None:
+        return value
+    if value is True:
+        return _TRUE
+    if value is False:
+        return _FALSE
+    return (_dumps(value),)
+
+
+class Fields:
+    """The frozen fields of one state (or action), each computed once when first asked for."""
+
+    __slots__ = ("_done", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._done: dict[str, Any] = {}
+
+    def get(self, name: str) -> Any:
+        """Return the frozen value of field ``name`` (``ABSENT`` when there is none)."""
+        done = self._done
+        if name in done:
+            return done[name]
+        value = self.value
+        out = ABSENT if type(value) is not dict or name not in value else frozen(value[name])
+        done[name] = out
+        return out
+
+
+_ROOTS = ("state", "prev", "action")
+_ROOT_NAMES = frozenset({"state", "prev", "action", "params", "config"})
+
+
+def reads(source: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """Return the top-level fields an expression reads of ``state``, ``prev`` and ``action``
+    (None: it reads one of them whole, or by a computed name, or cannot be parsed, or a macro
+    variable hides one of them)."""
+    try:
+        tree = parse(source)
+    except (Unsupported, RecursionError, SyntaxError):
+        return None
+    fields: dict[str, set[str]] = {root: set() for root in _ROOTS}
+
+    def walk(node: Any) -> bool:
+        if isinstance(node, tuple) and node:
+            if node[0] == "get" and isinstance(node[1], tuple) and node[1][:1] == ("var",) \
+                    and node[1][1] in fields:
+                fields[node[1][1]].add(node[2])
+                return True
+            if (node[0] == "index" and isinstance(node[1], tuple) and node[1][:1] == ("var",)
+                    and node[1][1] in fields and isinstance(node[2], tuple)
+                    and node[2][:1] == ("lit",) and isinstance(node[2][1], str)):
+                fields[node[1][1]].add(node[2][1])
+                return True
+            if node[0] == "var" and len(node) > 1 and node[1] in fields:
+                return False
+            if (node[0] == "call" and node[1] in MACROS and len(node) == 4 and node[3]
+                    and isinstance(node[3][0], tuple) and node[3][0][:1] == ("var",)
+                    and node[3][0][1] in _ROOT_NAMES):
+                return False
+        return all(walk(x) for x in subtrees(node))
+
+    if not walk(tree):
+        return None
+    return (tuple(sorted(fields["state"])), tuple(sorted(fields["prev"])),
+            tuple(sorted(fields["action"])))
+
+
+#: Lookups after which a memo that seldom finds its values is given up (evaluating is then
+#: cheaper than building the key), and the share of hits it must have had.
+TRIAL = 4096
+WORTH = 0.25
+
+
+class Remembered:
+    """The passing verdicts of one check, by the frozen fields it reads."""
+
+    __slots__ = ("action", "hits", "looks", "passed", "prev", "state")
+
+    def __init__(self, read: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]) -> None:
+        self.state, self.prev, self.action = read
+        self.passed: set[tuple[Any, ...]] = set()
+        self.looks = 0
+        self.hits = 0
+
+    def worth(self) -> bool:
+        """Return False once the memo has shown it seldom helps (then it is not asked)."""
+        return self.looks < TRIAL or self.hits >= WORTH * self.looks
+
+    def seen(self, key: tuple[Any, ...]) -> bool:
+        """Return whether the check passed with these values before (and count the look)."""
+        self.looks += 1
+        if key in self.passed:
+            self.hits += 1
+            return True
+        return False
+
+    def key(self, state: Fields, prev: Fields | None, action: Fields | None) -> tuple[Any, ...]:
+        """Return the values this check reads in one state (or transition)."""
+        key = tuple(state.get(n) for n in self.state)
+        if prev is not None and self.prev:
+            key += tuple(prev.get(n) for n in self.prev)
+        if action is not None and self.action:
+            key += tuple(action.get(n) for n in self.action)
+        return key
+
+    def remember(self, key: tuple[Any, ...]) -> None:
+        """Remember that the check passed with these values."""
+        passed = self.passed
+        if len(passed) >= LIMIT:
+            passed.clear()
+        passed.add(key)
+
+
+#: The keywords of a plain object schema, whose properties are checked one by one.
+_PLAIN = frozenset({"$schema", "$id", "$comment", "title", "description", "type",
+                    "properties", "required", "additionalProperties", "$defs"})
+_REF = re.compile(r'"\$ref":"([^"]*)"')
+
+
+class SchemaByProperty:
+    """A plain object schema checked property by property, each value once."""
+
+    def __init__(self, properties: Mapping[str, Callable[[Any], bool]],
+                 required: Sequence[str], closed: bool) -> None:
+        self._checks = dict(properties)
+        self._required = tuple(required)
+        self._closed = closed
+        self._passed: dict[str, set[Any]] = {name: set() for name in properties}
+
+    @classmethod
+    def of(cls, schema: Any) -> SchemaByProperty | None:
+        """Return the schema split by property (None: it is not a plain object schema: a
+        keyword other than properties, required and additionalProperties ties its
+        properties together, or a reference needs the whole document)."""
+        if not isinstance(schema, dict) or not set(schema) <= _PLAIN:
+            return None
+        if schema.get("type", "object") != "object":
+            return None
+        additional = schema.get("additionalProperties", True)
+        properties = schema.get("properties", {})
+        if additional not in (True, False) or not isinstance(properties, dict):
+            return None
+        defs = schema.get("$defs")
+        text = _dumps(schema)
+        # A property's references must all be to the definitions, which go with it.
+        if (not all(isinstance(s, bool) or (isinstance(s, dict) and "$id" not in s
+                                            and "$defs" not in s) for s in properties.values())
+                or text.count('"$ref"') != len(_REF.findall(text))
+                or not all(r.startswith("#/$defs/") for r in _REF.findall(text))
+                or not (defs is None or isinstance(defs, dict))):
+            return None
+        return cls({name: compile_schema(
+                        {**sub, "$defs": defs} if defs and isinstance(sub, dict) else sub)
+                    for name, sub in properties.items()},
+                   list(schema.get("required", [])), additional is False)
+
+    def __call__(self, state: Any, fields: Fields) -> bool:
+        """Return whether ``state`` matches the schema (``fields``: its frozen fields)."""
+        if type(state) is not dict:
+            return False
+        for name in self._required:
+            if name not in state:
+                return False
+        checks, passed = self._checks, self._passed
+        for name, value in state.items():
+            check = checks.get(name)
+            if check is None:
+                if self._closed:
+                    return False
+                continue
+            seen = passed[name]
+            key = fields.get(name)
+            if key in seen:
+                continue
+            if not check(value):
+                return False
+            if len(seen) >= LIMIT:
+                seen.clear()
+            seen.add(key)
+        return True

@@ -1,0 +1,85 @@
+"""Checks remembered by what they read (``rulespec.verify.memo``): the memo never gives one
+value's verdict to another a check could tell apart, and the schema checked property by
+property agrees with the whole schema."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rulespec.reference.core import CHANCE
+from rulespec.reference.registry import new_game
+from rulespec.spec.fastschema import compile_schema
+from rulespec.spec.registry import get_spec
+from rulespec.verify.checks import StateChecks
+from rulespec.verify.explore import Explorer
+from rulespec.verify.memo import Fields, SchemaByProperty, frozen, reads
+from tests.verify.support import planted_engine
+
+
+def test_values_a_check_tells_apart_are_remembered_apart() -> None:
+    assert frozen(True) != frozen(1) and frozen(False) != frozen(0)
+    assert frozen([True]) != frozen([1]) and frozen([1.0]) != frozen([1])
+    assert frozen({"a": 1, "b": 2}) != frozen({"b": 2, "a": 1})  # a map's keys in order
+    assert frozen("[1]") != frozen([1]) and frozen(None) != frozen("null")
+    assert Fields({"x": None}).get("x") is None and Fields({}).get("x") is not None
+
+
+def test_the_fields_an_expression_reads() -> None:
+    assert reads("state.a + prev.b == size(state.c) && action.kind == 'x'") == (
+        ("a", "c"), ("b",), ("kind",))
+    assert reads("size(state) == 3") is None  # the whole state
+    assert reads("state.h.all(state, state > 0)") is None  # a macro variable hides state
+
+
+def _states(game: str, players: int, count: int) -> list[Any]:
+    rng = random.Random(1)
+    out: list[Any] = []
+    while len(out) < count:
+        engine = new_game(game, players=players)
+        while engine.current_player() is not None and len(out) < count:
+            out.append(engine.state())
+            if engine.current_player() == CHANCE:
+                outcomes = engine.chance_outcomes()
+                engine.apply(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = engine.legal_actions()
+                engine.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+def _corrupted(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    copy = dict(state)
+    name = rng.choice(sorted(copy))
+    copy[name] = rng.choice([True, -1, 1.5, "x", None, [None], {"k": 1}, [True]])
+    if rng.random() < 0.1:
+        copy.pop(name)
+    if rng.random() < 0.1:
+        copy["unknown"] = 1
+    return copy
+
+
+def test_the_schema_by_property_agrees_with_the_whole_schema() -> None:
+    rng = random.Random(2)
+    for game, players in (("dado-de-ouro", 4), ("ruby-rhino", 2), ("fool", 4)):
+        schema = get_spec(game).state_schema
+        split = SchemaByProperty.of(schema)
+        assert split is not None, game
+        whole = compile_schema(schema)
+        for state in _states(game, players, 300):
+            for candidate in (state, _corrupted(state, rng), _corrupted(state, rng)):
+                assert split(candidate, Fields(candidate)) == whole(candidate), (game, candidate)
+
+
+def test_a_violation_is_found_as_without_the_memo() -> None:
+    """RR-INV-ROUND-WINNER: the planted Ruby Rhino's violation, its kind, invariant and
+    shortest path, alike with the memo and without."""
+    found = []
+    for remember in (True, False):
+        explorer = Explorer(planted_engine(), view=("history", "relative(round)"))
+        explorer.checks = StateChecks(explorer.start, explorer.view.abstraction(),
+                                      remember=remember)
+        explorer._result.checks = explorer.checks
+        result = explorer.run()
+        found.append([(v.kind, v.subject, v.path) for v in result.violations])
+    assert found[0] == found[1] and found[0] and found[0][0][1] == "RR-INV-ROUND-WINNER"

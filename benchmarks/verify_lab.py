@@ -40,7 +40,7 @@ from rulespec.impact.stats import Interval, wilson
 from rulespec.reference.core import Config, Engine, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import game_ids, get_spec
-from rulespec.verify.published import write_section
+from rulespec.verify.published import cell_of, load_published, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULT = ROOT / "benchmarks" / "results" / "verify.json"
@@ -131,7 +131,10 @@ def table(results: Sequence[Mapping[str, Any]]) -> str:
     lines = ["| configuration | figure | exact (verify) | lab: 95% interval | games | "
              "contains |", "|---|---|---|---|---:|---|"]
     misses = total = 0
+    entries = load_published()
     for r in results:
+        # The view by its name, long values elided, the full command a link away.
+        cell = cell_of(str(r["command"]), "", entries)
         b = r["baseline"]
         rows = [("seat 0 wins (baseline)", b)] + [
             (f"seat 0's change under {o['option']}", o) for o in r["options"]]
@@ -141,7 +144,7 @@ def table(results: Sequence[Mapping[str, Any]]) -> str:
                      if item.get("unexplored") else "")
             total += 1
             misses += not item["contains"]
-            lines.append(f"| `{r['command']}` | {label} | {_fraction(item['exact_text'], item['exact'])}"
+            lines.append(f"| {cell} | {label} | {_fraction(item['exact_text'], item['exact'])}"
                          f"{extra} | [{lab['low']:.4f}, {lab['high']:.4f}] | {r['games']:,} | "
                          f"{'yes' if item['contains'] else '**no**'} |")
     lines += ["", f"{total - misses} of {total} intervals contain the exact figure (at 95% "
@@ -162,7 +165,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="rulespec verify --published --format json output")
     parser.add_argument("--update-docs", action="store_true",
                         help=f"write {LAB_RESULT.relative_to(ROOT)} and the docs page's table")
+    parser.add_argument("--render", action="store_true",
+                        help=f"only write the docs page's table again from "
+                             f"{LAB_RESULT.relative_to(ROOT)} (no games played)")
     args = parser.parse_args(argv)
+    if args.render:
+        text = table(json.loads(LAB_RESULT.read_text(encoding="utf-8")))
+        update_docs(text)
+        print(text)
+        return 0
     documents = json.loads(args.results.read_text(encoding="utf-8"))
     known = set(game_ids())
     results = []

@@ -35,7 +35,7 @@ from rulespec.reference.perft import perft
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import game_ids, get_spec
 from rulespec.verify.explore import Explorer
-from rulespec.verify.published import load_published, write_section
+from rulespec.verify.published import cell_of, load_published, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULT = ROOT / "benchmarks" / "results" / "verify-throughput.json"
@@ -81,7 +81,8 @@ def table(result: dict[str, Any]) -> str:
              "transitions/s |", "|---|---:|---:|---:|---:|---:|"]
     for r in result["rows"]:
         c, u, p = r["verify_checked"], r["verify_unchecked"], r["perft"]
-        lines.append(f"| `{r['command']}` | {c['states_per_cpu_second']:,.0f} | "
+        lines.append(f"| {cell_of(r['command'], '../editors/verification.md')} | "
+                     f"{c['states_per_cpu_second']:,.0f} | "
                      f"{c['transitions_per_cpu_second']:,.0f} | {u['states_per_cpu_second']:,.0f} "
                      f"| {p['nodes_per_cpu_second']:,.0f} ({p['depth']}) | "
                      f"{p['nodes_per_cpu_second'] / u['transitions_per_cpu_second']:.1f} |")

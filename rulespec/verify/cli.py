@@ -105,6 +105,10 @@ class _Progress:
                    "reads prev or action, over each move (a label merged states' moves must "
                    "share); plain FIELD forgets it (repeatable). An invariant that reads the "
                    "field only through what is kept stays proven.")
+@click.option("--views", "named_view", metavar="NAME",
+              help="A named view of the published configurations (their file's `views`, "
+                   "listed on the verification page): its terms, as if each were given with "
+                   "--forget or --view.")
 @click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="With a view: search this many canonical states (no view) and check the "
                    "view's win probabilities lie within the intervals they give, and every "
@@ -129,7 +133,7 @@ class _Progress:
 def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
            max_states: int | None, max_memory: float, max_depth: int | None,
-           forget: tuple[str, ...], view: tuple[str, ...],
+           forget: tuple[str, ...], view: tuple[str, ...], named_view: str | None,
            cross_check: int, no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
@@ -149,7 +153,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     """
     progress = _Progress(not quiet and sys.stderr.isatty())
     if published:
-        if ruling or variant or param or players or forget or view or max_depth:
+        if ruling or variant or param or players or forget or view or named_view or max_depth:
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
         sys.exit(_published(game, write_docs, fmt, progress))
@@ -160,11 +164,25 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     from rulespec.verify.run import Bounds
 
     setup = _setup(game, players, ruling, variant, param)
+    if named_view is not None:
+        view = _named(game, named_view) + view
     bounds = Bounds(view=forget + view, max_states=max_states, max_depth=max_depth,
                     max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check)
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
+
+
+def _named(game: str, name: str) -> tuple[str, ...]:
+    from rulespec.verify.published import load_views
+
+    views = load_views()
+    found = views.get(name)
+    if found is None or found.game != game:
+        mine = sorted(n for n, v in views.items() if v.game == game)
+        raise click.UsageError(f"--views {name}: no published view of that name for {game}; "
+                               f"its named views are {', '.join(mine) or 'none'}")
+    return found.terms
 
 
 def _setup(game: str, players: int | None, ruling: Sequence[str], variant: Sequence[str],

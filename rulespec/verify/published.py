@@ -22,6 +22,8 @@ from rulespec.verify.run import MAX_STATES, Bounds, RulingsRun, Setup, Verificat
 
 DATA = Path(__file__).with_name("published.yaml")
 BEGIN = "<!-- verify:begin -->"
+#: The longest command a table cell holds, in characters.
+CELL = 200
 END = "<!-- verify:end -->"
 
 
@@ -43,6 +45,10 @@ class Published:
     #: Also verify every other option of every ambiguity the configuration reaches.
     all_rulings: bool = True
     note: str = ""
+    #: The name of the view (``views`` in the file), when it is a named one.
+    view_name: str | None = None
+    #: The id of its place on the docs page (``verify-GAME-N``, N from 1 in file order).
+    anchor: str = ""
 
     def bounds(self) -> Bounds:
         """Return the bounds it is verified with."""
@@ -54,8 +60,9 @@ class Published:
         return Setup(spec, engine_type, self.players, dict(self.rulings), self.variants,
                      dict(self.parameters))
 
-    def command(self) -> str:
-        """Return the ``rulespec verify`` command line that runs it."""
+    def command(self, *, named: bool = False) -> str:
+        """Return the ``rulespec verify`` command line that runs it (``named``: a named view as
+        ``--views NAME``, not term by term)."""
         import json
         import shlex
 
@@ -66,8 +73,11 @@ class Published:
             parts += ["-r", f"{amb}={option}"]
         for variant in self.variants:
             parts += ["-v", variant]
-        for term in self.view:
-            parts += ["--forget", term] if "(" not in term else ["--view", term]
+        if named and self.view_name is not None:
+            parts += ["--views", self.view_name]
+        else:
+            for term in self.view:
+                parts += ["--forget", term] if "(" not in term else ["--view", term]
         if self.max_depth is not None:
             parts += ["--max-depth", str(self.max_depth)]
         if self.max_states != MAX_STATES:
@@ -81,20 +91,95 @@ class Published:
         return " ".join(shlex.quote(p) for p in parts)
 
 
-def load_published(path: Path | None = None) -> list[Published]:
-    """Return the published configurations (of ``DATA`` by default), in file order."""
+    def cell(self, limit: int = CELL) -> str:
+        """Return the command for a table cell: the view by its name, and a parameter's long
+        JSON value as ``NAME=…`` while the line is longer than ``limit`` (the full command is
+        on the docs page, at ``#`` + ``anchor``)."""
+        import shlex
+
+        text = self.command(named=True).replace(" --all-rulings", "")
+        if len(text) <= limit:
+            return text
+        parts = shlex.split(text)
+        for k in sorted(range(len(parts)), key=lambda i: -len(parts[i])):
+            if len(" ".join(shlex.quote(p) for p in parts)) <= limit:
+                break
+            if k > 0 and parts[k - 1] == "-p" and "=" in parts[k]:
+                parts[k] = parts[k].split("=", 1)[0] + "=…"
+        return " ".join(shlex.quote(p) for p in parts)
+
+
+@dataclass(frozen=True)
+class NamedView:
+    """A view the published configurations share, by name."""
+
+    name: str
+    game: str
+    terms: tuple[str, ...]
+    note: str = ""
+
+
+def load_views(path: Path | None = None) -> dict[str, NamedView]:
+    """Return the named views of the published configurations' file, by name."""
     data = yaml.safe_load((path or DATA).read_text(encoding="utf-8"))
+    return _views(data)
+
+
+def _views(data: Mapping[str, Any]) -> dict[str, NamedView]:
+    views: dict[str, NamedView] = {}
+    for name, item in (data.get("views") or {}).items():
+        terms = tuple(item.get("forget", ())) + tuple(item.get("view", ()))
+        views[str(name)] = NamedView(str(name), str(item["game"]), terms,
+                                     str(item.get("note", "")).strip())
+    return views
+
+
+def load_published(path: Path | None = None) -> list[Published]:
+    """Return the published configurations (of ``DATA`` by default), in file order.
+
+    A configuration's ``view`` is a list of terms (with ``forget``, the fields forgotten), or
+    the name of one of the file's ``views``.
+    """
+    data = yaml.safe_load((path or DATA).read_text(encoding="utf-8"))
+    views = _views(data)
     out = []
+    counts: dict[str, int] = {}
     for item in data["configurations"]:
+        game = str(item["game"])
+        counts[game] = counts.get(game, 0) + 1
+        named = item.get("view")
+        view_name = None
+        if isinstance(named, str):
+            if named not in views or views[named].game != game:
+                raise ValueError(f"published configuration {counts[game]} of {game} names the "
+                                 f"view {named!r}, which the file's views do not define for "
+                                 f"{game}")
+            view_name = named
+            terms = tuple(item.get("forget", ())) + views[named].terms
+        else:
+            terms = tuple(item.get("forget", ())) + tuple(named or ())
         out.append(Published(
-            game=str(item["game"]), players=int(item["players"]),
+            game=game, players=int(item["players"]),
             parameters=dict(item.get("parameters", {})), rulings=dict(item.get("rulings", {})),
-            variants=tuple(item.get("variants", ())), view=tuple(item.get("forget", ())) + tuple(item.get("view", ())),
+            variants=tuple(item.get("variants", ())), view=terms,
             max_depth=item.get("max_depth"), max_states=int(item.get("max_states", MAX_STATES)),
             cross_check=int(item.get("cross_check", 20_000)),
             optimal=bool(item.get("optimal", False)),
-            all_rulings=bool(item.get("all_rulings", True)), note=str(item.get("note", "")).strip()))
+            all_rulings=bool(item.get("all_rulings", True)), note=str(item.get("note", "")).strip(),
+            view_name=view_name, anchor=f"verify-{game}-{counts[game]}"))
     return out
+
+
+def cell_of(command: str, page: str = "", entries: Sequence[Published] | None = None) -> str:
+    """Return a table cell for a published command line: its short form, linked to the full
+    command on the verification page (``page``: its address from the page the table is on,
+    empty on the page itself); a command of no published configuration is shortened."""
+    for entry in entries if entries is not None else load_published():
+        if command in (entry.command(), entry.command().replace(" --all-rulings", "")):
+            if entry.cell() == command:
+                return f"`{command}`"
+            return f"`{entry.cell()}` ([full command]({page}#{entry.anchor}))"
+    return f"`{command[:CELL - 1]}…`" if len(command) > CELL else f"`{command}`"
 
 
 # -- the docs table ----------------------------------------------------------------------------------
@@ -134,7 +219,12 @@ HEADER = ("| rulings | status | distinct states | transitions | depth | graph | 
 def table(entry: Published, run: RulingsRun, defaults: Mapping[str, str]) -> str:
     """Return the markdown of one published configuration: its command, table and notes."""
     base = run.baseline
-    lines = [f"`{entry.command()}`", ""]
+    lines = [f'<a id="{entry.anchor}"></a>' if entry.anchor else "", "",
+             f"`{entry.cell()}`", ""]
+    full = entry.command()
+    if full != entry.cell():
+        lines += ["??? note \"The full command\"", "", "    ```console",
+                  f"    $ {full}", "    ```", ""]
     if entry.note:
         lines += [entry.note, ""]
     lines.append(HEADER)
@@ -188,12 +278,23 @@ def section(entries: Sequence[tuple[Published, RulingsRun | str]],
     """Return the generated section: per game a heading, its tables and the stamp."""
     out: list[str] = []
     game = None
+    views = load_views()
     for entry, run in entries:
         if entry.game != game:
             if game is not None:
                 out += [stamp, ""]
             game = entry.game
             out += [f"### {game}", ""]
+            named = dict.fromkeys(e.view_name for e, _ in entries
+                                  if e.game == game and e.view_name is not None)
+            for name in named:
+                if name is None or name not in views:
+                    continue
+                view = views[name]
+                out += [f'<a id="view-{name}"></a>', "",
+                        f"**View `{name}`** (`--views {name}`)"
+                        + (f": {view.note}" if view.note else "") + "", "",
+                        "```yaml", *(f"- {term}" for term in view.terms), "```", ""]
         if isinstance(run, str):
             out += [f"`{entry.command()}`: not run here: {run}", ""]
             continue

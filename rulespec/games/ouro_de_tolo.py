@@ -47,6 +47,7 @@ from rulespec.reference import (
     tally,
 )
 from rulespec.spec import Spec
+from rulespec.spec.visibility import HiddenField, parse_path
 
 DYNAMITE = "dynamite"
 FAVOR = "favor"
@@ -149,6 +150,11 @@ V_LONGER = "longer-game"
 V_HARD_WEEK = "hard-week"
 V_SAFE_MINE = "safe-mine"
 V_GOLD_FEVER = "gold-fever"
+
+#: What OURO-AMB-37 in-hand hides: each player's Fool's Gold, seen by its owner only.
+FOOLS_GOLD_IN_HAND = (HiddenField("$.players[*].stones.fools_gold",
+                                  parse_path("$.players[*].stones.fools_gold"), "owner",
+                                  ("OURO-DRAW-04",)),)
 
 #: Which response card answers which own-turn card (OURO-RESP-02..04).
 ANSWERS = {FAVOR: TIRED, LIGHT_HAND: VERY_LIGHT_HAND, NOT_MINE: NOT_MINE_EITHER}
@@ -858,6 +864,12 @@ class OuroDeTolo(StepMemo):
                 if t != p and status[t] == IN_MINE:
                     out.append(self._a_notmine[t])
         return out
+
+    def hidden_by_rulings(self) -> tuple[HiddenField, ...]:
+        """Under OURO-AMB-37 in-hand a player's Fool's Gold are out of the others' sight."""
+        if self._knows(AMB_FG_SIGHT) and self.decide(AMB_FG_SIGHT, "in-hand"):
+            return FOOLS_GOLD_IN_HAND
+        return ()
 
     def _knows(self, ambiguity: str) -> bool:
         """Return whether the configured spec has the record ``ambiguity``.

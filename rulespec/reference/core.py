@@ -22,6 +22,7 @@ from rulespec.exitcodes import EXIT_USAGE
 from rulespec.reference.actions import action_schemas, is_among
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
+from rulespec.spec.visibility import HiddenField
 
 #: An action: a JSON object whose ``kind`` names an action of the spec.
 Action = dict[str, Any]
@@ -330,6 +331,11 @@ class Engine(ABC):
     @abstractmethod
     def result(self) -> dict[str, Any] | None:
         """Return the result (scores, ranking, winners) once terminal, else None."""
+
+    def hidden_by_rulings(self) -> tuple[HiddenField, ...]:
+        """Return what this configuration's rulings hide beyond the spec's ``state.hidden`` (a
+        record of who sees what, such as OURO-AMB-37); () by default. See ``observation``."""
+        return ()
 
     def rule_rejection(self, action: Action) -> Rejection:
         """Say why the well-formed ``action`` is not legal now, citing the clause it breaks.

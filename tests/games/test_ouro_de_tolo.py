@@ -870,3 +870,24 @@ def test_a_first_leave_that_makes_a_caxias(option: str, taken_by: int | None) ->
     assert state["bonus_taken_by"] == taken_by, "OURO-AMB-38"
     assert (hand(engine, 1).get("tired") == 1) == (taken_by == 1), "OURO-LEAVE-02"
     assert state["discard"]["tired"] == (0 if taken_by == 1 else 1), "OURO-CAX-02"
+
+
+@pytest.mark.parametrize("option", ["displayed", "in-hand"])
+def test_who_sees_a_players_fools_gold(option: str) -> None:
+    """OURO-DRAW-04, OURO-EOD-03 under OURO-AMB-37: every player sees the valuable stones and
+    their own Fool's Gold; the others' Fool's Gold only when displayed. Hands and money are the
+    owner's (state.hidden)."""
+    from rulespec.reference.observation import observation
+    from rulespec.spec.visibility import HIDDEN
+
+    engine = start(3, rulings={"OURO-AMB-37": option})
+    draw(engine, "fools_gold")  # player 0
+    draw(engine, "gold")  # player 1
+    own = observation(engine, 0)["players"][0]
+    other = observation(engine, 1)["players"][0]
+    assert own["stones"]["fools_gold"] == 1 and own["hand"] != HIDDEN, "OURO-AMB-37"
+    assert other["stones"]["gold"] == 0 and other["hand"] == HIDDEN, "OURO-DRAW-04"
+    assert other["money"] == HIDDEN, "OURO-EOD-03: money is kept hidden"
+    expected = 1 if option == "displayed" else HIDDEN
+    assert other["stones"]["fools_gold"] == expected, "OURO-AMB-37"
+    assert observation(engine, 1)["players"][1]["stones"]["gold"] == 1, "OURO-DRAW-04"

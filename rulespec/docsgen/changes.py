@@ -15,7 +15,16 @@ import re
 
 from rulespec.docsgen.history import Entry, History, Lineage
 from rulespec.docsgen.links import Links, game_dir, game_title
-from rulespec.docsgen.markdown import Page, anchor, code, front_matter, plural, table, text
+from rulespec.docsgen.markdown import (
+    Page,
+    anchor,
+    code,
+    front_matter,
+    plural,
+    table,
+    text,
+    unsearched,
+)
 from rulespec.releases.change import Change
 from rulespec.releases.diff import SpecDiff
 from rulespec.releases.rules import LEVELS, RULE, Level
@@ -148,15 +157,18 @@ def _since_section(spec: Spec, history: History, starts: list[Entry], links: Lin
                    + (f", the largest {largest.upper()}" if largest else "")
                    + f". Compare them yourself: `rulespec diff {target}` "
                    "(`--for-implementers` for what an engine changes).\n\n")
+        lists = []
         for level in reversed(LEVELS):
             if not found[level]:
                 continue
             if level == "patch":
-                out.append(f"**{_HEADINGS[level]}**: {len(found[level])}, counted by rule in "
-                           "each release's entry.\n\n")
+                lists.append(f"**{_HEADINGS[level]}**: {len(found[level])}, counted by rule in "
+                             "each release's entry.\n\n")
                 continue
-            out.append(f"**{_HEADINGS[level]}**\n\n")
-            out.append("".join(_change_item(c, links, entry=e) for e, c in found[level]) + "\n")
+            lists.append(f"**{_HEADINGS[level]}**\n\n")
+            lists.append("".join(_change_item(c, links, entry=e) for e, c in found[level]) + "\n")
+        # The entries above say each change once to the site search; these lists repeat them.
+        out.append(unsearched("".join(lists)) + "\n" if lists else "")
     return "".join(out)
 
 

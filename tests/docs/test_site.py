@@ -28,6 +28,7 @@ import pytest
 import yaml
 
 from rulespec.docsgen.offsite import offsite_requests
+from rulespec.docsgen.weight import BUDGETS, site_weight
 from rulespec.spec import Spec, all_specs, get_spec, load_spec
 from tests.docs.chromium import Chromium, find_chromium
 
@@ -1055,3 +1056,27 @@ def test_search_hits_mark_no_word_they_have_missing(browser: Chromium, registry_
     hits = browser.wait_for(MISSING_JS)
     assert hits, query
     assert all(not hit["missing"] for hit in hits), hits
+
+
+# -- weight (issue 45, item 2) -------------------------------------------------------------------
+
+
+def test_a_first_visit_to_any_page_stays_within_its_budget(registry_site: Path) -> None:
+    """The page, its style sheets and scripts, the search index and worker, gzipped: at most
+    600 KB for every page (measured 547 KB at most before the index was slimmed)."""
+    weight = site_weight(registry_site)
+    assert weight.over()["first_visit"] == [], weight.over()["first_visit"][:5]
+    index = (registry_site / "search" / "search_index.json").stat().st_size
+    assert index < 1_700_000, f"the search index grew back to {index:,} bytes"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 45 item 2, not done: the largest register, rules, "
+                   "states and API pages are 300-680 KB; split them, then drop this mark")
+def test_no_page_is_over_its_budget(registry_site: Path) -> None:
+    assert site_weight(registry_site).over()["page"] == []
+
+
+@pytest.mark.xfail(strict=True, reason="issue 45 item 2, not done: the site is about 26 MB, 12 MB "
+                   "of it trace scripts; slim them, then drop this mark")
+def test_the_site_is_within_its_budget(registry_site: Path) -> None:
+    assert site_weight(registry_site).site <= BUDGETS["site"]

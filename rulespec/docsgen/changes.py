@@ -147,7 +147,7 @@ def _since_section(spec: Spec, history: History, starts: list[Entry], links: Lin
         carried = [e for e in after if e.diff is not None]
         changes = [(e, c) for e in carried if e.diff is not None for c in e.diff.changes]
         target = (f"specs/{spec.path.name} --against {spec.game_id}@{start.label}"
-                  if newest.version is None else
+                  if newest.version is None or not newest.frozen else
                   f"{spec.game_id}@{start.label} {spec.game_id}@{newest.label}")
         found = {level: [(e, c) for e, c in changes if c.level == level] for level in LEVELS}
         largest = next((level for level in reversed(LEVELS) if found[level]), None)

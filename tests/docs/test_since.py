@@ -73,6 +73,8 @@ def test_each_release_has_one_list_of_everything_since(spec: Spec, history: Hist
     item = since[major:since.index("\n", major)]
     assert "changes.md#release-2.0.0" in item and "rules.md#TOY-SETUP-01" in item, item
     assert "Corrections and documentation (PATCH)**: 1" in since
+    assert "`rulespec diff specs/toy-dice.yaml --against toy-dice@1.0.0`" in since, \
+        "today's edits are in no release: the command compares the spec file"
     assert "CLAUSE\\_ADDED" not in _since(page, "2.0.0"), "1.1.0's change is not since 2.0.0"
 
 

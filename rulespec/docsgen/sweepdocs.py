@@ -95,7 +95,7 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
             f"{where}.")
 
 
-_HEADERS = ["Option", "Agent", "Games", "Trigger rate",
+_HEADERS = ["Option", "Agent", "Games", "Trigger rate (and where the options differed)",
             "Seat win-rate change (corrected), and the smallest it could show (80% power)",
             "First player's win-rate change", "Length change", "Margin change",
             "Outcome changed (paired) / reshuffle baseline", "Test p (Holm)"]
@@ -110,8 +110,11 @@ def _row(r: Mapping[str, Any], level: float) -> list[str]:
         seats += "<br>" + text(f"could show ±{100 * least:.0f} pts")
     test = r.get("distribution_test")
     p = "—" if test is None else f"{test['p_value']:.2g} ({test['p_adjusted']:.2g})"
+    trigger = _iv(r["trigger_rate"], True)
+    if r.get("arises_rate") is not None:
+        trigger += f"; changes play in {_iv(r['arises_rate'], True)}"
     return [code(r["option"]), code(r["agent"]), str(r["games"]),
-            text(_iv(r["trigger_rate"], True)), seats or "—",
+            text(trigger), seats or "—",
             text(change_text(r["first_player_win_rate_change"])
                  if r.get("first_player_win_rate_change") else "—"),
             text(_iv(r["length_change"])), text(_iv(r["margin_change"])),

@@ -149,6 +149,10 @@ def figures(pairs: Sequence[tuple[GameSummary, GameSummary]], amb_index: int, pl
     """Return the figures of one option against the baseline from its paired games."""
     n = len(pairs)
     triggered = sum(1 for b, o in pairs if b.decisions[amb_index] or o.decisions[amb_index])
+    # Reached where it matters: the decision point was reached and the pair's games differ
+    # (their moves or final state), which with the same seeds only the ruling can cause.
+    arose = sum(1 for b, o in pairs if (b.decisions[amb_index] or o.decisions[amb_index])
+                and b.fingerprint != o.fingerprint)
     changed = sum(1 for b, o in pairs if b.winners != o.winners)
     margins = [(b.margin, o.margin) for b, o in pairs]
     margin = None
@@ -158,6 +162,7 @@ def figures(pairs: Sequence[tuple[GameSummary, GameSummary]], amb_index: int, pl
     return {
         "games": n,
         "trigger_rate": interval_json(wilson(triggered, n, confidence)),
+        "arises_rate": interval_json(wilson(arose, n, confidence)),
         "triggers_per_game": interval_json(
             mean_interval([float(o.decisions[amb_index]) for _, o in pairs], confidence)),
         "outcome_change_rate": interval_json(wilson(changed, n, confidence)),

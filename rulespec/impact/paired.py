@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -69,6 +70,10 @@ class GameSummary:
     first: int | None = None
     #: Player decisions with more than one legal action (0: the players never choose).
     choices: int = 0
+    #: A CRC-32 of every action played and of the final state: two games of a pair (same
+    #: seed, common random numbers) have the same one exactly when the ruling changed nothing
+    #: in them, so a decision point reached there did not matter.
+    fingerprint: int = 0
 
 
 def pick_chance(outcomes: Sequence[tuple[Action, Fraction]], u: float) -> Action:
@@ -114,6 +119,7 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
     truncated = False
     first: int | None = None
     choices = 0
+    trail = 0
     distinct = list({id(a): a for a in seats}.values())
     searched = sum(int(getattr(a, "decisions", 0)) for a in distinct)
     fell_back = sum(int(getattr(a, "fallbacks", 0)) for a in distinct)
@@ -143,22 +149,24 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
                 obs = Observation(actor, legal, spec, config, hidden, engine, states, history)
                 action = seats[actor].act(obs, own)
         engine.apply(action)
+        trail = zlib.crc32(repr(action).encode(), trail)
         steps += 1
         if states is not None:
             history.append((actor, action))
             states.append(engine.state())
     counts = engine.decisions
     result = engine.result()
+    trail = zlib.crc32(repr(engine.state()).encode(), trail)
     searches = sum(int(getattr(a, "decisions", 0)) for a in distinct) - searched
     fallbacks = sum(int(getattr(a, "fallbacks", 0)) for a in distinct) - fell_back
     if truncated or result is None:
         return GameSummary(steps, (), None, tuple(counts[a] for a in ambiguities), True,
-                           searches, fallbacks, None, first, choices)
+                           searches, fallbacks, None, first, choices, trail)
     scores = result.get("scores")
     return GameSummary(steps, tuple(sorted(result.get("winners", []))), margin_of(result),
                        tuple(counts[a] for a in ambiguities), False, searches, fallbacks,
                        tuple(float(x) for x in scores) if isinstance(scores, list) else None,
-                       first, choices)
+                       first, choices, trail)
 
 
 @dataclass(frozen=True)

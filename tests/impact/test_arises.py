@@ -1,0 +1,42 @@
+"""Reached where it matters (issue 44 item 3): a decision point counts as arising only in the
+pairs whose games the ruling changed.
+
+FOOL-AMB-03 (FOOL-FOOL-03, one Fool or two): its readings differ only at 7 players, yet its
+decision point is asked in every game at every count; OURO-AMB-03 (OURO-CARD-08, who picks the
+stones Light Hand takes) changes nothing when every seat picks uniformly from one stream.
+"""
+
+from __future__ import annotations
+
+from rulespec.impact.measure import figures
+from rulespec.impact.paired import BatchTask, GameSummary, run_batch
+
+
+def _pairs(game: str, players: int, record: str, option: str,
+           agent: str = "random") -> list[tuple[GameSummary, GameSummary]]:
+    task = BatchTask(game, players, agent, 0, 0, 12, (record,), ((record, option),))
+    return [(row[0], row[1]) for row in run_batch(task)]
+
+
+def test_a_question_asked_where_the_options_agree_does_not_arise() -> None:
+    """FOOL-AMB-03 at 4 players: asked in every game, changing none."""
+    out = figures(_pairs("fool", 4, "FOOL-AMB-03", "eight-only"), 0, 4, test=False)
+    assert out["trigger_rate"]["value"] == 1.0
+    assert out["arises_rate"]["value"] == 0.0
+
+
+def test_a_question_that_changes_play_arises() -> None:
+    """FOOL-AMB-03 at 7 players: the two Fools change the games where it is asked."""
+    pairs = _pairs("fool", 7, "FOOL-AMB-03", "eight-only")
+    out = figures(pairs, 0, 7, test=False)
+    assert out["arises_rate"]["value"] > 0
+    assert out["arises_rate"]["value"] <= out["trigger_rate"]["value"]
+    changed = sum(1 for b, o in pairs if b.fingerprint != o.fingerprint)
+    assert changed == round(out["arises_rate"]["value"] * len(pairs))
+
+
+def test_the_fingerprint_is_the_game() -> None:
+    """The same seed and ruling give the same fingerprint; a changed game another one."""
+    same = _pairs("fool", 4, "FOOL-AMB-03", "eight-only")
+    assert all(b.fingerprint == o.fingerprint and b.fingerprint != 0 for b, o in same)
+    assert len({b.fingerprint for b, _ in same}) == len(same)

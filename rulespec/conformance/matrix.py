@@ -388,11 +388,20 @@ def _documents(folder: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
 
 
 def write(out: Path, the_plan: Plan, results: Sequence[JobResult], *,
-          produced: str | None = None) -> list[Path]:
+          produced: str | None = None, games: Sequence[str] = ()) -> list[Path]:
     """Replace the matrix in ``out`` with ``results``: the documents of an earlier matrix there
-    and their failure traces go, other files stay. Return the paths written."""
+    and their failure traces go, other files stay. With ``games`` (``--game``), only those
+    games' documents are replaced: the others, and their rows of the index, stay. Return the
+    paths written."""
     out.mkdir(parents=True, exist_ok=True)
-    for path, _ in _documents(out):
+    earlier: dict[str, list[Any]] = {"jobs": [], "skipped": []}
+    for path, doc in _documents(out):
+        if games and doc.get("format") == MATRIX_FORMAT:
+            earlier = {key: [row for row in doc.get(key) or [] if isinstance(row, dict)]
+                       for key in ("jobs", "skipped")}
+            continue
+        if games and doc.get("game") not in games:
+            continue
         path.unlink()
         stem = path.name.removesuffix(".json")
         shutil.rmtree(out / FAILURES / stem, ignore_errors=True)
@@ -412,9 +421,28 @@ def write(out: Path, the_plan: Plan, results: Sequence[JobResult], *,
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
     index = out / INDEX
-    index.write_text(json.dumps(index_json(the_plan, results, produced=produced), indent=2,
-                                ensure_ascii=False) + "\n", encoding="utf-8")
+    doc = index_json(the_plan, results, produced=produced)
+    if games:
+        doc["jobs"] = _merged(earlier["jobs"], doc["jobs"], games)
+        doc["skipped"] = _merged(earlier["skipped"], doc["skipped"], games)
+    index.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return [*written, index]
+
+
+def _merged(earlier: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]],
+            games: Sequence[str]) -> list[Mapping[str, Any]]:
+    """Return an earlier index's rows with those of ``games`` replaced by ``new``, in place (a
+    game's new rows where its first earlier row was; a game new to the index at the end)."""
+    out: list[Mapping[str, Any]] = []
+    placed: set[str] = set()
+    for row in earlier:
+        game = str(row.get("game"))
+        if game not in games:
+            out.append(row)
+        elif game not in placed:
+            out += [r for r in new if r.get("game") == game]
+            placed.add(game)
+    return out + [r for r in new if r.get("game") not in placed]
 
 
 def index_json(the_plan: Plan, results: Sequence[JobResult], *,

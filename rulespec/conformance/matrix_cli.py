@@ -134,7 +134,8 @@ def _run(jobs: Sequence[Any], executor: Any, shown: _Shown) -> list[Any]:
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_OUT,
               show_default=True,
               help="The folder of the reports. An earlier matrix there is replaced (its "
-                   "reports, profiles, traces and index; other files stay).")
+                   "reports, profiles, traces and index; other files stay). With --game, only "
+                   "that game's reports and index rows are replaced.")
 @click.option("--game", "games", multiple=True, metavar="ID",
               help="Only this game (repeatable; default: every game an engine plays).")
 @click.option("--examples", type=AT_LEAST_ONE, default=10, show_default=True,
@@ -234,7 +235,7 @@ def matrix(lists: tuple[Path, ...], no_builtin: bool, out: Path, games: tuple[st
         raise click.UsageError(str(exc)) from None
     finally:
         shown.stop()
-    written = write(out, the_plan, results)
+    written = write(out, the_plan, results, games=games)
     _summary(results, written, out, time.monotonic() - started)
     if any(r.error_code == EXIT_ENGINE for r in results):
         sys.exit(EXIT_ENGINE)

@@ -254,6 +254,26 @@ def test_the_folder_is_replaced_and_then_fresh(tmp_path: Path) -> None:
     assert any(p.startswith("dado-de-ouro.other.json: not in the engine lists") for p in problems)
 
 
+def test_a_matrix_of_some_games_keeps_the_other_games_reports(tmp_path: Path) -> None:
+    """``--game`` replaces only that game's documents and index rows: before, a run for one
+    game deleted every other game's reports from the folder."""
+    out, the_plan = _small_matrix(tmp_path)
+    doc = json.loads((out / "dado-de-ouro.ref.json").read_text(encoding="utf-8"))
+    (out / "fool.ref.json").write_text(json.dumps({**doc, "game": "fool"}), encoding="utf-8")
+    index = json.loads((out / INDEX).read_text(encoding="utf-8"))
+    fool_row = {**index["jobs"][0], "file": "fool.ref.json", "game": "fool"}
+    index["jobs"] = [fool_row, *index["jobs"]]
+    (out / INDEX).write_text(json.dumps(index), encoding="utf-8")
+    results = [run_job(j) for j in the_plan.jobs]
+    write(out, the_plan, results, games=("dado-de-ouro",))
+    assert (out / "fool.ref.json").is_file()
+    rows = json.loads((out / INDEX).read_text(encoding="utf-8"))["jobs"]
+    assert [r["file"] for r in rows] == ["fool.ref.json", "dado-de-ouro.ref.json",
+                                         "dado-de-ouro.ref.profile.json"]
+    write(out, the_plan, results)  # without --game, the whole matrix is replaced
+    assert not (out / "fool.ref.json").exists()
+
+
 def test_matrix_check_exits_1_and_says_what_to_run(capsys: pytest.CaptureFixture[str],
                                                    tmp_path: Path) -> None:
     code, _, err = run(capsys, "matrix", "--check", "--game", "fool", "--out",

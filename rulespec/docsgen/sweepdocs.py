@@ -122,6 +122,40 @@ def _row(r: Mapping[str, Any], level: float) -> list[str]:
                  f"{_iv(r.get('reshuffle_outcome_change_rate'), True)}"), text(p)]
 
 
+#: The verdict's columns, first and narrow enough for 1400 px and a phone: the test the verdict
+#: rests on (Holm-adjusted), the largest corrected seat change, and what the games could show.
+_SHORT = ["Option", "Agent", "Games", "Test p (Holm-adjusted)", "Largest seat change (corrected)",
+          "Smallest change it could show (80%)"]
+
+
+def _short_row(r: Mapping[str, Any], level: float) -> list[str]:
+    test = r.get("distribution_test")
+    seats = r.get("seat_win_rate_change_corrected") or r["seat_win_rate_change"] or []
+    largest = (max(enumerate(seats), key=lambda x: (abs(float(x[1]["value"])), -x[0]))
+               if seats else None)
+    least = detectable_change(r, level) if float(r["trigger_rate"]["value"]) > 0 else None
+    return [code(r["option"]), code(r["agent"]), str(r["games"]),
+            "—" if test is None else text(f"{test['p_adjusted']:.2g}"),
+            "—" if largest is None else text(f"seat {largest[0]}: {change_text(largest[1])}"),
+            "—" if least is None else text(f"±{100 * least:.0f} pts")]
+
+
+def _first_player_note(record: Mapping[str, Any]) -> str:
+    """Explain a first-player interval that excludes zero beside a verdict of no effect."""
+    if record["verdict"]["status"] not in ("none", "distribution"):
+        return ""
+    odd = [r for m in record["measurements"] for r in m["results"]
+           if r.get("first_player_win_rate_change")
+           and (float(r["first_player_win_rate_change"]["low"]) > 0
+                or float(r["first_player_win_rate_change"]["high"]) < 0)]
+    if not odd:
+        return ""
+    return ("*Why a first-player interval can exclude zero here:* the first player's win-rate "
+            "change is a plain 95% interval, one of many in the sweep, so some exclude zero by "
+            "chance alone; the verdict rests on the tests corrected over the whole sweep, and no "
+            "corrected seat interval of this record excludes zero.\n\n")
+
+
 def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
     """Return the measured part of a record: verdict, tables per setting, charts."""
     out = [f"**Measured.** {text(measured_prose(record, data))}\n\n"]
@@ -138,11 +172,18 @@ def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any])
                    "corrected for every seat interval of the sweep "
                    f"({data['correction']['seat_intervals']}, Bonferroni), so one that excludes "
                    "zero is an effect.\n\n</div>\n\n")
+    level = float(data["correction"].get("seat_level") or 0.05)
     for m in record["measurements"]:
-        level = float(data["correction"].get("seat_level") or 0.05)
         rows = [_row(r, level) for r in m["results"]]
-        out.append(f"*At {text(setting_label(m))}.*\n\n<div class=\"rs-impact\" data-search-exclude markdown>\n\n"
-                   + table(_HEADERS, rows) + "\n</div>\n\n")
+        out.append(f"*At {text(setting_label(m))}.*\n\n<div class=\"rs-impact\" markdown>\n\n"
+                   + table(_SHORT, [_short_row(r, level) for r in m["results"]]) + "\n</div>\n\n"
+                   + f"<details class=\"rs-impact-details\" markdown>\n<summary>Every figure at "
+                   f"{text(setting_label(m))}</summary>\n\n"
+                   "<div class=\"rs-impact\" data-search-exclude markdown>\n\n"
+                   + table(_HEADERS, rows) + "\n</div>\n\n</details>\n\n")
+    odd = _first_player_note(record)
+    if odd:
+        out.append(odd)
     chart = _chart_result(record)
     if chart is not None:
         m, r = chart

@@ -101,3 +101,29 @@ def test_spec_prose_quotes_no_measurement(game: str) -> None:
     for amb in get_spec(game).section("ambiguities"):
         text = str((amb.get("impact") or {}).get("text", ""))
         assert not stale.search(text), f"{amb['id']}: {text}"
+
+
+def test_the_verdict_comes_first_and_the_details_fold() -> None:
+    """Issue 44 item 6: each setting's narrow verdict table (the Holm-adjusted test, the largest
+    corrected seat change, what the games could show) comes first; every figure is folded."""
+    data = sweep_of(get_spec("ouro-de-tolo"))
+    assert data is not None
+    record = data["records"]["OURO-AMB-03"]
+    block = sweep_block("OURO-AMB-03", record, data)
+    assert block.count("<details") == len(record["measurements"])
+    first = block.index("Test p (Holm-adjusted)")
+    assert first < block.index("<details") < block.index("Outcome changed (paired)")
+    assert "Smallest change it could show (80%)" in block
+
+
+def test_a_first_player_interval_that_excludes_zero_is_explained() -> None:
+    """An uncorrected first-player interval off zero beside "no measurable effect" is
+    explained where it seems to contradict the verdict, and only there."""
+    data = sweep_of(get_spec("ouro-de-tolo"))
+    assert data is not None
+    record = copy.deepcopy(data["records"]["OURO-AMB-03"])
+    assert record["verdict"]["status"] == "none"
+    assert "Why a first-player interval" not in sweep_block("OURO-AMB-03", record, data)
+    record["measurements"][0]["results"][0]["first_player_win_rate_change"] = {
+        "value": 0.05, "low": 0.01, "high": 0.09}
+    assert "Why a first-player interval" in sweep_block("OURO-AMB-03", record, data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import warnings
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
-from rulespec.docsgen import publish
+from rulespec.docsgen import publish, weight
 from rulespec.docsgen.matrix import (
     check_reports,
     load_index,
@@ -167,8 +168,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 @event_priority(-100)  # after the theme's search plugin has written its index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Tune the search index and worker (rulespec.docsgen.search); drop the source maps;
-    refuse a site that fetches from another origin (rulespec.docsgen.offsite)."""
+    """Tune the search index and worker (rulespec.docsgen.search); drop the source maps, the
+    pages' indentation and unused search languages (rulespec.docsgen.weight); refuse a site
+    that fetches from another origin (rulespec.docsgen.offsite)."""
     site = Path(config.site_dir)
     index_path = site / "search" / "search_index.json"
     if index_path.is_file():
@@ -190,6 +192,17 @@ def on_post_build(config: MkDocsConfig) -> None:
     if not config.site_url:
         for sitemap in (site / "sitemap.xml", site / "sitemap.xml.gz"):
             sitemap.unlink(missing_ok=True)
+    # Lighter, and looking the same: no template indentation, no unused search languages.
+    for html_page in site.rglob("*.html"):
+        source = html_page.read_text(encoding="utf-8")
+        squeezed = weight.squeeze_html(source)
+        if squeezed != source:
+            html_page.write_text(squeezed, encoding="utf-8")
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    languages = list(getattr(getattr(search, "config", None), "lang", None) or [])
+    unused = weight.unused_search_languages(site, languages)
+    if unused is not None:
+        shutil.rmtree(unused)
     # The site fetches nothing from another origin unless the reader follows a link.
     offsite = list(docsgen.offsite_requests(site, site_url=config.site_url or None))
     if offsite:

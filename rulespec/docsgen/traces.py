@@ -116,10 +116,20 @@ def catalog_script(traces: Sequence[TraceFile], specs: Sequence[Spec],
 
 
 def trace_script(trace: TraceFile) -> str:
-    """Return ``traces/<name>.js``: the trace's JSON Lines text handed to the viewer."""
+    """Return ``traces/<name>.js``: the trace's JSON Lines text handed to the viewer.
+
+    The text is a single-quoted string: its JSON's double quotes, a sixth of it, need no
+    backslash there.
+    """
     body = trace.read()
-    return (f"window.rulespecTraceLoaded({json.dumps(trace.name)}, "
-            f"{json.dumps(body, ensure_ascii=False)});\n")
+    return f"window.rulespecTraceLoaded({json.dumps(trace.name)}, {js_string(body)});\n"
+
+
+def js_string(value: str) -> str:
+    """Return ``value`` as a single-quoted JavaScript string literal."""
+    escaped = (value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+               .replace("\r", "\\r").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return f"'{escaped}'"
 
 
 def _rulings(trace: TraceFile) -> dict[str, str]:

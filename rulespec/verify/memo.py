@@ -31,8 +31,10 @@ LIMIT = 1 << 18
 
 _TRUE = object()
 _FALSE = object()
-#: A field the state does not have (not the same as a field holding null).
+#: Not computed yet (``Fields``).
 ABSENT = object()
+#: A field the state does not have (not the same as a field holding null).
+_MISSING = object()
 #: Keys in their order, not sorted: a comprehension over a map reads its keys in order.
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -60,12 +62,25 @@ class Fields:
         self._done: dict[str, Any] = {}
 
     def get(self, name: str) -> Any:
-        """Return the frozen value of field ``name`` (``ABSENT`` when there is none)."""
+        """Return the frozen value of field ``name`` (a marker of its own when there is none)."""
         done = self._done
-        if name in done:
-            return done[name]
+        out = done.get(name, ABSENT)
+        if out is not ABSENT:
+            return out
         value = self.value
-        out = ABSENT if type(value) is not dict or name not in value else frozen(value[name])
+        if type(value) is not dict or name not in value:
+            out = _MISSING
+        else:
+            item = value[name]
+            kind = type(item)
+            if kind is int or kind is str or item is None:
+                out = item
+            elif item is True:
+                out = _TRUE
+            elif item is False:
+                out = _FALSE
+            else:
+                out = (_dumps(item),)
         done[name] = out
         return out
 
@@ -112,7 +127,7 @@ def reads(source: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...
 #: Lookups after which a memo that seldom finds its values is given up (evaluating is then
 #: cheaper than building the key), and the share of hits it must have had.
 TRIAL = 4096
-WORTH = 0.25
+WORTH = 0.5
 
 
 class Remembered:
@@ -170,6 +185,8 @@ class SchemaByProperty:
         self._required = tuple(required)
         self._closed = closed
         self._passed: dict[str, set[Any]] = {name: set() for name in properties}
+        self._looks: dict[str, int] = dict.fromkeys(properties, 0)
+        self._hits: dict[str, int] = dict.fromkeys(properties, 0)
 
     @classmethod
     def of(cls, schema: Any) -> SchemaByProperty | None:
@@ -205,20 +222,28 @@ class SchemaByProperty:
         for name in self._required:
             if name not in state:
                 return False
-        checks, passed = self._checks, self._passed
+        checks, passed, looks, hits = self._checks, self._passed, self._looks, self._hits
         for name, value in state.items():
             check = checks.get(name)
             if check is None:
                 if self._closed:
                     return False
                 continue
-            seen = passed[name]
+            seen = passed.get(name)
+            if seen is None:  # its memo was given up: checked every time
+                if not check(value):
+                    return False
+                continue
             key = fields.get(name)
+            looks[name] += 1
             if key in seen:
+                hits[name] += 1
                 continue
             if not check(value):
                 return False
             if len(seen) >= LIMIT:
                 seen.clear()
             seen.add(key)
+            if looks[name] >= TRIAL and hits[name] < WORTH * looks[name]:
+                del passed[name]
         return True

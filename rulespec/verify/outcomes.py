@@ -36,6 +36,8 @@ EXACT_BUDGET = 400_000
 #: Value iteration stops when no value moves by more than this.
 TOLERANCE = 1e-13
 MAX_SWEEPS = 100_000
+#: Above this many states the outcomes of the optimal strategies are solved in floating point.
+EXACT_OPTIMAL = 300_000
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,13 @@ class _Solver:
         if len(group) == 1 and not rows[group[0]]:
             self.values[group[0]] = rhs[group[0]]
             return
+        if not self.exact and len(group) > ITERATE_ABOVE:
+            # A large component in floating point: iterated (elimination's fill-in grows
+            # with the component).
+            self.all_exact = False
+            for s, value in _iterate(group, rows, rhs).items():
+                self.values[s] = value
+            return
         solved = _eliminate(group, rows, rhs, EXACT_BUDGET if self.exact else None)
         if solved is None:  # over budget: the same in floating point
             self.all_exact = False
@@ -164,6 +173,39 @@ class _Solver:
 
 def _like(x: Number, exact: bool) -> Number:
     return x if exact or isinstance(x, float) else float(x)
+
+
+#: Floating-point components of more states than this are solved by iteration.
+ITERATE_ABOVE = 64
+
+
+def _iterate(group: list[int], rows: dict[int, dict[int, Number]],
+             rhs: dict[int, list[Number]]) -> dict[int, list[Number]]:
+    """Solve ``x_s = sum(rows[s][t] * x_t) + rhs[s]`` in floating point by Gauss-Seidel sweeps,
+    the states found last first (within a component of a game, the later states of a turn
+    lead back to its earlier ones), until no figure moves by more than ``TOLERANCE`` (relative
+    to its size, for expected lengths)."""
+    order = sorted(group, reverse=True)
+    frows = [[(t, float(p)) for t, p in rows[s].items()] for s in order]
+    fb = [[float(x) for x in rhs[s]] for s in order]
+    width = len(fb[0])
+    x: dict[int, list[float]] = {s: [0.0] * width for s in order}
+    for _ in range(MAX_SWEEPS):
+        change = 0.0
+        for s, row, b in zip(order, frows, fb, strict=True):
+            new = list(b)
+            for t, p in row:
+                xt = x[t]
+                for col in range(width):
+                    new[col] += p * xt[col]
+            old = x[s]
+            for col in range(width):
+                d = abs(new[col] - old[col]) / max(1.0, abs(new[col]))
+                change = max(change, d)
+            x[s] = new
+        if change < TOLERANCE:
+            break
+    return {s: list(v) for s, v in x.items()}
 
 
 def _eliminate(group: list[int], rows: dict[int, dict[int, Number]],
@@ -237,7 +279,13 @@ class OptimalPlay:
 
 def optimal_play(store: StateStore) -> OptimalPlay:
     """Solve a complete two-player graph by value iteration (seat 0 maximises its utility: +1
-    for winning alone, -1 for losing alone, 0 for a shared win; seat 1 minimises it)."""
+    for winning alone, -1 for losing alone, 0 for a shared win; seat 1 minimises it).
+
+    The strongly connected components are solved sinks first, each by Gauss-Seidel sweeps
+    over its own states (the states found last first) until no value moves by more than
+    ``TOLERANCE``: a component's successors outside it are final when it is swept. ``sweeps``
+    is the most any component took.
+    """
     n = len(store)
     actors, offsets, targets = store.actors, store.offsets, store.targets
     probabilities = [float(p) for p in store.probabilities]
@@ -247,33 +295,46 @@ def optimal_play(store: StateStore) -> OptimalPlay:
         if actors[s] == TERMINAL_NODE:
             mask = store.winners[s]
             value[s] = float((mask & 1) - (mask >> 1 & 1))
-    order = [s for s in range(n - 1, -1, -1) if actors[s] != TERMINAL_NODE]
-    sweeps = 0
-    while sweeps < MAX_SWEEPS:
-        sweeps += 1
-        change = 0.0
-        for s in order:
-            start, end = offsets[s], offsets[s + 1]
-            actor = actors[s]
-            if actor == CHANCE_NODE:
-                v = 0.0
-                for k in range(start, end):
-                    v += probabilities[edge_p[k]] * value[targets[k]]
-            elif actor == 0:
-                v = max(value[targets[k]] for k in range(start, end))
-            else:
-                v = min(value[targets[k]] for k in range(start, end))
-            d = abs(v - value[s])
-            change = max(change, d)
-            value[s] = v
-        if change < TOLERANCE:
-            break
+    most = 0
+    for group in components(store):
+        order = [s for s in sorted(group, reverse=True) if actors[s] != TERMINAL_NODE]
+        if not order:
+            continue
+        members = set(group) if len(group) > 1 else None
+        sweeps = 0
+        while sweeps < MAX_SWEEPS:
+            sweeps += 1
+            change = 0.0
+            for s in order:
+                start, end = offsets[s], offsets[s + 1]
+                actor = actors[s]
+                if actor == CHANCE_NODE:
+                    v = 0.0
+                    for k in range(start, end):
+                        v += probabilities[edge_p[k]] * value[targets[k]]
+                elif actor == 0:
+                    v = max(value[targets[k]] for k in range(start, end))
+                else:
+                    v = min(value[targets[k]] for k in range(start, end))
+                d = abs(v - value[s])
+                change = max(change, d)
+                value[s] = v
+            if change < TOLERANCE or (members is None and not _loops(store, order[0])):
+                break
+        most = max(most, sweeps)
     choice = array("i", [-1]) * n
-    for s in order:
-        if actors[s] in (0, 1):
+    for s in range(n):
+        if actors[s] in (0, 1) and offsets[s + 1] > offsets[s]:
             start, end = offsets[s], offsets[s + 1]
             pick = max if actors[s] == 0 else min
             best = pick(value[targets[k]] for k in range(start, end))
             choice[s] = next(k for k in range(start, end)
                              if abs(value[targets[k]] - best) <= 1e-12)
-    return OptimalPlay(value[0], uniform_outcomes(store, 2, choice=choice), sweeps)
+    exact = n <= EXACT_OPTIMAL
+    return OptimalPlay(value[0], uniform_outcomes(store, 2, choice=choice, exact=exact), most)
+
+
+def _loops(store: StateStore, state: int) -> bool:
+    """Return whether a state has an edge to itself."""
+    targets = store.targets
+    return any(targets[k] == state for k in range(store.offsets[state], store.offsets[state + 1]))

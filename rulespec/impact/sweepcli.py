@@ -50,9 +50,14 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
 
 
 def rejudge(games: Sequence[str], fmt: str, quiet: bool) -> None:
-    """Read the saved sweeps of ``games``, correct and judge them again, and save them."""
+    """Read the saved sweeps of ``games``, correct and judge them again, and save them.
+
+    The correction spans every saved sweep (the family the sweeps were corrected over), not
+    only ``games``: rejudging one game alone would correct it over its own tests only, and
+    write intervals and verdicts that disagree with the other games' saved ones.
+    """
     from rulespec.impact.sweep import load_sweep
-    from rulespec.spec.registry import get_spec
+    from rulespec.spec.registry import game_ids, get_spec
 
     specs = [get_spec(g) for g in games]
     data: dict[str, dict[str, Any]] = {}
@@ -63,7 +68,12 @@ def rejudge(games: Sequence[str], fmt: str, quiet: bool) -> None:
                                    f"{sweep_path(spec.path, spec.game_id)}; run rulespec "
                                    f"impact {spec.game_id} --reached --save first")
         data[spec.game_id] = loaded
-    finish(data)
+    family = dict(data)
+    for gid in game_ids():
+        other = get_spec(gid)
+        if gid not in family and (saved := load_sweep(other.path, gid)) is not None:
+            family[gid] = saved
+    finish(family)
     for spec in specs:
         _save(sweep_path(spec.path, spec.game_id), data[spec.game_id])
     for gid, game in data.items():

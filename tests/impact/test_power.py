@@ -82,3 +82,21 @@ def test_every_no_effect_verdict_of_the_saved_sweeps_carries_its_detectable_chan
     text = verdicts_text(game, data)
     assert text.count("would have shown") == len(none)
     assert with_detectable(data) is data  # idempotent: computed once on load
+
+
+def test_rejudging_one_game_keeps_the_sweep_wide_correction(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--rejudge`` of one game corrects over every saved sweep, as the sweep did: alone, it
+    corrected Ouro de Tolo over its own tests and rewrote its verdicts (found writing this)."""
+    from rulespec.impact import sweepcli
+
+    saved = load_sweep(get_spec("ouro-de-tolo").path, "ouro-de-tolo")
+    assert saved is not None
+    written: dict[str, Any] = {}
+    monkeypatch.setattr(sweepcli, "_save", lambda path, data: written.update({path.name: data}))
+    sweepcli.rejudge(["ouro-de-tolo"], "text", quiet=True)
+    again = written["ouro-de-tolo.json"]
+    assert list(written) == ["ouro-de-tolo.json"]
+    assert again["correction"]["family"] == saved["correction"]["family"]
+    assert {a: r["verdict"]["status"] for a, r in again["records"].items()} == {
+        a: r["verdict"]["status"] for a, r in saved["records"].items()}

@@ -74,16 +74,56 @@ def measure(entry: Any, states: int, nodes: int) -> dict[str, Any]:
     return out
 
 
+#: Runs ``measure`` of the version in a folder (``--before``) on configurations given as JSON.
+_BEFORE = """
+import json, sys
+sys.path.insert(0, sys.argv[1] + "/benchmarks")
+import verify_throughput as bench
+from rulespec.verify.published import Published
+entries = json.loads(sys.stdin.read())
+rows = [bench.measure(Published(**e), int(sys.argv[2]), int(sys.argv[3])) for e in entries]
+print(json.dumps(rows))
+"""
+
+
+def measure_before(folder: Path, entries: list[Any], states: int, nodes: int) -> list[Any]:
+    """Measure ``entries`` with the version checked out in ``folder`` (its own ``rulespec``
+    and benchmark), in a fresh process."""
+    import os
+    import subprocess
+
+    fields = [{"game": e.game, "players": e.players, "parameters": dict(e.parameters),
+               "rulings": dict(e.rulings), "variants": list(e.variants), "view": list(e.view),
+               "max_states": e.max_states} for e in entries]
+    path = os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    done = subprocess.run([sys.executable, "-c", _BEFORE, str(folder), str(states), str(nodes)],
+                          input=json.dumps(fields), capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": path})
+    rows: list[Any] = json.loads(done.stdout)
+    return rows
+
+
 def table(result: dict[str, Any]) -> str:
     """Return the markdown table of a run."""
-    lines = ["| configuration | verify: states/s (merges checked) | transitions/s | verify: "
-             "states/s (unchecked) | perft nodes/s (depth) | perft nodes/s ÷ verify "
-             "transitions/s |", "|---|---:|---:|---:|---:|---:|"]
+    before = any("before" in r for r in result["rows"])
+    lines = ["| configuration | "
+             + ("verify before: states/s | " if before else "")
+             + "verify: states/s (merges checked) | "
+             + ("× before | " if before else "")
+             + "transitions/s | verify: states/s (unchecked) | perft nodes/s (depth) | "
+             "perft nodes/s ÷ verify transitions/s |",
+             "|---|" + ("---:|" if before else "") + "---:|" + ("---:|" if before else "")
+             + "---:|---:|---:|---:|"]
     for r in result["rows"]:
         c, u, p = r["verify_checked"], r["verify_unchecked"], r["perft"]
+        old = r.get("before")
         lines.append(f"| {cell_of(r['command'], '../editors/verification.md')} | "
-                     f"{c['states_per_cpu_second']:,.0f} | "
-                     f"{c['transitions_per_cpu_second']:,.0f} | {u['states_per_cpu_second']:,.0f} "
+                     + (f"{old['verify_checked']['states_per_cpu_second']:,.0f} | "
+                        if old else ("– | " if before else ""))
+                     + f"{c['states_per_cpu_second']:,.0f} | "
+                     + (f"{c['states_per_cpu_second'] / old['verify_checked']['states_per_cpu_second']:.2f} | "
+                        if old else ("– | " if before else ""))
+                     + f"{c['transitions_per_cpu_second']:,.0f} | {u['states_per_cpu_second']:,.0f} "
                      f"| {p['nodes_per_cpu_second']:,.0f} ({p['depth']}) | "
                      f"{p['nodes_per_cpu_second'] / u['transitions_per_cpu_second']:.1f} |")
     m = result["machine"]
@@ -106,14 +146,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--update-docs", action="store_true",
                         help=f"write {RESULT.relative_to(ROOT)} and the docs page's table")
     parser.add_argument("--note", help="a sentence about the run, shown under the table")
+    parser.add_argument("--before", type=Path, metavar="DIR",
+                        help="also measure the version checked out in DIR (git worktree add "
+                             "DIR REV), in turn with this one, and show both")
+    parser.add_argument("--games", nargs="*", help="only these games")
     args = parser.parse_args(argv)
     known = set(game_ids())
     # Each game's last published configuration: its largest.
-    largest = {e.game: e for e in load_published() if e.game in known}
+    largest = {e.game: e for e in load_published() if e.game in known
+               and (not args.games or e.game in args.games)}
     rows = []
     for entry in largest.values():
         print(f"measuring {entry.command()}", file=sys.stderr)
-        rows.append(measure(entry, args.states, args.nodes))
+        row = measure(entry, args.states, args.nodes)
+        if args.before is not None:
+            # In turn (after, before), so that a machine that slows down slows both.
+            row["before"] = measure_before(args.before, [entry], args.states, args.nodes)[0]
+        rows.append(row)
     result = {"date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
               "machine": {"cpu": platform.processor() or platform.machine(),
                           "python": platform.python_version()},

@@ -44,6 +44,10 @@ class Cloner:
     def __init__(self, start: Engine, *, share: bool = True) -> None:
         kind = type(start)
         self._kind = kind
+        #: A game that overrides ``clone`` (attributes that must share a list, say) is copied
+        #: by its own ``clone``, nothing shared.
+        self._own_clone = getattr(kind, "clone", None) is not Engine.clone
+        share = share and not self._own_clone
         self._slots = slot_names(kind)
         shared = _BASE | getattr(kind, "SHARED", frozenset())
         names = [n for n in (*getattr(start, "__dict__", {}), *self._slots)
@@ -70,6 +74,8 @@ class Cloner:
     def clone(self, engine: Engine) -> Engine:
         """Return an independent copy of ``engine``: what ``Engine.clone`` copies is copied,
         except the shared objects it still holds."""
+        if self._own_clone:
+            return engine.clone()
         other = object.__new__(self._kind)
         always, shared, atoms = self._always, self.shared, _ATOMS
         source = engine.__dict__

@@ -51,3 +51,19 @@ def test_a_shared_table_changed_in_place_is_restored_for_the_others() -> None:
     assert child._effects is not table  # type: ignore[attr-defined]
     assert "_effects" not in cloner.shared and cloner.changed == ["_effects"]
     assert cloner.clone(parent)._effects is not table  # type: ignore[attr-defined]
+
+
+def test_a_game_with_its_own_clone_is_copied_by_it() -> None:
+    engine = pig_engine()
+    calls: list[int] = []
+
+    class OwnClone(type(engine)):  # type: ignore[misc]
+        def clone(self):  # type: ignore[no-untyped-def]
+            calls.append(1)
+            return super().clone()
+
+    own = OwnClone(engine.spec, engine.config)
+    cloner = Cloner(own)
+    assert not cloner.shared
+    cloner.clone(own)
+    assert calls

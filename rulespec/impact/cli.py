@@ -176,12 +176,20 @@ def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], player
 @click.option("--rejudge", is_flag=True,
               help="With --reached: play nothing; read the saved sweeps, correct the tests and "
                    "intervals and judge each record again, and save them.")
+@click.option("--sequential", "minutes", type=click.FloatRange(min=0.1), default=None,
+              metavar="MINUTES",
+              help="With --reached: measure the open records (reported, triaged, deferred) "
+                   "first, each seat's win-rate change to ±2 points with random players and ±5 "
+                   "with the strongest agent (settled records after them, to ±5 and ±10), in "
+                   "rounds, within MINUTES for the whole sweep; each measurement says whether "
+                   "its target, its 25 looks or the time stopped it. The intervals are "
+                   "corrected over every look too (docs/editors/impact.md).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: str,
            games_spec: str, precision: float | None, max_games: int, batch_size: int,
            players: int | None, seed: int, jobs: int, cluster: str | None, fmt: str,
            chart: Path | None, write: bool, saved: Path | None, reached: bool, save: bool,
-           rejudge: bool, quiet: bool) -> None:
+           rejudge: bool, minutes: float | None, quiet: bool) -> None:
     """Measure how much each option of an ambiguity changes play, against the default.
 
     For every option of every ambiguity (or those named), paired games are played with the same
@@ -216,8 +224,10 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
             _rejudge(_ids() if sweep else [str(game)], fmt, quiet)
             return
         run_reached(_ids() if sweep else [str(game)], names, per_agent, seed, batch_size, jobs,
-                    cluster, fmt, save, quiet)
+                    cluster, fmt, save, quiet, minutes=minutes)
         return
+    if minutes is not None:
+        raise click.UsageError("--sequential measures a --reached sweep; add --reached")
     if saved is not None:
         loaded, was_sweep, searched = _load_saved(saved)
         _finish(loaded, [get_spec(g) for g in loaded], was_sweep, fmt, chart, write, searched)

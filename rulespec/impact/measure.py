@@ -267,12 +267,14 @@ Progress = Callable[[Tally], None]
 
 def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
         precision: float | None = None, max_games: int = 4000,
-        progress: Progress | None = None) -> Tally:
+        progress: Progress | None = None,
+        until: Callable[[Tally], bool] | None = None) -> Tally:
     """Play the planned games and return the tally.
 
-    Without ``precision``: ``games`` paired games per option (rounded up to whole batches).
-    With it: rounds of :data:`ROUND_BATCHES` batches until every rate interval is narrower than
-    ``precision``, or ``max_games`` per option are played.
+    Without ``precision`` or ``until``: ``games`` paired games per option (rounded up to whole
+    batches). With either: rounds of :data:`ROUND_BATCHES` batches until every rate interval
+    is narrower than ``precision``, ``until(tally)`` says enough (it is asked once a round), or
+    ``max_games`` per option are played.
     """
     tally = Tally(plan_, seed, batch_size, {a: [] for a in plan_.agents})
     if not plan_.options:
@@ -291,10 +293,14 @@ def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
             if progress is not None:
                 progress(tally)
 
-    if precision is None:
+    if precision is None and until is None:
         play(max(1, -(-games // batch_size)))
         return tally
     while True:
         play(ROUND_BATCHES)
-        if tally.played() >= max_games or widest_rate(tally.measured("-", tests=False)) < precision:
+        if tally.played() >= max_games:
+            return tally
+        if precision is not None and widest_rate(tally.measured("-", tests=False)) < precision:
+            return tally
+        if until is not None and until(tally):
             return tally

@@ -139,7 +139,7 @@ def sweep_game(spec: Spec, *, agents: Sequence[str], games: Mapping[str, int], s
             p = plan(spec, here, [agent], setting.players, setting.variants)
             tally = run(p, seed=seed, games=games.get(agent, games.get("*", 200)),
                         batch_size=batch_size, executor=executor)
-            _merge(records, tally, setting)
+            merge_tally(records, tally, setting)
             if log:
                 log(f"{spec.game_id} {setting.label()} {agent}: {len(here)} records, "
                     f"{len(p.options)} options, {tally.played()} paired games each")
@@ -149,7 +149,8 @@ def sweep_game(spec: Spec, *, agents: Sequence[str], games: Mapping[str, int], s
             "agents": used, "variants_not_tried": refused, "records": records}
 
 
-def _merge(records: dict[str, dict[str, Any]], tally: Tally, setting: Setting) -> None:
+def merge_tally(records: dict[str, dict[str, Any]], tally: Tally, setting: Setting) -> None:
+    """Add a tally's measurements at ``setting`` to the sweep's records."""
     for amb, measured in tally.measured().items():
         if not measured["results"]:
             continue
@@ -174,14 +175,20 @@ def finish(games: Mapping[str, dict[str, Any]], alpha: float = ALPHA) -> int:
                for m in rec["measurements"] for r in m["results"]]
     family = adjust(results)
     seats = sum(len(r["seat_win_rate_change"] or []) for r in results)
-    z = NormalDist().inv_cdf(1 - alpha / (2 * max(seats, 1)))
+    # A sequential sweep (rulespec.impact.sequential) looked up to `looks` times at each
+    # measurement: its intervals are corrected over the looks too.
+    looks = max((int((data.get("design") or {}).get("looks") or 1) for data in games.values()),
+                default=1)
+    z = NormalDist().inv_cdf(1 - alpha / (2 * max(seats, 1) * looks))
     for r in results:
         r["seat_win_rate_change_corrected"] = [
             _widened(iv, int(r["games"]), z) for iv in r["seat_win_rate_change"] or []]
     for data in games.values():
         data["correction"] = {"method": CORRECTION, "family": family, "alpha": alpha,
                               "test": TEST_METHOD, "seat_intervals": seats,
-                              "seat_level": sig4(alpha / max(seats, 1))}
+                              "seat_level": sig4(alpha / (max(seats, 1) * looks))}
+        if looks > 1:
+            data["correction"]["looks"] = looks
         for rec in data["records"].values():
             rec["verdict"] = verdict(rec, alpha)
         with_detectable(data)

@@ -17,8 +17,9 @@ from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game, swe
 
 def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[str, int],
                 seed: int, batch_size: int, jobs: int, cluster: str | None, fmt: str,
-                save: bool, quiet: bool) -> None:
-    """Sweep ``games``, correct the tests across all of them, print and (``save``) write."""
+                save: bool, quiet: bool, minutes: float | None = None) -> None:
+    """Sweep ``games``, correct the tests across all of them, print and (``save``) write.
+    With ``minutes``, the sequential design (``rulespec.impact.sequential``) within them."""
     from rulespec.spec.registry import get_spec
 
     specs = [get_spec(g) for g in games]
@@ -31,7 +32,19 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
 
     data: dict[str, dict[str, Any]] = {}
     with executor_for(jobs, cluster) as executor:
-        for spec in specs:
+        if minutes is not None:
+            from rulespec.impact.sequential import probe_game, sequential_sweep
+
+            deadline = started + 60 * minutes
+            probed = [probe_game(spec, agents=agents, seed=seed, executor=executor)
+                      for spec in specs]
+            intervals = sum(p.intervals for p in probed)
+            log(f"probed {len(probed)} game(s): {intervals} seat intervals planned")
+            for p in probed:
+                data[p.spec.game_id] = sequential_sweep(p, seed=seed, batch_size=batch_size,
+                                                        executor=executor, deadline=deadline,
+                                                        intervals=intervals, log=log)
+        for spec in specs if minutes is None else []:
             data[spec.game_id] = sweep_game(spec, agents=agents, games=per_agent, seed=seed,
                                             batch_size=batch_size, executor=executor, log=log)
     family = finish(data)

@@ -1,0 +1,218 @@
+"""A sweep that measures each record until its answer is precise, open records first.
+
+The fixed sweep (``rulespec.impact.sweep``) gives every record the same games, whatever its
+answer: 400 random games tell a settled record what it already knew and leave an open one able
+to see only changes of 12-19 points. This design spends the budget where the question is open:
+
+1. **Open first.** Records still in question (status reported, triaged or deferred) are
+   measured first, at every setting where they are reached; the settled ones (ruled, rejected)
+   after them, while the budget lasts, to a cheaper precision.
+2. **To a precision, in looks.** Each (record group, setting, agent) plays rounds of batches;
+   after each round (a *look*) the widest corrected half-width of its seat win-rate changes is
+   compared with the target (:data:`TARGETS`: open records to ±2 points with random players
+   and ±5 with the strongest agent; settled ones to ±5 and ±10). It stops at the target, after
+   :data:`MAX_LOOKS` looks, or when the wall-clock budget is spent, and says which.
+3. **Error rates kept over the looks.** Looking after every round and stopping when the
+   interval is narrow enough would, with plain intervals, make them too narrow. The intervals
+   are Bonferroni-corrected over every seat interval the sweep plans *and* every look it may
+   take (``alpha / (2 k L)`` per side for ``k`` intervals and ``L`` looks): whatever look a
+   measurement stops at, the family's error rate stays at most ``alpha``. The saved sweep
+   declares the design (``design``), and ``finish`` corrects with the same ``k L``.
+
+The games depend only on the seed (the same batches, in the same order, on local processes or
+Dask); where the budget stops a measurement, its result depends on the machine's speed, and
+the sweep says so (``stopped: budget``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any
+
+from rulespec.data import installed_version
+from rulespec.impact.agents import AGENTS
+from rulespec.impact.effects import ALPHA
+from rulespec.impact.measure import CONFIDENCE, Tally, plan, run
+from rulespec.impact.power import seat_standard_error
+from rulespec.impact.sweep import (
+    PROBE_GAMES,
+    SWEEP_FORMAT,
+    Log,
+    Setting,
+    candidate_settings,
+    choose,
+    merge_tally,
+    probe,
+)
+from rulespec.spec.model import Spec
+
+#: Record statuses whose question is still open.
+OPEN_STATUSES = ("reported", "triaged", "deferred")
+#: The half-width each seat win-rate change is measured to: per group, for the random player
+#: and for the strongest agent measured.
+TARGETS: dict[str, dict[str, float]] = {"open": {"random": 0.02, "strongest": 0.05},
+                                        "settled": {"random": 0.05, "strongest": 0.10}}
+#: Looks (rounds of batches) a measurement may take at most.
+MAX_LOOKS = 25
+
+
+def is_open(spec: Spec, record: str) -> bool:
+    """Return whether ``record``'s question is still open (its status)."""
+    return str(spec.ambiguities[record].get("status")) in OPEN_STATUSES
+
+
+def target(agent: str, agents: Sequence[str], group: str) -> float:
+    """Return the half-width ``agent``'s results are measured to in ``group``: the strongest
+    agent measured (the last of :data:`AGENTS` among ``agents``) gets the strongest target."""
+    strongest = max(agents, key=AGENTS.index)
+    return TARGETS[group]["strongest" if agent == strongest and agent != "random" else "random"]
+
+
+def widest_half_width(measured: Mapping[str, Mapping[str, Any]], z: float) -> float:
+    """Return the widest corrected half-width (``z`` standard errors) of the seat win-rate
+    changes of every result whose decision point was reached (0 when there is none)."""
+    widest = 0.0
+    for record in measured.values():
+        for r in record["results"]:
+            if float(r["trigger_rate"]["value"]) <= 0:
+                continue
+            for iv in r["seat_win_rate_change"] or []:
+                widest = max(widest, z * seat_standard_error(iv, int(r["games"])))
+    return widest
+
+
+def planned_intervals(spec: Spec, where: Mapping[str, Sequence[Setting]],
+                      agents: Sequence[str]) -> int:
+    """Return how many seat intervals a sweep of ``spec`` plans: one per seat, option other
+    than the default, setting and agent."""
+    total = 0
+    for record, settings in where.items():
+        options = len(spec.ambiguities[record].get("options") or []) - 1
+        total += sum(s.players for s in settings) * max(options, 0) * len(agents)
+    return total
+
+
+@dataclass(frozen=True)
+class Probed:
+    """A game probed for where its records are reached, ready to be measured."""
+
+    spec: Spec
+    settings: list[Setting]
+    refused: list[dict[str, str]]
+    reached: dict[Setting, dict[str, int]]
+    agents: list[str]
+    where: dict[str, list[Setting]]
+    probe_games: int
+
+    @property
+    def intervals(self) -> int:
+        """Return the seat intervals this game's measurements plan."""
+        return planned_intervals(self.spec, self.where, self.agents)
+
+
+def probe_game(spec: Spec, *, agents: Sequence[str], seed: int, executor: Any,
+               probe_games: int = PROBE_GAMES) -> Probed:
+    """Probe ``spec``'s settings (as the fixed sweep does) and choose where to measure."""
+    settings, refused = candidate_settings(spec)
+    reached, choices = probe(spec, settings, seed=seed, games=probe_games, executor=executor)
+    used = [a for a in agents if choices or a == "random"] or ["random"]
+    return Probed(spec, settings, refused, reached, used, choose(spec, reached), probe_games)
+
+
+def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: Any,
+                     deadline: float, intervals: int | None = None,
+                     max_looks: int = MAX_LOOKS, log: Log | None = None) -> dict[str, Any]:
+    """Measure the open records, then the settled ones, each to its target or until
+    ``deadline`` (``time.monotonic``); return the game's sweep data. ``intervals`` is the
+    number of seat intervals of the whole sweep (every game probed), for the correction;
+    default: this game's."""
+    spec, used, where = probed.spec, probed.agents, probed.where
+    k = intervals or probed.intervals
+    level = ALPHA / (max(k, 1) * max_looks)
+    z = NormalDist().inv_cdf(1 - level / 2)
+    records: dict[str, dict[str, Any]] = {
+        amb: {"baseline": str(rec["default"]["option"]), "effect": rec.get("effect"),
+              "settings_tried": [s.to_json() for s in probed.settings],
+              "probe_reached": [dict(s.to_json(), games=probed.reached[s][amb])
+                                for s in probed.settings if probed.reached[s][amb]],
+              "measurements": [], "precision": []}
+        for amb, rec in spec.ambiguities.items()}
+    for group in ("open", "settled"):
+        chosen = {a: ss for a, ss in where.items() if is_open(spec, a) == (group == "open")}
+        for setting in sorted({s for ss in chosen.values() for s in ss}):
+            here = [a for a, ss in chosen.items() if setting in ss]
+            for agent in used:
+                aim = target(agent, used, group)
+                tally, stop = _to_precision(spec, here, agent, setting, seed=seed,
+                                            batch_size=batch_size, executor=executor,
+                                            aim=aim, z=z, deadline=deadline,
+                                            max_looks=max_looks)
+                if tally is not None:
+                    merge_tally(records, tally, setting)
+                for amb in here:
+                    records[amb]["precision"].append({**setting.to_json(), "agent": agent,
+                                                      "group": group, **stop})
+                if log:
+                    log(f"{spec.game_id} {group} {setting.label()} {agent}: {len(here)} "
+                        f"records, ±{100 * stop['half_width']:.1f} pts after {stop['games']} "
+                        f"games ({stop['stopped']}; target ±{100 * aim:.0f})")
+    return {"format": SWEEP_FORMAT, "game": spec.game_id, "rulespec": installed_version(),
+            "measured_on": dt.datetime.now(dt.UTC).date().isoformat(), "seed": seed,
+            "batch_size": batch_size, "confidence": CONFIDENCE,
+            "probe_games": probed.probe_games, "agents": used,
+            "variants_not_tried": probed.refused, "records": records,
+            "design": {"method": "group sequential: rounds of batches to a target half-width, "
+                                 "Bonferroni over every planned seat interval and every look",
+                       "looks": max_looks, "intervals": k, "targets": TARGETS,
+                       "open_statuses": list(OPEN_STATUSES)}}
+
+
+@dataclass
+class _Looks:
+    """The stopping rule of one measurement, asked after every round (a look)."""
+
+    aim: float
+    z: float
+    deadline: float
+    max_looks: int
+    looks: int = 0
+    half_width: float = 1.0
+    stopped: str = "looks"
+
+    def enough(self, tally: Tally) -> bool:
+        self.looks += 1
+        self.half_width = widest_half_width(tally.measured("-", tests=False), self.z)
+        if self.half_width <= self.aim:
+            self.stopped = "precision"
+        elif time.monotonic() > self.deadline:
+            self.stopped = "budget"
+        elif self.looks >= self.max_looks:
+            self.stopped = "looks"
+        else:
+            return False
+        return True
+
+    def to_json(self, games: int) -> dict[str, Any]:
+        return {"target": self.aim, "half_width": round(self.half_width, 6),
+                "stopped": self.stopped, "looks": self.looks, "games": games}
+
+
+def _to_precision(spec: Spec, records: Sequence[str], agent: str, setting: Setting, *,
+                  seed: int, batch_size: int, executor: Any, aim: float, z: float,
+                  deadline: float, max_looks: int) -> tuple[Tally | None, dict[str, Any]]:
+    """Measure ``records`` at one setting with one agent, look after look, until the aim."""
+    the_plan = plan(spec, records, [agent], setting.players, setting.variants)
+    looks = _Looks(aim, z, deadline, max_looks)
+    if not the_plan.options:
+        looks.stopped, looks.half_width = "no option", 0.0
+        return None, looks.to_json(0)
+    if time.monotonic() > deadline:
+        looks.stopped = "budget"
+        return None, looks.to_json(0)
+    tally = run(the_plan, seed=seed, games=0, batch_size=batch_size, executor=executor,
+                until=looks.enough, max_games=10**9)
+    return tally, looks.to_json(tally.played())

@@ -1,0 +1,106 @@
+"""The sequential sweep (issue 44 item 2): open records first, each to a target half-width,
+with the looks in the correction; the same seeds give the same sweep.
+
+Cites RR-AMB-01 (deferred: the five identical rolls, RR-ROLL-04) and RR-AMB-04 (ruled: who
+chooses the coins, RR-CURSE-02) as one open and one settled record of Ruby Rhino.
+"""
+
+from __future__ import annotations
+
+import time
+from statistics import NormalDist
+from typing import Any
+
+import pytest
+
+from rulespec.executors import executor_for
+from rulespec.impact.sequential import (
+    MAX_LOOKS,
+    TARGETS,
+    Probed,
+    _Looks,
+    is_open,
+    planned_intervals,
+    sequential_sweep,
+    target,
+)
+from rulespec.impact.sweep import Setting, finish
+from rulespec.spec.registry import get_spec
+
+SPEC = get_spec("ruby-rhino")
+TWO = Setting(2)
+
+
+def _probed() -> Probed:
+    where: dict[str, list[Setting]] = {a: [] for a in SPEC.ambiguities}
+    where["RR-AMB-01"] = [TWO]
+    where["RR-AMB-04"] = [TWO]
+    reached = {TWO: {a: (50 if where[a] else 0) for a in SPEC.ambiguities}}
+    return Probed(SPEC, [TWO], [], reached, ["random"], where, 50)
+
+
+def _sweep(deadline: float, max_looks: int) -> dict[str, Any]:
+    with executor_for(1, None) as executor:
+        return sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
+                                deadline=deadline, max_looks=max_looks)
+
+
+def test_open_records_first_and_the_strongest_agent_aims_lower() -> None:
+    assert is_open(SPEC, "RR-AMB-01") and not is_open(SPEC, "RR-AMB-04")
+    assert target("random", ["random", "greedy", "mcts"], "open") == TARGETS["open"]["random"]
+    assert target("mcts", ["random", "greedy", "mcts"], "open") == TARGETS["open"]["strongest"]
+    assert target("greedy", ["random", "greedy"], "settled") == TARGETS["settled"]["strongest"]
+    assert target("random", ["random"], "open") == TARGETS["open"]["random"]
+    # one seat interval per seat, option other than the default, setting and agent
+    options = len(SPEC.ambiguities["RR-AMB-01"]["options"]) - 1
+    assert planned_intervals(SPEC, {"RR-AMB-01": [TWO, Setting(3)]}, ["random"]) == 5 * options
+
+
+def test_a_measurement_stops_at_its_target_its_looks_or_the_time() -> None:
+    class Tally:
+        def __init__(self, half: float) -> None:
+            self.half = half
+
+        def measured(self, on: str, *, tests: bool) -> dict[str, Any]:
+            iv = {"value": 0.0, "low": -self.half, "high": self.half}
+            return {"R": {"results": [{"trigger_rate": {"value": 1.0}, "games": 400,
+                                       "seat_win_rate_change": [iv]}]}}
+
+    far = time.monotonic() + 3600
+    looks = _Looks(aim=0.5, z=2.0, deadline=far, max_looks=3)
+    assert looks.enough(Tally(0.01)) and looks.stopped == "precision"  # type: ignore[arg-type]
+    looks = _Looks(aim=0.001, z=2.0, deadline=far, max_looks=2)
+    assert not looks.enough(Tally(0.5))  # type: ignore[arg-type]
+    assert looks.enough(Tally(0.5)) and looks.stopped == "looks"  # type: ignore[arg-type]
+    looks = _Looks(aim=0.001, z=2.0, deadline=time.monotonic() - 1, max_looks=9)
+    assert looks.enough(Tally(0.5)) and looks.stopped == "budget"  # type: ignore[arg-type]
+
+
+def test_the_sweep_measures_open_then_settled_and_corrects_over_the_looks() -> None:
+    data = _sweep(time.monotonic() + 600, max_looks=2)
+    first, second = (data["records"][a]["precision"][0] for a in ("RR-AMB-01", "RR-AMB-04"))
+    assert first["group"] == "open" and second["group"] == "settled"
+    assert first["target"] == TARGETS["open"]["random"]
+    assert first["stopped"] == "looks" and first["looks"] == 2 and first["games"] == 40
+    assert data["design"]["looks"] == 2 and data["design"]["intervals"] > 0
+    assert data["records"]["RR-AMB-05"]["measurements"] == []
+    finish({"ruby-rhino": data})
+    seats = data["correction"]["seat_intervals"]
+    assert data["correction"]["looks"] == 2
+    assert data["correction"]["seat_level"] == pytest.approx(0.05 / (seats * 2), rel=1e-3)
+    # the corrected interval uses the level over the looks: wider than over the seats alone
+    r = data["records"]["RR-AMB-01"]["measurements"][0]["results"][0]
+    iv, wide = r["seat_win_rate_change"][0], r["seat_win_rate_change_corrected"][0]
+    z_seats = NormalDist().inv_cdf(1 - 0.05 / (2 * seats))
+    if iv["high"] > iv["low"]:
+        assert wide["high"] - wide["value"] > z_seats / 1.97 * (iv["high"] - iv["value"])
+
+
+def test_the_same_seed_gives_the_same_sweep_and_the_time_stops_it() -> None:
+    one, two = _sweep(time.monotonic() + 600, 1), _sweep(time.monotonic() + 600, 1)
+    for data in (one, two):
+        data.pop("measured_on")
+    assert one == two
+    late = _sweep(time.monotonic() - 1, MAX_LOOKS)
+    assert {p["stopped"] for a in ("RR-AMB-01", "RR-AMB-04")
+            for p in late["records"][a]["precision"]} == {"budget"}

@@ -1082,3 +1082,44 @@ def test_no_page_is_over_its_budget(registry_site: Path) -> None:
                    "of it trace scripts; slim them, then drop this mark")
 def test_the_site_is_within_its_budget(registry_site: Path) -> None:
     assert site_weight(registry_site).site <= BUDGETS["site"]
+
+
+# -- changes since a release, from the home page (issue 45, item 1) ------------------------------
+
+SINCE_LIST_JS = """(() => {
+  const head = document.getElementById(location.hash.slice(1));
+  if (!head) return null;
+  let items = [], node = head.nextElementSibling;
+  while (node && !/^H[1-3]$/.test(node.tagName)) {
+    items = items.concat(Array.from(node.querySelectorAll('li')).map((li) => li.textContent));
+    node = node.nextElementSibling;
+  }
+  return {heading: head.textContent, items: items, top: head.getBoundingClientRect().top,
+          width: document.documentElement.scrollWidth};
+})()"""
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_what_changed_since_a_release_is_one_click_from_home(browser: Chromium,
+                                                             registry_server: str,
+                                                             width: int) -> None:
+    """Home, then "changes since 1.0.0" in the games table: one list, MAJOR first, each change
+    with its release; nothing scrolls sideways at 1400 or 400 px."""
+    browser.viewport(width, 900, mobile=width < 600)
+    try:
+        browser.open(f"{registry_server}/")
+        assert browser.evaluate("document.documentElement.scrollWidth") <= width
+        link = "a[href$='ouro-de-tolo/changes/#since-1.0.0']"
+        assert browser.evaluate(f"!!document.querySelector(\"{link}\")"), "no link from home"
+        browser.evaluate(f"document.querySelector(\"{link}\").click()")
+        # The browser scrolls to the list once the page is laid out.
+        shown = browser.wait_for(f"location.hash === '#since-1.0.0' && document.readyState === "
+                                 f"'complete' && ((r) => r && r.top < 300 && r)({SINCE_LIST_JS})",
+                                 timeout=15)
+        assert shown["heading"].startswith("Since 1.0.0"), shown
+        assert shown["width"] <= width, f"the Changes page scrolls sideways ({shown['width']} px)"
+        items = shown["items"]
+        assert items and "(in 2.0.0" in items[0], items[:3]
+        assert not any("None" in item for item in items)
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)

@@ -47,8 +47,10 @@ _JS_URL = re.compile(r"""['"`]((?:https?:)?//[^'"`\s]+)""")
 _COMMENT_JS = re.compile(r"/\*.*?\*/|(?<![:'\"\\])//[^\n]*", re.DOTALL)
 _STYLE_BLOCK = re.compile(r"<style\b[^>]*>(.*?)</style>|style=\"([^\"]*)\"",
                           re.IGNORECASE | re.DOTALL)
-#: The theme's minified bundle and search worker: judged by :data:`THEME_TRIGGERS`.
-_THEME_SCRIPTS = re.compile(r"assets/javascripts/")
+#: Scripts not read for addresses: the theme's minified bundle and search worker (judged by
+#: :data:`THEME_TRIGGERS`) and the trace viewer's data (a trace handed over as text: an
+#: address in it is shown, never fetched).
+_UNREAD_SCRIPTS = re.compile(r"assets/javascripts/|traces/")
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def offsite_requests(site: Path, *, site_url: str | None = None) -> Iterator[Off
         source = path.read_text(encoding="utf-8", errors="replace")
         if path.suffix == ".html":
             found = page_offsite(source, own=own)
-        elif _THEME_SCRIPTS.match(where) and path.suffix == ".js":
+        elif _UNREAD_SCRIPTS.match(where) and path.suffix == ".js":
             continue
         else:
             found = asset_offsite(source, kind=path.suffix[1:], own=own)

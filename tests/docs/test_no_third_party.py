@@ -58,3 +58,19 @@ def test_scripts_and_styles_of_the_site_name_no_other_origin() -> None:
     assert asset_offsite('fetch("https://api.example.com/x") // https://in.comment',
                          kind="js") == ["address https://api.example.com/x"]
     assert asset_offsite("@import 'https://fonts.example.com/a.css';", kind="css") != []
+
+
+def test_a_built_site_is_read_whole_but_trace_data(tmp_path: Path) -> None:
+    """Pages, style sheets and the site's scripts are read; a trace's text is data (an address
+    in it is shown, never fetched), and the theme's bundle is judged by its triggers."""
+    from rulespec.docsgen.offsite import offsite_requests
+
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "traces" / "t.js").write_text("""f('t', '{"engine": "https://x.example"}');""")
+    (tmp_path / "assets" / "javascripts").mkdir(parents=True)
+    (tmp_path / "assets" / "javascripts" / "bundle.js").write_text('"https://api.github.com"')
+    (tmp_path / "index.html").write_text('<a href="https://x.example">x</a>')
+    assert list(offsite_requests(tmp_path)) == []
+    (tmp_path / "app.js").write_text('fetch("https://tracker.example/p")')
+    assert [str(o) for o in offsite_requests(tmp_path)] == [
+        "app.js: address https://tracker.example/p"]

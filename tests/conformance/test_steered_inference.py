@@ -17,6 +17,7 @@ import pytest
 
 from rulespec.conformance import InProcessAdapter
 from rulespec.conformance.adapters import Adapter
+from rulespec.conformance.profile import STEER_ROUNDS
 from rulespec.conformance.profile_steer import Steered, reading_kinds, steer
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec
@@ -59,41 +60,76 @@ def test_a_search_that_runs_out_says_so() -> None:
     assert "do not tell stop, complete apart: the search's budget" in found.text()
 
 
-def test_a_record_seen_astray_at_one_count_is_searched_first_at_the_others() -> None:
+class _Recorded:
+    """A stand-in for ``profile.steer`` that records each search and finds nothing at once, so
+    the order and the variants of the searches are seen without spending their time."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, str, int, tuple[str, ...]]] = []
+
+    def __call__(self, adapter: Adapter, spec: Any, reference: Any, *, record: str,
+                 players: int, options: Any, variants: Any = (), steps: int = 0,
+                 **kw: Any) -> Steered:
+        self.calls.append((players, record, steps, tuple(variants)))
+        return Steered(record, players, tuple(options), 0, steps, "budget", 0.0, reached=1,
+                       variants=tuple(variants))
+
+
+def test_a_record_seen_astray_at_one_count_is_searched_first_at_the_others(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """OURO-AMB-17 (OURO-CARD-08): its witness shows ``complete`` at 3 players; at 4 only a
-    steered game can. That search goes first, before the many records an honest engine leaves
-    open, so a short budget (a loaded machine's) still decides it. Before, it waited its turn
-    in every round and the budget ran out first."""
-    from rulespec.conformance.profile import infer_ruling_profile
+    steered game can. That search goes first, through every round, before the many records an
+    honest engine leaves open, so a short budget (a loaded machine's) still reaches it. Before,
+    it waited its turn in every round and the budget ran out first. (Order only: the searches
+    are stood in for; the next test and the slow one play them.)"""
+    from rulespec.conformance import profile as profile_module
 
+    recorded = _Recorded()
+    monkeypatch.setattr(profile_module, "steer", recorded)
     engine = InProcessAdapter({"ouro-de-tolo": BUG.engine()}, name=BUG.name)
-    profile = infer_ruling_profile(engine, SPEC, engine_class(SPEC), players=[3, 4],
-                                   play_seconds=1.0, steer_seconds=5.0)
-    found = {f.players: (f.verdict, f.options, f.by) for f in profile.findings["OURO-AMB-17"]}
-    assert found == {3: ("follows", ("complete",), "witness"),
-                     4: ("follows", ("complete",), "steered")}
-    assert [(s.players, s.record) for s in profile.steered][:2] == [(3, "OURO-AMB-17"),
-                                                                     (4, "OURO-AMB-17")]
+    found = profile_module.infer_ruling_profile(engine, SPEC, engine_class(SPEC), players=[3, 4],
+                                                play_seconds=1.0, steer_seconds=600.0)
+    assert found.findings["OURO-AMB-17"][0].options == ("complete",)
+    rounds = [(n, r, steps) for n, r, steps, _ in recorded.calls if steps != STEER_ROUNDS[1]
+              or r != "OURO-AMB-17" or n != 3]  # the witness's confirming search at 3 first
+    assert rounds[:len(STEER_ROUNDS)] == [(4, "OURO-AMB-17", s) for s in STEER_ROUNDS]
+    assert {r for _, r, _ in rounds[len(STEER_ROUNDS):]} - {"OURO-AMB-17"}
 
 
-def test_a_record_about_a_variant_is_searched_with_it_on() -> None:
+def test_a_steered_game_with_the_records_variant_names_it() -> None:
     """OURO-AMB-16 (OURO-VAR-04: who buys a card in the gold fever) never arises without the
-    variant, so steered games without it could only run out of budget. They are played with
-    the record's own variant (its ``touches``) where the engine declares it."""
-    from rulespec.conformance.profile import infer_ruling_profile, record_variants
+    variant; with it on, a steered game at 4 players (no witness there) names ``everyone``.
+    The search is bounded by its reference actions, not the clock."""
+    bad = like("ouro-de-tolo", "OURO-AMB-16", "everyone", 4)
+    engine = InProcessAdapter({"ouro-de-tolo": bad.engine()}, name=bad.name)
+    defaults = SPEC.default_rulings()
+    found = steer(engine, SPEC, engine_class(SPEC), record="OURO-AMB-16",
+                  options=["by-choice", "everyone"], configured=defaults, believed=defaults,
+                  players=4, seed=0, variants=("gold-fever",))
+    assert found.option == "everyone" and found.variants == ("gold-fever",)
+    assert "(variant gold-fever) shows everyone" in found.text()
+    assert found.to_json()["variants"] == ["gold-fever"]
+
+
+def test_a_record_about_a_variant_is_searched_with_it_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its steered games are played with the record's own variant (its ``touches``) where the
+    engine declares it; without a variant the record never arises, and the search could only
+    spend its budget."""
+    from rulespec.conformance import profile as profile_module
+    from rulespec.conformance.profile import record_variants
 
     assert record_variants(SPEC, "OURO-AMB-16", ()) == ("gold-fever",)
     assert record_variants(SPEC, "OURO-AMB-16", ("gold-fever",)) == ("gold-fever",)
     assert record_variants(SPEC, "OURO-AMB-17", ("hard-week",)) == ("hard-week",)
+    recorded = _Recorded()
+    monkeypatch.setattr(profile_module, "steer", recorded)
     bad = like("ouro-de-tolo", "OURO-AMB-16", "everyone", 4)
     engine = InProcessAdapter({"ouro-de-tolo": bad.engine()}, name=bad.name)
-    profile = infer_ruling_profile(engine, SPEC, engine_class(SPEC), players=[4],
-                                   play_seconds=1.0, steer_seconds=5.0)
-    (found,) = profile.findings["OURO-AMB-16"]
-    assert (found.verdict, found.options, found.by) == ("follows", ("everyone",), "steered")
-    assert "1 steered game (variant gold-fever) shows everyone" in found.note
-    (search,) = [s for s in profile.steered if s.record == "OURO-AMB-16"]
-    assert search.variants == ("gold-fever",) and search.to_json()["variants"] == ["gold-fever"]
+    profile_module.infer_ruling_profile(engine, SPEC, engine_class(SPEC), players=[4],
+                                        play_seconds=1.0, steer_seconds=600.0)
+    used = {r: v for _, r, _, v in recorded.calls}
+    assert used["OURO-AMB-16"] == ("gold-fever",) and used.get("OURO-AMB-17", ()) == ()
 
 
 #: Every planted bug of the corpus that plays one option of one record: RULING_ENGINES, the

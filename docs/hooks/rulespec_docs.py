@@ -140,6 +140,8 @@ def _trace_files(specs: list[Spec], reports: Path) -> dict[str, str]:
 
 #: Where the changelog is published on the site (generated from CHANGELOG.md).
 CHANGELOG_PAGE = "about/changelog.md"
+#: The changelog's front matter: its words are found after the pages it speaks of.
+CHANGELOG_FRONT = "---\nsearch:\n  boost: 0.2\n---\n\n"
 
 
 def changelog_page(root: Path) -> str:
@@ -148,7 +150,8 @@ def changelog_page(root: Path) -> str:
     if not source.is_file():
         return ("# Changelog\n\nThe changelog (CHANGELOG.md) is not installed with this copy of "
                 "rulespec; read it in rulespec's repository.\n")
-    return re.sub(r"\]\(docs/", "](../", source.read_text(encoding="utf-8"))
+    # Found after the pages it names (search: boost), as the other pages about the site are.
+    return CHANGELOG_FRONT + re.sub(r"\]\(docs/", "](../", source.read_text(encoding="utf-8"))
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

@@ -1123,3 +1123,14 @@ def test_what_changed_since_a_release_is_one_click_from_home(browser: Chromium,
         assert not any("None" in item for item in items)
     finally:
         browser.command("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+@pytest.mark.parametrize(("query", "where"), [("install", "/getting-started/"),
+                                               ("pontuacao", "/games/dado-de-ouro/")])
+def test_search_ranks_content_above_pages_about_the_site(browser: Chromium, registry_server: str,
+                                                         query: str, where: str) -> None:
+    """The publishing page and the changelog (front matter search: boost 0.2) are found after
+    the pages they speak of: "install" once led to the publishing page, so did "pontuacao"."""
+    browser.open(f"{registry_server}/?q={query}")
+    first = browser.wait_for(SEARCH_JS)[0]
+    assert where in first, f"{query}: the first hit is {first}"

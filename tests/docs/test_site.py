@@ -1134,3 +1134,38 @@ def test_search_ranks_content_above_pages_about_the_site(browser: Chromium, regi
     browser.open(f"{registry_server}/?q={query}")
     first = browser.wait_for(SEARCH_JS)[0]
     assert where in first, f"{query}: the first hit is {first}"
+
+
+CODE_UNDER_BUTTON_JS = """(() => {
+  const blocks = Array.from(document.querySelectorAll('.highlight pre'));
+  const ready = blocks.filter((p) => p.querySelector('.md-code__nav'));
+  if (!blocks.length || ready.length < blocks.length) return null;
+  return ready.map((pre) => {
+    const code = pre.querySelector('code');
+    // The right edge of the visible text (spaces that wrap hang past the line, unseen).
+    let text = 0;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) text = Math.max(text, r.right);
+    }
+    return {text: text, button: pre.querySelector('.md-code__nav').getBoundingClientRect().left,
+            scrolls: code.scrollWidth > code.clientWidth + 1, first: code.textContent.slice(0, 40)};
+  });
+})()"""
+
+
+def test_at_400_px_no_command_runs_under_its_copy_button(browser: Chromium,
+                                                         registry_server: str) -> None:
+    """The install commands of the home page and Getting started wrap, clear of the button."""
+    browser.viewport(400, 850, mobile=True)
+    try:
+        for page in ("", "getting-started/"):
+            browser.open(f"{registry_server}/{page}")
+            for block in browser.wait_for(CODE_UNDER_BUTTON_JS):
+                assert not block["scrolls"] and block["text"] <= block["button"] + 1, (page, block)
+            assert browser.evaluate("document.documentElement.scrollWidth") <= 400, page
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)

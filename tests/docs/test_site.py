@@ -1169,3 +1169,15 @@ def test_at_400_px_no_command_runs_under_its_copy_button(browser: Chromium,
             assert browser.evaluate("document.documentElement.scrollWidth") <= 400, page
     finally:
         browser.command("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+def test_at_400_px_the_trace_viewer_fits_the_screen(browser: Chromium,
+                                                    registry_server: str) -> None:
+    """The trace picker's long names once made the page 829 px wide at 400 px."""
+    browser.viewport(400, 850, mobile=True)
+    try:
+        browser.open(f"{registry_server}/implementers/trace-viewer/?trace=fool.p4-default&step=3")
+        browser.wait_for("!!document.querySelector('.rs-trace-pick')")
+        assert browser.evaluate("document.documentElement.scrollWidth") <= 400
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)

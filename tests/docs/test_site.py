@@ -1181,3 +1181,41 @@ def test_at_400_px_the_trace_viewer_fits_the_screen(browser: Chromium,
         assert browser.evaluate("document.documentElement.scrollWidth") <= 400
     finally:
         browser.command("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_rule_editor_finds_the_open_record_that_matters_most(browser: Chromium,
+                                                             registry_server: str,
+                                                             width: int) -> None:
+    """The register at a game's open records (one address), one click on Measured effect
+    ranks them, one more opens the first record at its measured figure; nothing scrolls
+    sideways at 1400 or 400 px (the table scrolls in its own box)."""
+    from rulespec.docsgen.register import OPEN_STATUSES
+
+    game = next(s.game_id for s in all_specs() if any(
+        a["status"] in OPEN_STATUSES and a.get("impact") for a in s.section("ambiguities")))
+    browser.viewport(width, 900, mobile=width < 600)
+    try:
+        browser.open(f"{registry_server}/ambiguities/?game={game}&status=open")
+        browser.wait_for("!!document.querySelector('.rs-filters')")
+        column = browser.evaluate("Array.from(document.querySelectorAll('.rs-register th'))"
+                                  ".findIndex((th) => th.textContent.trim() === 'Measured effect')")
+        browser.evaluate(f"document.querySelectorAll('.rs-register th')[{column}].click()")
+        first = browser.evaluate("(() => { const r = Array.from(document.querySelectorAll("
+                                 "'.rs-register tbody tr')).find((r) => !r.hidden);"
+                                 " return r.cells[0].querySelector('a').getAttribute('href'); })()")
+        assert browser.evaluate("document.documentElement.scrollWidth") <= width
+        browser.evaluate(f"document.querySelector(\".rs-register a[href='{first}']\").click()")
+        record = first.rpartition("#")[2]
+        shown = browser.wait_for(
+            f"location.hash === '#{record}' && (() => {{ const h = document.getElementById("
+            f"'{record}'); const top = h && h.getBoundingClientRect().top;"
+            " if (top === null || top >= 300) return null; let text = '';"
+            " for (let n = h.nextElementSibling; n && n.tagName !== h.tagName;"
+            " n = n.nextElementSibling) text += n.textContent + ' ';"
+            " return {top: top, text: text, width: document.documentElement.scrollWidth}; })()",
+            timeout=15)
+        assert re.search(r"Measured\.|Impact\.", shown["text"]), shown["text"][:300]
+        assert shown["width"] <= width, f"the record's page scrolls sideways ({shown['width']} px)"
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)

@@ -15,8 +15,8 @@ import pytest
 from rulespec.docsgen.examples import witness_table
 from rulespec.docsgen.links import Links
 from rulespec.docsgen.markdown import linked_addresses
-from rulespec.docsgen.pages import OPEN_STATUSES, open_questions, overview_page, rules_page
-from rulespec.docsgen.register import ambiguity_block, changelog, register_events
+from rulespec.docsgen.pages import open_questions, overview_page, rules_page
+from rulespec.docsgen.register import OPEN_STATUSES, ambiguity_block, changelog, register_events
 from rulespec.docsgen.search import DEMOTED, search_titles, tune_index
 from rulespec.spec import Spec, all_specs, get_spec, load_spec
 

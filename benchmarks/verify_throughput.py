@@ -79,6 +79,8 @@ _BEFORE = """
 import json, sys
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 import verify_throughput as bench
+import rulespec
+assert rulespec.__file__.startswith(sys.argv[1]), rulespec.__file__
 from rulespec.verify.published import Published
 entries = json.loads(sys.stdin.read())
 rows = [bench.measure(Published(**e), int(sys.argv[2]), int(sys.argv[3])) for e in entries]
@@ -98,7 +100,9 @@ def measure_before(folder: Path, entries: list[Any], states: int, nodes: int) ->
     path = os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     done = subprocess.run([sys.executable, "-c", _BEFORE, str(folder), str(states), str(nodes)],
                           input=json.dumps(fields), capture_output=True, text=True, check=True,
-                          env={**os.environ, "PYTHONPATH": path})
+                          env={**os.environ, "PYTHONPATH": path},
+                          # `python -c` reads modules from its working folder first.
+                          cwd=folder)
     rows: list[Any] = json.loads(done.stdout)
     return rows
 

@@ -24,9 +24,9 @@ from typing import Any
 from rulespec.reference.core import CHANCE, Engine, copy_state, slot_names
 
 #: Random games played from the start to tell constant attributes from the others.
-PROBE_GAMES = 4
+PROBE_GAMES = 3
 #: Actions of each probe game at most.
-PROBE_STEPS = 400
+PROBE_STEPS = 300
 #: Attributes ``Engine.clone`` shares anyway, or that are caches of the current step.
 _BASE = frozenset({"spec", "config", "players", "_rulings", "_state_memo", "_legal_memo"})
 #: Attributes never shared: the decision points counted (a rare one may stay 0 in the probes).
@@ -128,7 +128,10 @@ def _constants(start: Engine, names: Iterable[str]) -> set[str]:
     """Return the attributes among ``names`` that hold the start's value (by equality) in every
     state of a few random games, and whose value is not an atom (nothing to gain)."""
     before = {n: copy_state(getattr(start, n)) for n in names}
-    candidates = {n for n, v in before.items() if type(v) not in _ATOMS and _equal(v, v)}
+    # What ``copy_state`` hands back as it is (a tuple of numbers, a frozen dataclass) costs
+    # nothing to copy: sharing it would only add the check.
+    candidates = {n for n, v in before.items() if type(v) not in _ATOMS and _equal(v, v)
+                  and before[n] is not getattr(start, n)}
     rng = random.Random(0)
     for _ in range(PROBE_GAMES):
         engine = start.clone()

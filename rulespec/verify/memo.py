@@ -155,11 +155,11 @@ class Remembered:
 
     def key(self, state: Fields, prev: Fields | None, action: Fields | None) -> tuple[Any, ...]:
         """Return the values this check reads in one state (or transition)."""
-        key = tuple(state.get(n) for n in self.state)
+        key = tuple(map(state.get, self.state))
         if prev is not None and self.prev:
-            key += tuple(prev.get(n) for n in self.prev)
+            key += tuple(map(prev.get, self.prev))
         if action is not None and self.action:
-            key += tuple(action.get(n) for n in self.action)
+            key += tuple(map(action.get, self.action))
         return key
 
     def remember(self, key: tuple[Any, ...]) -> None:

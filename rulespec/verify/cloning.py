@@ -131,7 +131,7 @@ def _constants(start: Engine, names: Iterable[str]) -> set[str]:
     # What ``copy_state`` hands back as it is (a tuple of numbers, a frozen dataclass) costs
     # nothing to copy: sharing it would only add the check.
     candidates = {n for n, v in before.items() if type(v) not in _ATOMS and _equal(v, v)
-                  and before[n] is not getattr(start, n)}
+                  and v is not getattr(start, n)}
     rng = random.Random(0)
     for _ in range(PROBE_GAMES):
         engine = start.clone()

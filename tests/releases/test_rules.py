@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from rulespec.releases.rules import RULE
+from rulespec.spec.registry import get_spec
 from tests.releases.support import Edit, diff_edit
 
 Key = str | int
@@ -486,10 +487,13 @@ def test_a_long_value_is_cut_around_its_difference() -> None:
 def test_annotations_are_no_change_between_two_versions(tmp_path: Path) -> None:
     """An x- section is no change once the version is bumped (RELEASE_EDITED is only for an
     edited release)."""
+    major, minor, patch = (int(x) for x in get_spec("dado-de-ouro").version.split("."))
+    bumped = f"{major}.{minor}.{patch + 1}"  # the next version, whatever today's is
+
     def edit(data: dict[str, Any]) -> None:
         data["x-editor"] = "anyone"
-        data["game"]["spec_version"] = "1.2.2"
-        data["game"]["releases"].append({"version": "1.2.2", "date": "2026-12-03",
+        data["game"]["spec_version"] = bumped
+        data["game"]["releases"].append({"version": bumped, "date": "2026-12-03",
                                          "summary": "Nothing."})
 
     diff = diff_edit(tmp_path, DDO, edit)

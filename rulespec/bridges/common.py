@@ -65,8 +65,11 @@ class BridgeGame:
 
     @cached_property
     def hidden(self) -> tuple[HiddenField, ...]:
-        """Return the state fields the spec hides from some player."""
-        return hidden_fields(self.spec.data)
+        """Return the state fields hidden from some player: the spec's ``state.hidden``, then
+        what this configuration's rulings hide (``Engine.hidden_by_rulings``: a record of who
+        sees what, such as OURO-AMB-37's in-hand, where a player's Fool's Gold are out of the
+        others' sight)."""
+        return hidden_fields(self.spec.data) + tuple(self.new_engine().hidden_by_rulings())
 
     @property
     def perfect_information(self) -> bool:

@@ -134,3 +134,19 @@ def test_views_leave_the_state_unchanged() -> None:
     fields = hidden_fields(replace(spec).data)
     seen = view(state, fields, 0)
     assert seen["hands"][1] == HIDDEN and state["hands"][1] == {"b": 2}
+
+
+@pytest.mark.parametrize(("option", "hidden"), [("displayed", False), ("in-hand", True)])
+def test_the_bridges_hide_what_the_rulings_hide(option: str, hidden: bool) -> None:
+    """OURO-AMB-37 (OURO-DRAW-04: are a player's Fool's Gold in sight?): under in-hand, the
+    observation the bridges give a player hides the others' Fool's Gold and shows its own;
+    under displayed (the old play), everyone sees them."""
+    spec = get_spec("ouro-de-tolo")
+    game = BridgeGame(spec, 3, rulings={"OURO-AMB-37": option})
+    paths = [h.path for h in game.hidden]
+    assert ("$.players[*].stones.fools_gold" in paths) == hidden
+    play = Play(game, game.new_engine())
+    mine, theirs = play.view(0)["players"][0], play.view(1)["players"][0]
+    assert mine["stones"]["fools_gold"] != HIDDEN
+    assert (theirs["stones"]["fools_gold"] == HIDDEN) == hidden
+    assert not game.perfect_information

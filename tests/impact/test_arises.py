@@ -8,6 +8,8 @@ stones Light Hand takes) changes nothing when every seat picks uniformly from on
 
 from __future__ import annotations
 
+from typing import Any
+
 from rulespec.impact.measure import figures
 from rulespec.impact.paired import BatchTask, GameSummary, run_batch
 
@@ -40,3 +42,28 @@ def test_the_fingerprint_is_the_game() -> None:
     same = _pairs("fool", 4, "FOOL-AMB-03", "eight-only")
     assert all(b.fingerprint == o.fingerprint and b.fingerprint != 0 for b, o in same)
     assert len({b.fingerprint for b, _ in same}) == len(same)
+
+
+def test_the_players_do_not_see_what_a_ruling_hides() -> None:
+    """OURO-AMB-37 in-hand (OURO-DRAW-04): the agents' view hides the others' Fool's Gold, as
+    the bridges' does; asking does not count the record as reached in the game measured."""
+    from rulespec.impact.agents import Observation, RandomAgent
+    from rulespec.impact.paired import play_game
+    from rulespec.spec.registry import get_spec
+
+    spec = get_spec("ouro-de-tolo")
+    seen: list[Observation] = []
+
+    class Watching(RandomAgent):
+        def act(self, obs: Observation, rng: Any) -> Any:
+            seen.append(obs)
+            return super().act(obs, rng)
+
+    summary = play_game(spec, {"OURO-AMB-37": "in-hand"}, 3, Watching(), 5, ["OURO-AMB-37"])
+    assert seen and all("$.players[*].stones.fools_gold" in [h.path for h in o.hidden]
+                        for o in seen)
+    assert summary.length > 0
+    # Were the view's question counted in the game itself, every game would have reached it.
+    counts = [play_game(spec, {"OURO-AMB-37": "in-hand"}, 3, RandomAgent(), seed,
+                        ["OURO-AMB-37"]).decisions[0] for seed in range(12)]
+    assert min(counts) == 0, counts

@@ -119,7 +119,8 @@ def markdown(diff: SpecDiff, new: Spec | None = None) -> str:
     if entry is not None:
         lines += [entry.summary, ""]
     need = diff.required_bump()
-    verdict = (f"{diff.new_version} is at least {need}, as they need" if diff.ok else
+    verdict = (f"a {diff.level.upper()} release, as they require" if diff.ok and
+               diff.level != "none" else "no release needed" if diff.ok else
                f"{diff.new_version} is too small: they need at least {need}")
     lines += [f"Changes since {diff.old_version} ({diff.old_label}): {len(diff.changes)}, the "
               f"largest {diff.level.upper()}; {verdict}.", ""]

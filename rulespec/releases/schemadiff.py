@@ -172,8 +172,10 @@ def _bound(key: str, before: Any, after: Any, path: str,
         widened = False
     else:
         widened = after < before if key in _LOWER_BOUNDS else after > before
-    yield SchemaChange("widened" if widened else "changed", path or "/",
-                       f"{key} {_show(before)} -> {_show(after)}", clauses)
+    said = (f"{key} {_show(after)} (none before)" if before is None else
+            f"no {key} (was {_show(before)})" if after is None else
+            f"{key} {_show(before)} -> {_show(after)}")
+    yield SchemaChange("widened" if widened else "changed", path or "/", said, clauses)
 
 
 def _one_schema(key: str, before: Any, after: Any, path: str,

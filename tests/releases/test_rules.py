@@ -498,3 +498,16 @@ def test_annotations_are_no_change_between_two_versions(tmp_path: Path) -> None:
 
     diff = diff_edit(tmp_path, DDO, edit)
     assert diff.changes == () and diff.level == "none" and diff.ok
+
+
+def test_bounds_read_as_words_not_python() -> None:
+    """A bound that appears or goes reads "maximum 5 (none before)" / "no maximum (was 5)" on
+    the command line too, not ``maximum None -> 5`` (issue 45)."""
+    from rulespec.releases.schemadiff import _bound
+
+    (added,) = _bound("maximum", None, 5, "/roll", ())
+    (gone,) = _bound("maximum", 5, None, "/roll", ())
+    (moved,) = _bound("maximum", 5, 6, "/roll", ())
+    assert (added.detail, gone.detail, moved.detail) == (
+        "maximum 5 (none before)", "no maximum (was 5)", "maximum 5 -> 6")
+    assert gone.kind == "widened" and added.kind == "changed"

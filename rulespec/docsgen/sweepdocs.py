@@ -231,11 +231,12 @@ def effect_cell(record: Mapping[str, Any] | None) -> str:
                 f"{text(settings_text([v['setting']]))})</span>")
     if v["status"] == "none":
         seen = v.get("detectable") or {}
-        floor = " / ".join(f"{100 * float(d['seat_win_rate_change']):.0f} pts ({a})"
-                           for a, d in sorted(seen.items()))
-        could = f"; could show ≥ {floor}" if floor else ""
-        return (f'<span data-key="0">no measurable effect at {v["games"]} games'
-                f"{text(could)}</span>")
+        games = v.get("games_by_agent") or {}
+        parts = [f"{games.get(a, d['games'])} {a} games could show ≥ "
+                 f"{100 * float(d['seat_win_rate_change']):.0f} pts"
+                 for a, d in sorted(seen.items(), key=lambda x: -int(games.get(x[0], 0)))]
+        said = f"({'; '.join(parts)})" if parts else f"at {v['games']} games"
+        return f'<span data-key="0">no measurable effect {text(said)}</span>'
     return '<span data-key="-1">never reached</span>'
 
 

@@ -84,9 +84,8 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
         return (f"No measurable effect at {games} games{kind}: measured at {where}; "
                 "no test of the outcome distribution rejects after Holm's correction over the "
                 f"sweep's {family} tests."
-                + (f" The games were enough to see a change of that size: {seen} (at the "
-                   "setting and option where they said least); a smaller change may be there."
-                   if seen else ""))
+                + (f" What these games could see: {seen} (at the setting and option where "
+                   "they said least); a smaller change may be there." if seen else ""))
     setting = settings_text([verdict["setting"]])
     return (f"Measurable effect{kind}: under {verdict['option']} ({verdict['agent']} players, "
             f"{setting}, {verdict['games']} games) seat {verdict['seat']}'s win rate changes by "

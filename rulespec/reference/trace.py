@@ -488,6 +488,29 @@ def _parse_failure(obj: dict[str, Any], where: str, steps: int) -> dict[str, Any
     return failure
 
 
+def _read_gzipped(path: Path) -> Trace:
+    """Read a gzipped trace (``.jsonl.gz``, as the frozen releases keep theirs), its text held
+    to the limit of a plain trace file however well it compresses."""
+    import gzip
+
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            return _parse_lines(_counted(_bounded_lines(handle), str(path)), str(path))
+    except (EOFError, gzip.BadGzipFile) as exc:
+        raise TraceError(f"{path}: not a readable gzip file ({exc})") from None
+
+
+def _counted(lines: Iterable[str], where: str) -> Iterator[str]:
+    """Yield ``lines``, refusing once they hold more than ``MAX_TRACE_BYTES`` characters."""
+    total = 0
+    for line in lines:
+        total += len(line)
+        if total > MAX_TRACE_BYTES:
+            raise TraceError(f"{where}: the trace holds more than {MAX_TRACE_BYTES} bytes once "
+                             "uncompressed; a trace may be at most that")
+        yield line
+
+
 def _bounded_lines(handle: IO[str]) -> Iterator[str]:
     """Yield the lines of ``handle``, none longer than MAX_LINE + 1 characters (memory bound)."""
     while True:
@@ -513,6 +536,8 @@ def read_trace(source: Path | str | IO[str]) -> Trace:
             if size > MAX_TRACE_BYTES:
                 raise TraceError(f"{path}: the file is {size} bytes; a trace may be at most "
                                  f"{MAX_TRACE_BYTES} bytes")
+            if path.name.endswith(".gz"):
+                return _read_gzipped(path)
             with path.open(encoding="utf-8") as handle:
                 return _parse_lines(_bounded_lines(handle), str(path))
         except FileNotFoundError:

@@ -23,6 +23,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from time import perf_counter
 from typing import Any
 
 from rulespec.reference.core import CHANCE, Action, Engine
@@ -131,10 +132,20 @@ class StateChecks:
         context = None
         for memo, items in groups:
             key = None
+            timed = False
             if memo is not None and memo.worth():
+                timed = memo.keep is None
+                if timed:
+                    started = perf_counter()
                 key = memo.key(fields, prev, action)
                 if memo.seen(key):
+                    if timed:
+                        memo.key_seconds += perf_counter() - started
+                        memo.judge()
                     continue
+                if timed:
+                    looked = perf_counter()
+                    memo.key_seconds += looked - started
             if context is None:
                 context = make_context(variables)
             for item in items:
@@ -148,6 +159,10 @@ class StateChecks:
                     return self._first_failing([i for _, g in groups for i in g], context)
             if memo is not None and key is not None:
                 memo.remember(key)
+                if timed:
+                    memo.miss_seconds += perf_counter() - looked
+                    memo.misses += 1
+                    memo.judge()
         return None
 
     def _first_failing(self, items: Sequence[Invariant], context: Any) -> Problem | None:

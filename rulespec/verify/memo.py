@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
+from time import perf_counter
 from typing import Any
 
 from rulespec.spec.celparse import MACROS, Unsupported, parse
@@ -124,26 +125,51 @@ def reads(source: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...
             tuple(sorted(fields["action"])))
 
 
-#: Lookups after which a memo that seldom finds its values is given up (evaluating is then
-#: cheaper than building the key), and the share of hits it must have had.
-TRIAL = 4096
-WORTH = 0.5
+#: Lookups during which a memo is timed: afterwards it is kept only if building its keys cost
+#: less than the evaluations its hits saved (a key of large fields can cost more than a check).
+TRIAL = 512
 
 
 class Remembered:
     """The passing verdicts of one check, by the frozen fields it reads."""
 
-    __slots__ = ("action", "hits", "looks", "passed", "prev", "state")
+    __slots__ = (
+        "action",
+        "hits",
+        "keep",
+        "key_seconds",
+        "looks",
+        "miss_seconds",
+        "misses",
+        "passed",
+        "prev",
+        "state",
+    )
 
     def __init__(self, read: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]) -> None:
         self.state, self.prev, self.action = read
         self.passed: set[tuple[Any, ...]] = set()
         self.looks = 0
         self.hits = 0
+        self.misses = 0
+        self.key_seconds = 0.0
+        self.miss_seconds = 0.0
+        #: None while on trial; then whether the memo is used.
+        self.keep: bool | None = None
+
+    def timed(self) -> bool:
+        """Return whether the memo is on trial (its lookups and evaluations timed)."""
+        return self.keep is None
 
     def worth(self) -> bool:
-        """Return False once the memo has shown it seldom helps (then it is not asked)."""
-        return self.looks < TRIAL or self.hits >= WORTH * self.looks
+        """Return whether the memo is used (always while on trial)."""
+        return self.keep is not False
+
+    def judge(self) -> None:
+        """After the trial: keep the memo when its keys cost less than the hits saved."""
+        if self.keep is None and self.looks >= TRIAL:
+            per_evaluation = self.miss_seconds / max(1, self.misses)
+            self.keep = self.key_seconds < self.hits * per_evaluation
 
     def seen(self, key: tuple[Any, ...]) -> bool:
         """Return whether the check passed with these values before (and count the look)."""
@@ -187,6 +213,22 @@ class SchemaByProperty:
         self._passed: dict[str, set[Any]] = {name: set() for name in properties}
         self._looks: dict[str, int] = dict.fromkeys(properties, 0)
         self._hits: dict[str, int] = dict.fromkeys(properties, 0)
+        self._misses: dict[str, int] = dict.fromkeys(properties, 0)
+        self._key_seconds: dict[str, float] = dict.fromkeys(properties, 0.0)
+        self._check_seconds: dict[str, float] = dict.fromkeys(properties, 0.0)
+        #: The properties whose memo passed its trial (the others are on trial, or given up).
+        self._kept: set[str] = set()
+
+    def _judge(self, name: str) -> None:
+        """After a property's trial, keep its memo when its keys cost less than the checks
+        its hits saved; else give it up."""
+        if self._looks[name] < TRIAL:
+            return
+        per_check = self._check_seconds[name] / max(1, self._misses[name])
+        if self._key_seconds[name] < self._hits[name] * per_check:
+            self._kept.add(name)
+        else:
+            del self._passed[name]
 
     @classmethod
     def of(cls, schema: Any) -> SchemaByProperty | None:
@@ -222,7 +264,7 @@ class SchemaByProperty:
         for name in self._required:
             if name not in state:
                 return False
-        checks, passed, looks, hits = self._checks, self._passed, self._looks, self._hits
+        checks, passed, looks = self._checks, self._passed, self._looks
         for name, value in state.items():
             check = checks.get(name)
             if check is None:
@@ -234,16 +276,30 @@ class SchemaByProperty:
                 if not check(value):
                     return False
                 continue
+            if name not in self._kept:  # on trial: the key and the check timed
+                started = perf_counter()
+                key = fields.get(name)
+                hit = key in seen
+                looked = perf_counter()
+                self._key_seconds[name] += looked - started
+                looks[name] += 1
+                if hit:
+                    self._hits[name] += 1
+                    self._judge(name)
+                    continue
+                if not check(value):
+                    return False
+                self._check_seconds[name] += perf_counter() - looked
+                self._misses[name] += 1
+                seen.add(key)
+                self._judge(name)
+                continue
             key = fields.get(name)
-            looks[name] += 1
             if key in seen:
-                hits[name] += 1
                 continue
             if not check(value):
                 return False
             if len(seen) >= LIMIT:
                 seen.clear()
             seen.add(key)
-            if looks[name] >= TRIAL and hits[name] < WORTH * looks[name]:
-                del passed[name]
         return True

@@ -63,6 +63,7 @@ AMB_TIE_VALUE = "DDO-AMB-12"
 AMB_TIE_START = "DDO-AMB-13"
 AMB_DRAW_WHO = "DDO-AMB-14"
 AMB_RANKING = "DDO-AMB-15"
+AMB_RESET = "DDO-AMB-16"
 
 #: The clause a roll out of turn breaks, by phase.
 TURN_CLAUSE = {
@@ -275,6 +276,7 @@ class DadoDeOuro(Engine):
         AMB_TIE_START: frozenset({"first-tied-clockwise", "nearest-tied"}),
         AMB_DRAW_WHO: frozenset({"tied-players", "all-players"}),
         AMB_RANKING: frozenset({"games-won", "winner-only"}),
+        AMB_RESET: frozenset({"each-game", "carry-over"}),
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("DDO-MATCH-02",)
@@ -920,10 +922,12 @@ class DadoDeOuro(Engine):
         return ranking(self._games_won)
 
     def _new_game(self, last_winner: int, last_starter: int) -> None:
-        """Reset the scores (DDO-SCORE-01) and find the next game's starter (DDO-AMB-05)."""
+        """Reset the scores (DDO-SCORE-01, unless DDO-AMB-16 carries them over) and find the
+        next game's starter (DDO-AMB-05)."""
         n = self.players
         self._game += 1
-        self._scores = [self.rules.starting_score] * n
+        if not self.decide(AMB_RESET, "carry-over"):
+            self._scores = [self.rules.starting_score] * n
         self._round = 0
         self._rounds_played = 0
         self._round_starter = None

@@ -151,10 +151,11 @@ def test_an_example_at_the_printed_default_runs_without_the_override() -> None:
 
 def test_the_frozen_node_engine_runs_more_examples() -> None:
     """The Node.js Dado de Ouro engine frozen at 1.0.0 reads rounds_per_game and games_to_win
-    (DDO-MATCH-02) but could not declare them: 31 examples run (23 before 0.3.0); the 19 left need
+    (DDO-MATCH-02) but could not declare them: 32 examples run (23 before 0.3.0); the rest need
     ruling options it does not implement, and the report names them as hello lines. DDO-END-01,
     -02 and -04 had examples only under DDO-AMB-02=void-round until release 1.2.2 added three at
-    every default (DDO-EX-FINAL-TIE-SHARED, DDO-EX-FINAL-SHARED-BEST, DDO-EX-FINAL-SHARED-AGAIN)."""
+    every default (DDO-EX-FINAL-TIE-SHARED, DDO-EX-FINAL-SHARED-BEST, DDO-EX-FINAL-SHARED-AGAIN);
+    release 1.3.0's witness of DDO-AMB-16 each-game (the old play) runs on it too."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     adapter = SubprocessAdapter(["node", str(FROZEN / "dado_de_ouro-1.0.0.js")])
@@ -162,7 +163,7 @@ def test_the_frozen_node_engine_runs_more_examples() -> None:
         result = _examples(adapter, "dado-de-ouro")
     finally:
         adapter.close()
-    assert result.failures == [] and result.examples == 31
+    assert result.failures == [] and result.examples == 32
     assert _uncovered("dado-de-ouro", result) == []
     ran = {x["id"] for x in result.undeclared}
     assert not ran & {"DDO-EX-FINAL-TIE-SHARED", "DDO-EX-FINAL-SHARED-BEST",

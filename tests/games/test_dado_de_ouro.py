@@ -773,3 +773,20 @@ def test_random_rulings_on_a_tie_heavy_die(data: st.DataObject) -> None:
     seed = data.draw(st.integers(min_value=0, max_value=2**32 - 1), label="seed")
     engine = checked_game(GAME, seed=seed, rulings=chosen, parameters=params)
     assert engine.is_terminal(), f"DDO-END-04: match did not end under {chosen}"
+
+
+@pytest.mark.parametrize(("option", "scores"), [("each-game", [0, 0, 0, 0]),
+                                                ("carry-over", [11, -3, 0, 0])])
+def test_points_across_the_games_of_a_match(option: str, scores: list[int]) -> None:
+    """DDO-SCORE-01, DDO-MATCH-01 under DDO-AMB-16: the next game starts from zero, or from the
+    points the last one ended with (every invariant checked at every roll)."""
+    d = open_with(0, rulings=rulings(AMB_16=option), parameters={"rounds_per_game": 2})
+    d.roll(6, 1, 3, 4)
+    d.roll(5, 2, 3, 4).clean()
+    s = d.state
+    assert s["game"] == 2 and s["games_won"] == [1, 0, 0, 0], "DDO-GAME-02"
+    assert s["scores"] == scores, f"DDO-AMB-16 {option}"
+    d.roll(1, 6, 2, 3)  # game 2's opening roll: seat 1 starts
+    d.roll(2, 6, 3, 4).clean()  # seats 1, 2, 3, 0: seat 2 gains 6, seat 1 loses 2
+    assert d.state["scores"] == [scores[0], scores[1] - 2, scores[2] + 6, scores[3]], \
+        f"DDO-AMB-16 {option}"

@@ -165,7 +165,7 @@ class InProcessAdapter:
                 "players": list(range(spec.min_players, spec.max_players + 1)),
                 "parameters": declared_parameters(spec),
             }
-        return Hello(self.name, installed_version("0"), games, ("batch",))
+        return Hello(self.name, installed_version("0"), games, ("batch", "observation"))
 
     def start(self, config: Mapping[str, Any]) -> None:
         """Build a fresh engine for ``config``."""
@@ -192,6 +192,13 @@ class InProcessAdapter:
     def state(self) -> dict[str, Any]:
         """Return the engine's canonical state."""
         return self._engine().state()
+
+    def observation(self, player: int) -> Any:
+        """Return ``player``'s observation: the state with what the spec's ``state.hidden`` and
+        the configured rulings hide from that player replaced."""
+        from rulespec.reference.observation import observation
+
+        return observation(self._engine(), player)
 
     def apply(self, action: Any) -> Rejection | None:
         """Apply ``action``, turning IllegalAction into a Rejection."""
@@ -561,6 +568,15 @@ class SubprocessAdapter:
     def state(self) -> dict[str, Any]:
         """Ask for the canonical state."""
         return state_of(self.call("state"))
+
+    def observation(self, player: int) -> Any:
+        """Ask for ``player``'s observation (the optional ``observation`` method, declared in
+        ``hello``'s capabilities)."""
+        result = self.call("observation", {"player": player})
+        if not isinstance(result, dict) or "observation" not in result:
+            raise ProtocolViolation("observation: result must be {\"observation\": ...}, not "
+                                    f"{result!r:.200}")
+        return result["observation"]
 
     def apply(self, action: Any) -> Rejection | None:
         """Apply an action; an ILLEGAL_ACTION error becomes a Rejection."""

@@ -55,6 +55,11 @@ CHECKS: tuple[Check, ...] = (
     Check("GOLDEN", "golden traces replay exactly",
           "every committed golden trace the engine supports replays with the recorded state at "
           "every step and the recorded result"),
+    Check("OBSERVATION", "each player sees what the rules let them see",
+          "for an engine that declares the observation capability: replaying a game, each "
+          "player's observation at every step is the reference's (the canonical state with "
+          "what the spec's state.hidden and the configured rulings hide from that player "
+          "replaced); not run for an engine that does not declare it"),
 )
 
 CHECK_IDS = tuple(c.id for c in CHECKS)
@@ -164,6 +169,9 @@ class RunResult:
     #: Rule examples left out because they need a ruling, variant or player count the engine
     #: does not declare, each ``{"id", "why"}`` (only in the rule examples' run).
     undeclared: list[dict[str, str]] = field(default_factory=list)
+    #: Player observations compared with the reference's (check OBSERVATION; 0 when the engine
+    #: does not declare the capability).
+    observed: int = 0
 
     @property
     def ok(self) -> bool:
@@ -182,6 +190,8 @@ class RunResult:
             out["newer"] = list(self.newer)
         if self.cut is not None:
             out["cut"] = self.cut
+        if self.observed:
+            out["observed"] = self.observed
         if "rule_examples" in self.config:
             out["outside_scope"] = list(self.outside_scope)
             out["undeclared"] = list(self.undeclared)
@@ -259,7 +269,8 @@ class Report:
                     out[cid] = "failed"
                 else:
                     out[cid] = "passed"
-            elif not ran:
+            elif not ran or (cid == "OBSERVATION"
+                             and not any(r.observed for r in self.runs)):
                 out[cid] = "not run"
             else:
                 # Play stops at a configuration's first failure: without one clean run the

@@ -116,7 +116,7 @@ def merge_runs(first: RunResult, then: RunResult) -> RunResult:
     return RunResult(first.config, first.examples + then.examples, first.steps + then.steps,
                      first.seconds + then.seconds, first.failures + then.failures,
                      then.skipped, then.level, first.perft or then.perft,
-                     cut=then.cut or first.cut)
+                     cut=then.cut or first.cut, observed=first.observed + then.observed)
 
 
 def supported_configs(spec: Spec, *, players: Sequence[int] | None = None,

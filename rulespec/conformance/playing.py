@@ -105,6 +105,8 @@ class GamePlay:
     watch: Watch
     steps_checked: int
     full_checks: int
+    observed: int
+    _observes: bool | None
     level: str
     dead: str | None
     _examples: int
@@ -226,6 +228,8 @@ class GamePlay:
             self._probe(game, probe.action, why, game.steps[-1][0])()
         if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
             self._check_determinism(game)
+            if self.level != "none" and self._declares_observation():
+                self._check_observations(game, ref_actions=list(game.ref_actions))
         self._keep_passed(game.ref_actions)
 
     def _keep_passed(self, actions: list[Action]) -> None:
@@ -372,6 +376,46 @@ class GamePlay:
         except (EngineFailure, EngineError) as exc:
             raise AbortConfig(self._protocol_failure(game.cfg, exc, game)) from None
 
+    def _declares_observation(self) -> bool:
+        """Return whether the engine declares the optional ``observation`` method (asked once)."""
+        if self._observes is None:
+            hello = self._hello()
+            self._observes = hello is not None and "observation" in hello.capabilities
+        return self._observes
+
+    def _check_observations(self, game: _Game, *, ref_actions: list[Action]) -> None:
+        """Replay ``game`` and compare every player's observation with the reference's at
+        every step (check OBSERVATION): what the spec's ``state.hidden`` and the configured
+        rulings hide from a player must be hidden, the rest shown as in the state."""
+        from rulespec.reference.observation import observation
+
+        ask = getattr(self.adapter, "observation", None)
+        if not callable(ask):
+            return
+        ref = self.reference(self.spec, game.config)
+        players = int(game.cfg.get("players") or 0)
+        try:
+            self.adapter.start(game.cfg)
+            for i in range(len(ref_actions) + 1):
+                if i:
+                    rejection = self.adapter.apply(ref_actions[i - 1])
+                    ref.apply(ref_actions[i - 1])
+                    if rejection is not None:
+                        return  # DETERMINISM, checked just before, says why
+                for p in range(players):
+                    # An observable-level engine may leave out the hidden fields: they are left
+                    # out of both sides, as for its states.
+                    got, want = self._project(ask(p)), self._project(observation(ref, p))
+                    self.observed += 1
+                    if got != want:
+                        self._fail(game, "OBSERVATION", self.verdicts.clauses(
+                            ref_actions[i - 1]) if i else (),
+                            f"player {p}'s observation after step {i} differs from the "
+                            f"reference's: {_observation_diff(got, want)}",
+                            step=i, expected=want, actual=got)
+        except (EngineFailure, EngineError) as exc:
+            raise AbortConfig(self._protocol_failure(game.cfg, exc, game)) from None
+
     def _announce(self, state: dict[str, Any] | None, legal: Legal | None = None) -> None:
         """Tell the adapter what a conformant engine answers next (its optional ``expect``),
         so that it may skip parsing that answer; only at level full, where whole states are
@@ -486,6 +530,7 @@ class _Game:
 
     def __init__(self, config: Config, cfg: dict[str, Any]) -> None:
         self.cfg = cfg
+        self.config = config
         self.params = dict(config.parameters)
         self.steps: list[tuple[Actor, Action]] = []
         #: Actions applied to the reference so far (ahead of ``steps`` by the step in flight).
@@ -495,6 +540,13 @@ class _Game:
         #: The engine's answer to legal_actions after the last step checked.
         self.legal: Legal | None = None
         self.since_full = 0
+
+
+def _observation_diff(got: Any, want: Any) -> str:
+    """Say how an observation differs from the reference's, briefly."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        return state_diff(got, want)
+    return f"{got!r:.120} where the reference gives {want!r:.120}"
 
 
 def _offset(n: int) -> int:

@@ -59,6 +59,10 @@ class Conformance(GamePlay):
         self.verdicts = Verdicts(self.spec)
         self.probes = ProbeMaker(self.spec)
         self.steps_checked = 0
+        #: Player observations compared with the reference's (check OBSERVATION).
+        self.observed = 0
+        self._observed_before = 0
+        self._observes: bool | None = None
         #: States that got the schema and invariant checks (all of them with ``full``).
         self.full_checks = 0
         self._examples = 0
@@ -489,6 +493,8 @@ class Conformance(GamePlay):
     def _finish(self, result: RunResult, started: float, before: int) -> RunResult:
         result.examples = self._examples
         result.steps = self.steps_checked - before
+        result.observed = self.observed - self._observed_before
+        self._observed_before = self.observed
         result.seconds = time.perf_counter() - started
         return result
 

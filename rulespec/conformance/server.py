@@ -49,6 +49,7 @@ class Server:
         self._methods: dict[str, Callable[[dict[str, Any]], Any]] = {
             "hello": self._hello, "start": self._start, "legal_actions": self._legal,
             "state": self._state, "apply": self._apply, "shutdown": self._shutdown,
+            "observation": self._observation,
         }
 
     def _hello(self, params: dict[str, Any]) -> Any:
@@ -81,6 +82,14 @@ class Server:
     def _state(self, params: dict[str, Any]) -> Any:
         self._game()
         return {"state": self.adapter.state()}
+
+    def _observation(self, params: dict[str, Any]) -> Any:
+        self._game()
+        player = params.get("player")
+        if not isinstance(player, int) or isinstance(player, bool) or player < 0:
+            raise _Fail(INVALID_PARAMS, "observation needs params {\"player\": N}, a seat "
+                        "number from 0")
+        return {"observation": self.adapter.observation(player)}
 
     def _apply(self, params: dict[str, Any]) -> Any:
         self._game()

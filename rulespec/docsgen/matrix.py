@@ -50,7 +50,8 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Tree", "the game tree of the first plies and the chance nodes", ("PERFT", "CHANCE-DIST")),
     ("Play", "games played side by side with the reference",
      ("DIFF-LEGAL", "DIFF-STATE", "DIFF-RESULT")),
-    ("States", "the state schema and the spec's invariants", ("STATE-SCHEMA", "INVARIANT")),
+    ("States", "the state schema, the spec's invariants and each player's observation",
+     ("STATE-SCHEMA", "INVARIANT", "OBSERVATION")),
     ("Protocol", "the protocol, illegal actions and replays",
      ("PROTOCOL", "ILLEGAL-REJECTED", "DETERMINISM")),
 )
@@ -117,7 +118,9 @@ def refusals(reports: Sequence[Mapping[str, Any]], profiles: Sequence[Mapping[st
             continue
         if doc.get("format") == REPORT_FORMAT:
             checks = [str(c.get("id")) for c in doc.get("checks", [])]
-            if checks != list(CHECK_IDS):
+            # A check the kit gained since the report was made shows as not run; one the kit
+            # does not know has no column to go in.
+            if any(c not in CHECK_IDS for c in checks):
                 out.append(f"{name}: checked with {describe_checks(checks)}")
         spec = known.get(str(doc.get("game")))
         if spec is None:

@@ -39,6 +39,7 @@ from rulespec.conformance.protocol import (
     legal_of,
     loads,
     loads_known,
+    observation_of,
     rejection_of,
     state_of,
     without_rulings,
@@ -51,6 +52,7 @@ from rulespec.reference.core import (
     Rejection,
     config_from_json,
 )
+from rulespec.reference.observation import observation
 from rulespec.reference.registry import engine_class
 from rulespec.spec.model import Spec
 from rulespec.spec.registry import get_spec
@@ -194,10 +196,7 @@ class InProcessAdapter:
         return self._engine().state()
 
     def observation(self, player: int) -> Any:
-        """Return ``player``'s observation: the state with what the spec's ``state.hidden`` and
-        the configured rulings hide from that player replaced."""
-        from rulespec.reference.observation import observation
-
+        """Return ``player``'s view: what ``state.hidden`` and the rulings hide, replaced."""
         return observation(self._engine(), player)
 
     def apply(self, action: Any) -> Rejection | None:
@@ -230,8 +229,7 @@ class InProcessAdapter:
 
     def send_replay(self, action: Any) -> Callable[[], ReplayResult]:
         """Apply and report the state (no legal actions): a step of a determinism replay."""
-        rejection = self.apply(action)
-        result = (rejection, self.state())
+        result = (self.apply(action), self.state())
         return lambda: result
 
     def close(self) -> None:
@@ -570,13 +568,8 @@ class SubprocessAdapter:
         return state_of(self.call("state"))
 
     def observation(self, player: int) -> Any:
-        """Ask for ``player``'s observation (the optional ``observation`` method, declared in
-        ``hello``'s capabilities)."""
-        result = self.call("observation", {"player": player})
-        if not isinstance(result, dict) or "observation" not in result:
-            raise ProtocolViolation("observation: result must be {\"observation\": ...}, not "
-                                    f"{result!r:.200}")
-        return result["observation"]
+        """Ask for ``player``'s observation (optional: declared in ``hello``'s capabilities)."""
+        return observation_of(self.call("observation", {"player": player}))
 
     def apply(self, action: Any) -> Rejection | None:
         """Apply an action; an ILLEGAL_ACTION error becomes a Rejection."""

@@ -479,6 +479,14 @@ def state_of(result: Any) -> dict[str, Any]:
     return state
 
 
+def observation_of(result: Any) -> Any:
+    """Return the observation of an ``observation`` result, checked for its shape."""
+    if not isinstance(result, dict) or not isinstance(result.get("observation"), dict):
+        raise ProtocolViolation("observation: result must be {\"observation\": {...}}, not "
+                                f"{result!r:.200}")
+    return result["observation"]
+
+
 def rejection_of(exc: EngineError) -> Rejection:
     """Return the Rejection an illegal-action error carries; any other error is raised."""
     if exc.code != ILLEGAL_ACTION:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from rulespec.cli import cli
+from rulespec.verify.keys import View
 from rulespec.verify.published import CELL, cell_of, load_published, load_views
 from tests.verify.support import RHINO_SUMMARY, RHINO_TINY
 
@@ -47,3 +48,9 @@ def test_the_named_view_is_the_terms_it_names() -> None:
 def test_an_unknown_or_foreign_view_is_refused() -> None:
     result = CliRunner().invoke(cli, ["verify", "ruby-rhino", "--views", "pig-on-hold"])
     assert result.exit_code == 2 and "rr-summary" in result.output
+
+
+def test_every_named_view_parses() -> None:
+    for name, view in load_views().items():
+        assert View(view.terms).terms == view.terms, name
+    assert load_views()["pig-at-once"].terms == ("last_roll", "cap(rolls, 1)", "relative(turns)")

@@ -98,6 +98,7 @@ RULES: tuple[Rule, ...] = (
     _r("STATE_CONVENTION_CHANGED", "major", "state", "an array's order or null convention changed: old engines report it the old way"),
     _r("STATE_CONVENTION_REMOVED", "major", "state", "a state convention is gone: arrays are compared differently"),
     _r("STATE_HIDDEN_CHANGED", "major", "state", "what the state hides from whom changed: observations change"),
+    _r("STATE_HIDDEN_TEXT_CHANGED", "patch", "state", "a hidden entry's clauses, quotes or readings changed, its path and who sees it did not: words and provenance only"),
     _r("STATE_ANNOTATION_CHANGED", "patch", "state", "descriptions, notes, x-clauses or x-phases of the state changed: words and provenance only"),
     # invariants, events, coverage
     _r("INVARIANT_ADDED", "minor", "invariants", "a new property; an engine that agrees with the reference holds it"),

@@ -439,13 +439,24 @@ def state(old: Data, new: Data) -> Iterator[Change]:
     yield from _phase_order(a.get("schema"), b.get("schema"))
     yield from _conventions(a.get("conventions"), b.get("conventions"))
     if a.get("hidden") != b.get("hidden"):
-        yield Change.of("STATE_HIDDEN_CHANGED", "state.hidden", "the hidden paths changed",
+        # What is hidden from whom is each entry's path and visible_to; the rest of an entry
+        # (clauses, a citation, the records that read it) is its provenance.
+        same = _who_sees(a.get("hidden")) == _who_sees(b.get("hidden"))
+        yield Change.of("STATE_HIDDEN_TEXT_CHANGED" if same else "STATE_HIDDEN_CHANGED",
+                        "state.hidden", "the hidden entries' provenance changed" if same
+                        else "the hidden paths changed",
                         _clauses(*(a.get("hidden") or []), *(b.get("hidden") or [])),
                         old=a.get("hidden", ABSENT), new=b.get("hidden", ABSENT))
     rest = _text_keys(a, b, ("schema", "conventions", "hidden"))
     if rest:
         yield Change.of("STATE_ANNOTATION_CHANGED", "state", f"{', '.join(rest)} changed",
                         old=_sub(a, rest), new=_sub(b, rest))
+
+
+def _who_sees(hidden: Any) -> list[tuple[Any, Any]]:
+    """Return each ``state.hidden`` entry's path and who may see it, in order."""
+    return [(h.get("path"), h.get("visible_to")) if isinstance(h, Mapping) else (h, None)
+            for h in hidden or []]
 
 
 def _phase_order(old: Any, new: Any) -> Iterator[Change]:

@@ -267,6 +267,12 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
     ("record says its effect", DDO, put("ambiguities", 0, "effect", value="order"),
      {"RECORD_TEXT_CHANGED"}, "patch"),
     ("state hidden", FOOL, drop("state", "hidden", 0), {"STATE_HIDDEN_CHANGED"}, "major"),
+    ("state hidden now the owner's too", FOOL, put("state", "hidden", 1, "visible_to",
+                                                   value="owner"), {"STATE_HIDDEN_CHANGED"}, "major"),
+    # FOOL-DEAL-01: who sees a hand is its path and visible_to; its quote and clauses are words.
+    ("state hidden cites another clause", FOOL, put("state", "hidden", 0, "clauses",
+                                                    value=["FOOL-DEAL-01", "FOOL-DEAL-02"]),
+     {"STATE_HIDDEN_TEXT_CHANGED"}, "patch"),
     # invariants, events, coverage
     ("invariant expression", DDO, change("invariants", "#DDO-INV-TO-MOVE", "expression",
                                          how=lambda e: f"({e}) && true"), {"INVARIANT_CHANGED"}, "minor"),

@@ -25,6 +25,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import mul
 from typing import Any
 
 from rulespec.verify.graph import components
@@ -301,23 +302,30 @@ def optimal_play(store: StateStore) -> OptimalPlay:
         if not order:
             continue
         members = set(group) if len(group) > 1 else None
+        # Each state's edges read once into lists, so that a sweep runs in C-level maps.
+        rows = []
+        for s in order:
+            start, end = offsets[s], offsets[s + 1]
+            actor = actors[s]
+            tg = targets[start:end].tolist()
+            weights = ([probabilities[p] for p in edge_p[start:end]]
+                       if actor == CHANCE_NODE else None)
+            rows.append((s, actor, tg, weights))
+        get = value.__getitem__
         sweeps = 0
         while sweeps < MAX_SWEEPS:
             sweeps += 1
             change = 0.0
-            for s in order:
-                start, end = offsets[s], offsets[s + 1]
-                actor = actors[s]
-                if actor == CHANCE_NODE:
-                    v = 0.0
-                    for k in range(start, end):
-                        v += probabilities[edge_p[k]] * value[targets[k]]
+            for s, actor, tg, weights in rows:
+                if weights is not None:
+                    v = sum(map(mul, weights, map(get, tg)))
                 elif actor == 0:
-                    v = max(value[targets[k]] for k in range(start, end))
+                    v = max(map(get, tg))
                 else:
-                    v = min(value[targets[k]] for k in range(start, end))
+                    v = min(map(get, tg))
                 d = abs(v - value[s])
-                change = max(change, d)
+                if d > change:
+                    change = d
                 value[s] = v
             if change < TOLERANCE or (members is None and not _loops(store, order[0])):
                 break

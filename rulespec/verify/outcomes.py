@@ -324,8 +324,7 @@ def optimal_play(store: StateStore) -> OptimalPlay:
                 else:
                     v = min(map(get, tg))
                 d = abs(v - value[s])
-                if d > change:
-                    change = d
+                change = max(change, d)
                 value[s] = v
             if change < TOLERANCE or (members is None and not _loops(store, order[0])):
                 break

@@ -11,6 +11,8 @@ import pytest
 from tests.compat.conftest import ENGINES, rulespec
 
 
+# Integration: a whole kit run on the Node.js engine (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 @pytest.mark.skipif(shutil.which("node") is None,
                     reason="node is not on the PATH (CI has it): the frozen engine is JavaScript")
 def test_the_first_node_engine_conforms_as_dado_de_ouro_1_0_0() -> None:

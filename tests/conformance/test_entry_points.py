@@ -10,6 +10,8 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from rulespec.spec.registry import get_spec
 
 from .corpus import playable_games
@@ -96,6 +98,8 @@ def test_pytest_plugin_reports_the_failed_check(tmp_path: Path) -> None:
     assert "FAIL " in done.stdout and "clauses:" in done.stdout
 
 
+# Integration: a whole benchmark run in a child process, 12 s (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 def test_conform_bench_prints_figures(tmp_path: Path) -> None:
     """`rulespec conform-bench` prints checked steps per second per path (no time asserted)."""
     done = _rulespec("conform-bench", GAME, "--examples", "2", "--format", "json", cwd=tmp_path)

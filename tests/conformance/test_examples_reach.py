@@ -101,6 +101,8 @@ def test_an_engine_of_the_first_release_runs_an_example_of_every_clause(game: st
     assert "sent their parameter overrides" in text and PARAMETERS_IN_HELLO in text
 
 
+# Integration: Fool's 57 rule examples run again (the first test runs them for every game) (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 def test_fools_first_release_runs_the_examples_of_cards_per_player() -> None:
     """The issue's case: 40 of Fool's examples set cards_per_player (FOOL-DEAL-02, FOOL-DEAL-03)
     to keep hands short. Before, 11 of 57 ran; now 51 (the other 6 need 1.1.0 or later)."""
@@ -110,6 +112,8 @@ def test_fools_first_release_runs_the_examples_of_cards_per_player() -> None:
     assert len(sent["examples"]) == 40 and "fool 1.0.0 (2026-11-29)" in sent["why"]
 
 
+# Integration: Fool's 57 rule examples run again (the first test runs them for every game) (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 def test_declaring_parameters_ends_the_first_releases_contract() -> None:
     """An engine of the first release that declares ``parameters`` (even ``{}``) is sent only
     those: what needs others is counted, and the report gives the exact hello line."""

@@ -15,7 +15,10 @@ from .corpus import playable_games
 from .support import JS_ENGINE, quick
 
 NODE = shutil.which("node")
+# Integration: whole kit runs on the Node.js engine in child processes, 21 s (CI runs them as
+# a step; the default run stays under five minutes).
 pytestmark = [
+    pytest.mark.integration,
     pytest.mark.skipif(NODE is None, reason="Node.js is not installed"),
     pytest.mark.skipif("dado-de-ouro" not in playable_games(), reason="no Dado de Ouro engine"),
 ]

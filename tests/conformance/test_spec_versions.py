@@ -109,6 +109,8 @@ def test_ouro_de_tolo_from_its_first_release_lists_the_major_changes() -> None:
 FROZEN = Path(__file__).parent / "engines" / "frozen"
 
 
+# Integration: two whole kit runs on the Node.js engines (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 @pytest.mark.parametrize(("engine", "declared"), [
     (FROZEN / "dado_de_ouro-1.0.0.js", "1.0.0"),
     (kit_dir() / "engines" / "dado_de_ouro.js", "1.1.0"),

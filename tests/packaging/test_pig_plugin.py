@@ -99,6 +99,8 @@ def test_docs_build_has_a_pig_section(child: ChildEnv, tmp_path: Path) -> None:
     assert "PIG-AMB-01" in register
 
 
+# Integration: pig's own test suite in a fresh environment (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 def test_pig_own_tests_pass(child: ChildEnv, tmp_path: Path) -> None:
     """Pig's own test suite passes where it is installed (non-editable)."""
     out = child.run(child.python, "-m", "pytest", "-q", child.pig_project / "tests",

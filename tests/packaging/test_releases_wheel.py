@@ -7,6 +7,8 @@ import re
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from tests.packaging.conftest import ROOT, ChildEnv
 
 RELEASES = ROOT / "specs" / "releases"
@@ -23,6 +25,8 @@ def test_every_frozen_file_is_in_the_wheel(wheel: Path) -> None:
     assert not wanted - names, f"missing from the wheel: {sorted(wanted - names)}"
 
 
+# Integration: an installed wheel in a fresh environment (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 def test_an_installed_rulespec_diffs_releases_offline(child: ChildEnv, tmp_path: Path) -> None:
     """From a folder that is no git checkout, the installed command compares two releases
     (replaying 1.0.0's golden traces from the wheel) and checks a game against its previous

@@ -103,6 +103,8 @@ def test_text_lists_patch_changes_only_when_verbose(capsys: pytest.CaptureFixtur
     assert "STATE_ANNOTATION_CHANGED state.schema" in full and len(full) > len(short)
 
 
+# Integration: the same command as CI's spec-versions step (CI runs it as a step; the default run stays under five minutes).
+@pytest.mark.integration
 def test_all_games_pass_against_their_previous_release(
         capsys: pytest.CaptureFixture[str]) -> None:
     """The CI gate: every game's spec today needs no bump beyond the version it carries."""

@@ -54,6 +54,11 @@ def _high_fd(fd: int) -> int:
     return high
 
 
+#: What DevTools answers when the page was navigating or reloading as it was asked.
+_NAVIGATING = ("Inspected target navigated or closed", "Execution context was destroyed",
+               "Cannot find context with specified id")
+
+
 class Chromium:
     """One headless Chromium process with one page, driven over the DevTools pipe."""
 
@@ -152,10 +157,16 @@ class Chromium:
         return result["result"].get("value")
 
     def wait_for(self, expression: str, *, timeout: float | None = None) -> Any:
-        """Poll a JavaScript expression until it is truthy and return its value."""
+        """Poll a JavaScript expression until it is truthy and return its value. A page that
+        is navigating away when asked (a click on a link to another page) is asked again."""
         deadline = time.monotonic() + (timeout or self.timeout)
         while True:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except BrowserError as exc:
+                if not any(m in str(exc) for m in _NAVIGATING) or time.monotonic() > deadline:
+                    raise
+                value = None
             if value:
                 return value
             if time.monotonic() > deadline:

@@ -866,8 +866,9 @@ class OuroDeTolo(StepMemo):
         return out
 
     def hidden_by_rulings(self) -> tuple[HiddenField, ...]:
-        """Under OURO-AMB-37 in-hand a player's Fool's Gold are out of the others' sight."""
-        if self._knows(AMB_FG_SIGHT) and self.decide(AMB_FG_SIGHT, "in-hand"):
+        """Under OURO-AMB-37 in-hand a player's Fool's Gold are out of the others' sight (a view,
+        not play: the ruling is read without counting its decision point)."""
+        if self._knows(AMB_FG_SIGHT) and self.ruled(AMB_FG_SIGHT) == "in-hand":
             return FOOLS_GOLD_IN_HAND
         return ()
 

@@ -112,10 +112,8 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
     chance: dict[str, random.Random] = {}
     decide = random.Random(derive_seed(seed, "players"))
     # What the players may not see: the spec's state.hidden and what the rulings hide (a record
-    # of who sees what, such as OURO-AMB-37 in-hand): the agents choose from their view. Asked
-    # of a fresh engine, since asking counts the record's decision point in the one asked.
-    hidden = hidden_fields(spec.data) + tuple(
-        (engine_type or engine_class(spec))(spec, config).hidden_by_rulings())
+    # of who sees what, such as OURO-AMB-37 in-hand): the agents choose from their view.
+    hidden = hidden_fields(spec.data) + tuple(engine.hidden_by_rulings())
     needs = any(a.needs_history for a in seats)
     states: list[dict[str, Any]] | None = [engine.state()] if needs else None
     history: list[tuple[Actor, Action]] = []

@@ -334,7 +334,9 @@ class Engine(ABC):
 
     def hidden_by_rulings(self) -> tuple[HiddenField, ...]:
         """Return what this configuration's rulings hide beyond the spec's ``state.hidden`` (a
-        record of who sees what, such as OURO-AMB-37); () by default. See ``observation``."""
+        record of who sees what, such as OURO-AMB-37); () by default. See ``observation``. It
+        reads the rulings with ``ruled``: asking what a player sees is not play, and must not
+        count a decision point in the engine asked."""
         return ()
 
     def rule_rejection(self, action: Action) -> Rejection:
@@ -388,7 +390,8 @@ class Engine(ABC):
         """Return the option chosen for ``ambiguity`` without counting a decision point.
 
         Only for code that reports or checks a ruling without playing it: narration
-        (``describe``), refusing an unplayable configuration at set-up. Behaviour goes through
+        (``describe``), what a player may see (``hidden_by_rulings``), refusing an unplayable
+        configuration at set-up. Behaviour goes through
         ``ruling``, ``decide`` or ``reached``; the decision-point test checks which is used where.
         """
         return self._rulings[ambiguity]

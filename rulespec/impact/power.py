@@ -30,6 +30,13 @@ from rulespec.impact.stats import sig4, t_quantile
 POWER = 0.8
 
 
+def interval_standard_error(iv: Mapping[str, float], games: int) -> float:
+    """Return the standard error behind a 95% t interval of ``games`` paired games (0 for one)."""
+    value = float(iv["value"])
+    half = max(value - float(iv["low"]), float(iv["high"]) - value)
+    return half / t_quantile(CONFIDENCE, games - 1) if games > 1 else 0.0
+
+
 def seat_standard_error(iv: Mapping[str, float], games: int) -> float:
     """Return the standard error behind a seat's 95% t interval (uncorrected), never below
     what ``games`` paired games in which no pair differed leave possible.
@@ -41,9 +48,7 @@ def seat_standard_error(iv: Mapping[str, float], games: int) -> float:
     """
     if games <= 1:
         return 1.0
-    value = float(iv["value"])
-    half = max(value - float(iv["low"]), float(iv["high"]) - value)
-    return max(half / t_quantile(CONFIDENCE, games - 1), math.sqrt(3) / games)
+    return max(interval_standard_error(iv, games), math.sqrt(3) / games)
 
 
 def detectable_change(result: Mapping[str, Any], level: float,

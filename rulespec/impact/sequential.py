@@ -26,28 +26,17 @@ the sweep says so (``stopped: budget``).
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
-from rulespec.data import installed_version
 from rulespec.impact.agents import AGENTS
 from rulespec.impact.effects import ALPHA
-from rulespec.impact.measure import CONFIDENCE, Tally, plan, run
+from rulespec.impact.measure import Tally, plan, run
 from rulespec.impact.power import seat_standard_error
-from rulespec.impact.sweep import (
-    PROBE_GAMES,
-    SWEEP_FORMAT,
-    Log,
-    Setting,
-    candidate_settings,
-    choose,
-    merge_tally,
-    probe,
-)
+from rulespec.impact.sweep import Log, Probed, Setting, merge_tally
 from rulespec.spec.model import Spec
 
 #: Record statuses whose question is still open.
@@ -96,33 +85,6 @@ def planned_intervals(spec: Spec, where: Mapping[str, Sequence[Setting]],
     return total
 
 
-@dataclass(frozen=True)
-class Probed:
-    """A game probed for where its records are reached, ready to be measured."""
-
-    spec: Spec
-    settings: list[Setting]
-    refused: list[dict[str, str]]
-    reached: dict[Setting, dict[str, int]]
-    agents: list[str]
-    where: dict[str, list[Setting]]
-    probe_games: int
-
-    @property
-    def intervals(self) -> int:
-        """Return the seat intervals this game's measurements plan."""
-        return planned_intervals(self.spec, self.where, self.agents)
-
-
-def probe_game(spec: Spec, *, agents: Sequence[str], seed: int, executor: Any,
-               probe_games: int = PROBE_GAMES) -> Probed:
-    """Probe ``spec``'s settings (as the fixed sweep does) and choose where to measure."""
-    settings, refused = candidate_settings(spec)
-    reached, choices = probe(spec, settings, seed=seed, games=probe_games, executor=executor)
-    used = [a for a in agents if choices or a == "random"] or ["random"]
-    return Probed(spec, settings, refused, reached, used, choose(spec, reached), probe_games)
-
-
 def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: Any,
                      deadline: float, intervals: int | None = None,
                      max_looks: int = MAX_LOOKS, log: Log | None = None) -> dict[str, Any]:
@@ -131,16 +93,10 @@ def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: An
     number of seat intervals of the whole sweep (every game probed), for the correction;
     default: this game's."""
     spec, used, where = probed.spec, probed.agents, probed.where
-    k = intervals or probed.intervals
+    k = intervals or planned_intervals(spec, where, used)
     level = ALPHA / (max(k, 1) * max_looks)
     z = NormalDist().inv_cdf(1 - level / 2)
-    records: dict[str, dict[str, Any]] = {
-        amb: {"baseline": str(rec["default"]["option"]), "effect": rec.get("effect"),
-              "settings_tried": [s.to_json() for s in probed.settings],
-              "probe_reached": [dict(s.to_json(), games=probed.reached[s][amb])
-                                for s in probed.settings if probed.reached[s][amb]],
-              "measurements": [], "precision": []}
-        for amb, rec in spec.ambiguities.items()}
+    records = {amb: {**rec, "precision": []} for amb, rec in probed.records().items()}
     for group in ("open", "settled"):
         chosen = {a: ss for a, ss in where.items() if is_open(spec, a) == (group == "open")}
         for setting in sorted({s for ss in chosen.values() for s in ss}):
@@ -160,11 +116,7 @@ def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: An
                     log(f"{spec.game_id} {group} {setting.label()} {agent}: {len(here)} "
                         f"records, ±{100 * stop['half_width']:.1f} pts after {stop['games']} "
                         f"games ({stop['stopped']}; target ±{100 * aim:.0f})")
-    return {"format": SWEEP_FORMAT, "game": spec.game_id, "rulespec": installed_version(),
-            "measured_on": dt.datetime.now(dt.UTC).date().isoformat(), "seed": seed,
-            "batch_size": batch_size, "confidence": CONFIDENCE,
-            "probe_games": probed.probe_games, "agents": used,
-            "variants_not_tried": probed.refused, "records": records,
+    return {**probed.data(records, seed=seed, batch_size=batch_size),
             "design": {"method": "group sequential: rounds of batches to a target half-width, "
                                  "Bonferroni over every planned seat interval and every look",
                        "looks": max_looks, "intervals": k, "targets": TARGETS,

@@ -37,8 +37,8 @@ from rulespec.impact.measure import (
     run,
 )
 from rulespec.impact.paired import BatchTask, run_batch
-from rulespec.impact.power import with_detectable
-from rulespec.impact.stats import Interval, sig4, t_quantile
+from rulespec.impact.power import interval_standard_error, with_detectable
+from rulespec.impact.stats import Interval, sig4
 from rulespec.reference.core import ConfigError, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.model import Spec
@@ -115,24 +115,60 @@ def choose(spec: Spec, reached: Mapping[Setting, Mapping[str, int]]) -> dict[str
 Log = Callable[[str], None]
 
 
+@dataclass(frozen=True)
+class Probed:
+    """A game probed for where its records are reached, ready to be measured."""
+
+    spec: Spec
+    settings: list[Setting]
+    refused: list[dict[str, str]]
+    reached: dict[Setting, dict[str, int]]
+    #: The agents to measure with (random only when the players never choose).
+    agents: list[str]
+    #: Per record, the settings to measure it in (``choose``).
+    where: dict[str, list[Setting]]
+    probe_games: int
+
+    def records(self) -> dict[str, dict[str, Any]]:
+        """Return every record's entry of the sweep, with no measurement yet."""
+        return {amb: {"baseline": str(rec["default"]["option"]), "effect": rec.get("effect"),
+                      "settings_tried": [s.to_json() for s in self.settings],
+                      "probe_reached": [dict(s.to_json(), games=self.reached[s][amb])
+                                        for s in self.settings if self.reached[s][amb]],
+                      "measurements": []}
+                for amb, rec in self.spec.ambiguities.items()}
+
+    def data(self, records: dict[str, dict[str, Any]], *, seed: int,
+             batch_size: int) -> dict[str, Any]:
+        """Return the game's sweep data around ``records``."""
+        return {"format": SWEEP_FORMAT, "game": self.spec.game_id,
+                "rulespec": installed_version(),
+                "measured_on": dt.datetime.now(dt.UTC).date().isoformat(), "seed": seed,
+                "batch_size": batch_size, "confidence": CONFIDENCE,
+                "probe_games": self.probe_games, "agents": self.agents,
+                "variants_not_tried": self.refused, "records": records}
+
+
+def probe_game(spec: Spec, *, agents: Sequence[str], seed: int, executor: Any,
+               probe_games: int = PROBE_GAMES) -> Probed:
+    """Probe ``spec``'s settings and choose where to measure each record, and with whom."""
+    settings, refused = candidate_settings(spec)
+    reached, choices = probe(spec, settings, seed=seed, games=probe_games, executor=executor)
+    used = [a for a in agents if choices or a == "random"] or ["random"]
+    return Probed(spec, settings, refused, reached, used, choose(spec, reached), probe_games)
+
+
 def sweep_game(spec: Spec, *, agents: Sequence[str], games: Mapping[str, int], seed: int,
                batch_size: int, executor: Any, probe_games: int = PROBE_GAMES,
                log: Log | None = None) -> dict[str, Any]:
     """Probe, then measure every record where it is reached; return the game's sweep data."""
-    settings, refused = candidate_settings(spec)
-    reached, choices = probe(spec, settings, seed=seed, games=probe_games, executor=executor)
-    used = [a for a in agents if choices or a == "random"] or ["random"]
-    where = choose(spec, reached)
+    probed = probe_game(spec, agents=agents, seed=seed, executor=executor,
+                        probe_games=probe_games)
+    used, where = probed.agents, probed.where
     if log:
-        log(f"{spec.game_id}: probed {len(settings)} settings x {probe_games} games; agents "
-            f"{', '.join(used)}")
-    records: dict[str, dict[str, Any]] = {
-        amb: {"baseline": str(rec["default"]["option"]), "effect": rec.get("effect"),
-              "settings_tried": [s.to_json() for s in settings],
-              "probe_reached": [dict(s.to_json(), games=reached[s][amb]) for s in settings
-                                if reached[s][amb]],
-              "measurements": []}
-        for amb, rec in spec.ambiguities.items()}
+        log(f"{spec.game_id}: probed {len(probed.settings)} settings x {probe_games} games; "
+            f"agents {', '.join(used)}")
+    records = probed.records()
     for setting in sorted({s for ss in where.values() for s in ss}):
         here = [a for a, ss in where.items() if setting in ss]
         for agent in used:
@@ -143,10 +179,7 @@ def sweep_game(spec: Spec, *, agents: Sequence[str], games: Mapping[str, int], s
             if log:
                 log(f"{spec.game_id} {setting.label()} {agent}: {len(here)} records, "
                     f"{len(p.options)} options, {tally.played()} paired games each")
-    return {"format": SWEEP_FORMAT, "game": spec.game_id, "rulespec": installed_version(),
-            "measured_on": dt.datetime.now(dt.UTC).date().isoformat(), "seed": seed,
-            "batch_size": batch_size, "confidence": CONFIDENCE, "probe_games": probe_games,
-            "agents": used, "variants_not_tried": refused, "records": records}
+    return probed.data(records, seed=seed, batch_size=batch_size)
 
 
 def merge_tally(records: dict[str, dict[str, Any]], tally: Tally, setting: Setting) -> None:
@@ -197,9 +230,7 @@ def finish(games: Mapping[str, dict[str, Any]], alpha: float = ALPHA) -> int:
 
 def _widened(iv: Mapping[str, float], n: int, z: float) -> dict[str, float]:
     """Return a 95% t interval widened to the normal quantile ``z`` (same standard error)."""
-    value = float(iv["value"])
-    half = max(value - float(iv["low"]), float(iv["high"]) - value)
-    se = half / t_quantile(CONFIDENCE, n - 1) if n > 1 else 0.0
+    value, se = float(iv["value"]), interval_standard_error(iv, n)
     return Interval(value, value - z * se, value + z * se).clip(-1.0, 1.0).to_json()
 
 

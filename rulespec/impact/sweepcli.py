@@ -12,7 +12,14 @@ import click
 
 from rulespec.executors import executor_for
 from rulespec.impact.power import detectable_text
-from rulespec.impact.sweep import finish, ranked, settings_text, sweep_game, sweep_path
+from rulespec.impact.sweep import (
+    finish,
+    probe_game,
+    ranked,
+    settings_text,
+    sweep_game,
+    sweep_path,
+)
 
 
 def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[str, int],
@@ -32,21 +39,23 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
 
     data: dict[str, dict[str, Any]] = {}
     with executor_for(jobs, cluster) as executor:
-        if minutes is not None:
-            from rulespec.impact.sequential import probe_game, sequential_sweep
+        if minutes is None:
+            for spec in specs:
+                data[spec.game_id] = sweep_game(spec, agents=agents, games=per_agent, seed=seed,
+                                                batch_size=batch_size, executor=executor,
+                                                log=log)
+        else:
+            from rulespec.impact.sequential import planned_intervals, sequential_sweep
 
             deadline = started + 60 * minutes
             probed = [probe_game(spec, agents=agents, seed=seed, executor=executor)
                       for spec in specs]
-            intervals = sum(p.intervals for p in probed)
+            intervals = sum(planned_intervals(p.spec, p.where, p.agents) for p in probed)
             log(f"probed {len(probed)} game(s): {intervals} seat intervals planned")
             for p in probed:
                 data[p.spec.game_id] = sequential_sweep(p, seed=seed, batch_size=batch_size,
                                                         executor=executor, deadline=deadline,
                                                         intervals=intervals, log=log)
-        for spec in specs if minutes is None else []:
-            data[spec.game_id] = sweep_game(spec, agents=agents, games=per_agent, seed=seed,
-                                            batch_size=batch_size, executor=executor, log=log)
     family = finish(data)
     log(f"done: {family} tests, Holm-corrected")
     if save:

@@ -17,14 +17,13 @@ from rulespec.executors import executor_for
 from rulespec.impact.sequential import (
     MAX_LOOKS,
     TARGETS,
-    Probed,
     _Looks,
     is_open,
     planned_intervals,
     sequential_sweep,
     target,
 )
-from rulespec.impact.sweep import Setting, finish
+from rulespec.impact.sweep import Probed, Setting, finish
 from rulespec.spec.registry import get_spec
 
 SPEC = get_spec("ruby-rhino")

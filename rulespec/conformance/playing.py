@@ -229,7 +229,7 @@ class GamePlay:
         if opts.determinism_every and (self._examples - 1) % opts.determinism_every == 0:
             self._check_determinism(game)
             if self.level != "none" and self._declares_observation():
-                self._check_observations(game, ref_actions=list(game.ref_actions))
+                self._check_observations(game)
         self._keep_passed(game.ref_actions)
 
     def _keep_passed(self, actions: list[Action]) -> None:
@@ -383,7 +383,7 @@ class GamePlay:
             self._observes = hello is not None and "observation" in hello.capabilities
         return self._observes
 
-    def _check_observations(self, game: _Game, *, ref_actions: list[Action]) -> None:
+    def _check_observations(self, game: _Game) -> None:
         """Replay ``game`` and compare every player's observation with the reference's at
         every step (check OBSERVATION): what the spec's ``state.hidden`` and the configured
         rulings hide from a player must be hidden, the rest shown as in the state."""
@@ -393,6 +393,7 @@ class GamePlay:
         if not callable(ask):
             return
         ref = self.reference(self.spec, game.config)
+        ref_actions = game.ref_actions
         players = int(game.cfg.get("players") or 0)
         try:
             self.adapter.start(game.cfg)

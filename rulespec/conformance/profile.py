@@ -451,7 +451,7 @@ def _steer(adapter: Adapter, spec: Spec, reference: Reference,
     searches: dict[tuple[int, str], Steered] = {}
     going: dict[tuple[int, str], Progress] = {}
     first = suspects(by_count, profile.configured)
-    offered = set(adapter.hello().games.get(spec.game_id, {}).get("variants") or ())
+    offered = declared_variants(adapter, spec)
     passes = [(steps, True) for steps in STEER_ROUNDS] if first else []
     for steps, only_suspects in [*passes, *((steps, False) for steps in STEER_ROUNDS)]:
         pending = [(n, r) for n in profile.players for r, f in by_count[n].items()
@@ -503,6 +503,11 @@ def record_variants(spec: Spec, record: str, variants: Sequence[str]) -> tuple[s
     return (*variants, *own)
 
 
+def declared_variants(adapter: Adapter, spec: Spec) -> set[str]:
+    """Return the variants the engine declares for ``spec``'s game."""
+    return set(adapter.hello().games.get(spec.game_id, {}).get("variants") or ())
+
+
 def suspects(by_count: Mapping[int, Mapping[str, Finding]],
              configured: Mapping[str, str]) -> frozenset[str]:
     """Return the records the engine was seen, at some count, to play otherwise than it is
@@ -520,7 +525,7 @@ def _confirm(adapter: Adapter, spec: Spec, reference: Reference,
     between the two: another record's reading can make a witness hold in its one position
     (OURO-AMB-16's fever for everyone looks, there, like OURO-AMB-35's card that costs money).
     A steered game that shows the configured reading overrules the witness."""
-    offered = set(adapter.hello().games.get(spec.game_id, {}).get("variants") or ())
+    offered = declared_variants(adapter, spec)
     for n in profile.players:
         for record, f in list(by_count[n].items()):
             configured = profile.configured[record]

@@ -100,11 +100,16 @@ _HEADERS = ["Option", "Agent", "Games", "Trigger rate (and where the options dif
             "Outcome changed (paired) / reshuffle baseline", "Test p (Holm)"]
 
 
+def _least(r: Mapping[str, Any], level: float) -> float | None:
+    """Return the smallest seat change ``r`` could show (None where its point was not reached)."""
+    return detectable_change(r, level) if float(r["trigger_rate"]["value"]) > 0 else None
+
+
 def _row(r: Mapping[str, Any], level: float) -> list[str]:
     seats = "<br>".join(text(f"seat {s}: {change_text(iv)}")
                         for s, iv in enumerate(r.get("seat_win_rate_change_corrected")
                                                or r["seat_win_rate_change"] or []))
-    least = detectable_change(r, level) if float(r["trigger_rate"]["value"]) > 0 else None
+    least = _least(r, level)
     if seats and least is not None:
         seats += "<br>" + text(f"could show ±{100 * least:.0f} pts")
     test = r.get("distribution_test")
@@ -132,7 +137,7 @@ def _short_row(r: Mapping[str, Any], level: float) -> list[str]:
     seats = r.get("seat_win_rate_change_corrected") or r["seat_win_rate_change"] or []
     largest = (max(enumerate(seats), key=lambda x: (abs(float(x[1]["value"])), -x[0]))
                if seats else None)
-    least = detectable_change(r, level) if float(r["trigger_rate"]["value"]) > 0 else None
+    least = _least(r, level)
     return [code(r["option"]), code(r["agent"]), str(r["games"]),
             "—" if test is None else text(f"{test['p_adjusted']:.2g}"),
             "—" if largest is None else text(f"seat {largest[0]}: {change_text(largest[1])}"),

@@ -17,7 +17,6 @@ A frozen spec is a historical document: it was valid under the tools of its day,
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -216,17 +215,16 @@ def release_traces(folder: Path, game: str) -> list[Path]:
 
 
 def read_trace_file(path: Path) -> Trace:
-    """Read a golden trace, gzipped (``.jsonl.gz``) or plain, as a ``Trace``."""
+    """Read a golden trace, gzipped (``.jsonl.gz``) or plain, as a ``Trace`` (``read_trace``
+    reads both); a frozen file that is not readable gzip is to be restored from the release."""
     from rulespec.reference.trace import TraceError, read_trace
 
-    if path.name.endswith(".gz"):
-        try:
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
-                return read_trace(handle)
-        except (OSError, EOFError) as exc:
-            raise TraceError(f"{path}: not a readable gzip file ({exc}); restore it from the "
-                             "release") from None
-    return read_trace(path)
+    try:
+        return read_trace(path)
+    except TraceError as exc:
+        if not str(exc).startswith(f"{path}: not a readable gzip file"):
+            raise
+        raise TraceError(f"{exc}; restore it from the release") from None
 
 
 def perft_file(folder: Path, game: str) -> Path | None:

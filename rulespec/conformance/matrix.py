@@ -502,7 +502,7 @@ def stale(out: Path, the_plan: Plan) -> tuple[list[Problem], list[str]]:
 
 
 def _check_document(name: str, doc: Mapping[str, Any], bad: Any, today: str | None,
-                    notes: list[str] | None = None) -> None:
+                    notes: list[str]) -> None:
     mark = doc.get("matrix")
     if not isinstance(mark, dict):
         bad(name, "has no matrix stamp: it was not produced by rulespec matrix")
@@ -511,8 +511,8 @@ def _check_document(name: str, doc: Mapping[str, Any], bad: Any, today: str | No
         checks = [str(c.get("id")) for c in doc.get("checks", [])]
         if any(c not in CHECK_IDS for c in checks):
             bad(name, f"was checked with {describe_checks(checks)}")
-        elif checks != list(CHECK_IDS) and notes is not None:
-            # A check the kit gained since (OBSERVATION in 0.4): the report reads as before,
+        elif checks != list(CHECK_IDS):
+            # A check the kit gained since (OBSERVATION, after 0.3.0): the report reads as before,
             # that check "not run"; producing the matrix again runs it.
             notes.append(f"{name}.json: made before the kit had "
                          f"{', '.join(c for c in CHECK_IDS if c not in checks)} (shown as not "

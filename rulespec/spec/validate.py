@@ -151,7 +151,7 @@ class _Checker:
                   self.check_parameters, self.check_schemas, self.check_invariants,
                   self.check_events,
                   self.check_variants, self.check_ambiguities, self.check_visibility,
-                  self.check_register, self.check_null_keys, self.check_impact,
+                  self.check_views, self.check_register, self.check_null_keys, self.check_impact,
                   self.check_releases, self.check_provenance)
         for check in checks:
             try:
@@ -377,6 +377,12 @@ class _Checker:
 
         for i, message in check_hidden(self.data):
             self.add(("state", "hidden", i, "path"), message)
+
+    def check_views(self) -> None:
+        from rulespec.spec.verify_views import check_views
+
+        for where, message in check_views(self.data):
+            self.add(("state", "schema", *where), message)
 
     def check_invariants(self) -> None:
         from rulespec.spec.expressions import ExpressionError, compile_expression

@@ -23,7 +23,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
-from rulespec.docsgen import publish, weight
+from rulespec.docsgen import parts, publish, weight
 from rulespec.docsgen.matrix import (
     check_reports,
     load_index,
@@ -195,10 +195,15 @@ def on_post_build(config: MkDocsConfig) -> None:
     if not config.site_url:
         for sitemap in (site / "sitemap.xml", site / "sitemap.xml.gz"):
             sitemap.unlink(missing_ok=True)
-    # Lighter, and looking the same: no template indentation, no unused search languages.
-    for html_page in site.rglob("*.html"):
+    # Lighter, and looking the same: no template indentation, no unused search languages; a
+    # heavy page's folded blocks load when opened (rulespec.docsgen.parts).
+    for html_page in list(site.rglob("*.html")):
         source = html_page.read_text(encoding="utf-8")
-        squeezed = weight.squeeze_html(source)
+        squeezed, moved = parts.defer_folded(weight.squeeze_html(source))
+        for part in moved:
+            target = html_page.parent / part.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(part.text, encoding="utf-8")
         if squeezed != source:
             html_page.write_text(squeezed, encoding="utf-8")
     search = config.plugins.get("material/search") or config.plugins.get("search")

@@ -1,6 +1,9 @@
 // Trace viewer: step through a rulespec trace (JSON Lines: a header, one line per action,
 // the result). The site's traces come as scripts (traces/catalog.js, traces/<name>.js) that
 // call back into this file, so the page also works from file:// where fetch is refused.
+// A trace script hands over the text itself or, as the site's build writes them, the text
+// gzipped and in base64 ({gzip: "..."}: a tenth of the size), unpacked here with the
+// browser's DecompressionStream.
 // A visitor's own file is read with FileReader and never leaves the browser.
 //
 // A trace may record the state before the first step (the header's "state") and after each
@@ -22,6 +25,22 @@
     delete waiting[name];
     if (done) done(text);
   };
+
+  // Return (a promise of) the trace's text: a string as it is, {gzip: base64} unpacked.
+  function unpack(data, name) {
+    if (typeof data === "string") return Promise.resolve(data);
+    if (!data || typeof data.gzip !== "string") {
+      return Promise.reject(new Error(name + ": the trace script holds neither a text nor {gzip: ...}"));
+    }
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error(name + ": this browser cannot unpack the site's traces (it has no "
+        + "DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later); open the trace file "
+        + "itself with the file chooser instead"));
+    }
+    const bytes = Uint8Array.from(atob(data.gzip), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -233,7 +252,7 @@
       new Promise((resolve) => {
         waiting[name] = resolve;
         loadScript(base + encodeURIComponent(name) + ".js").catch(fail);
-      }).then((text) => {
+      }).then((data) => unpack(data, name)).then((text) => {
         picker.value = name;
         show(parseTrace(text, name), at);
       }).catch(fail);

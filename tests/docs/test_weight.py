@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.docsgen.traces import js_string
+from rulespec.docsgen.parts import defer_folded
+from rulespec.docsgen.traces import TraceFile, js_string, trace_script
 from rulespec.docsgen.weight import site_weight, squeeze_html, unused_search_languages
 
 
@@ -48,3 +49,52 @@ def test_the_weight_of_a_small_site(tmp_path: Path) -> None:
     assert weight.site == 49 + 1700 + 12
     assert 49 < weight.first_visits["index.html"] < 49 + 1700, "gzipped, with the style sheet"
     assert weight.over() == {"first_visit": [], "page": [], "site": []}
+
+
+def test_whitespace_tokens_of_highlighted_code_lose_their_element() -> None:
+    page = '<pre><code><span class="p">{</span>\n<span class="w">  </span><span class="nt">"a"</span></code></pre>'
+    assert squeeze_html(page) == ('<pre><code><span class="p">{</span>\n  '
+                                  '<span class="nt">"a"</span></code></pre>')
+
+
+@pytest.mark.skipif(not Path("/usr/bin/node").exists(), reason="node is not installed")
+def test_a_packed_trace_script_unpacks_to_the_trace(tmp_path: Path) -> None:
+    """The site's trace scripts carry the trace gzipped in base64; the viewer's unpack (run here
+    in Node, which has DecompressionStream as browsers do) gives the text back, and a script
+    of the old form (the text itself) still reads."""
+    text = '{"config": {}, "game": "fool", "é": "\u2028"}\n' + '{"n": 1, "type": "step"}\n' * 200
+    trace = TraceFile("fool.p4-x", "fool", None, text=text)
+    packed = trace_script(trace)
+    assert "gzip" in packed and len(packed) < len(text) / 4, "the trace is not packed"
+    viewer = (Path(__file__).parents[2] / "docs/javascripts/trace-viewer.js").read_text("utf-8")
+    unpack = viewer[viewer.index("  function unpack("):viewer.index("\n  }\n", viewer.index(
+        "  function unpack(")) + 4]
+    for script in (packed, trace_script(trace, packed=False)):
+        runner = tmp_path / "run.js"
+        runner.write_text("const window = {};\n" + unpack + "\nwindow.rulespecTraceLoaded = "
+                          "(name, data) => unpack(data, name).then((t) => process.stdout.write("
+                          "JSON.stringify([name, t])));\n" + script, encoding="utf-8")
+        out = subprocess.run(["node", str(runner)], capture_output=True, text=True, check=True)
+        assert json.loads(out.stdout) == ["fool.p4-x", text]
+
+
+def test_a_heavy_page_moves_its_largest_folded_bodies_out_until_it_is_light(tmp_path: Path) -> None:
+    """Folded bodies leave, largest first, until the page is under the target; one with an id
+    (a link may point into it) or another fold inside stays, and so does a small one."""
+    big, bigger = "<p>" + "x" * 3000 + "</p>", "<p>" + "y" * 5000 + "</p>"
+    with_id = '<p id="here">' + "z" * 5000 + "</p>"
+    page = ("<html><head><title>Rules &amp; more</title></head><body>"
+            f"<details><summary>Small</summary><p>s</p></details>"
+            f"<details class='example'><summary>Big <code>one</code></summary>{big}</details>"
+            f"<details><summary>Bigger</summary>{bigger}</details>"
+            f"<details><summary>Anchored</summary>{with_id}</details>"
+            f"<details open><summary>Open</summary>{bigger}</details></body></html>")
+    assert defer_folded(page, target=len(page) + 1) == (page, [])
+    out, moved = defer_folded(page, target=len(page) - 4000)
+    assert [p.path for p in moved] == ["parts/1.html"], "only the largest had to go"
+    assert "y" * 5000 not in out.split("<details open>")[0] and big in out and with_id in out
+    assert '<div class="rs-part" data-part="parts/1.html"><p><a href="parts/1.html">' in out
+    assert bigger in moved[0].text and '<base href="../">' in moved[0].text
+    assert "<title>Rules &amp; more: Bigger</title>" in moved[0].text
+    out, moved = defer_folded(page, target=100)
+    assert len(moved) == 2 and big not in out and with_id in out and "<p>s</p>" in out

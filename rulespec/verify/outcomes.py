@@ -258,9 +258,19 @@ def _eliminate(group: list[int], rows: dict[int, dict[int, Number]],
 
 
 def uniform_outcomes(store: StateStore, players: int, *, exact: bool = True,
-                     choice: Sequence[int] | None = None) -> Outcomes:
+                     choice: Sequence[int] | None = None, dense: bool = True) -> Outcomes:
     """Return the outcomes from the start under uniform random players (or, with ``choice``,
-    under the players' fixed choices)."""
+    under the players' fixed choices). In floating point the equations are solved in dense
+    blocks (``rulespec.verify.numeric``) unless ``dense`` is false (component by component,
+    by elimination or sweeps, as before)."""
+    if not exact and dense:
+        from rulespec.verify.numeric import solve_linear
+
+        solved = solve_linear(store, players, components(store), choice)
+        if solved is not None:
+            root_row = [float(x) for x in solved[0]]
+            return Outcomes(tuple(root_row[:players]), root_row[players],
+                            root_row[players + 1], False)
     solver = _Solver(store, players, choice, exact)
     values = solver.solve()
     root = values[0]
@@ -278,7 +288,7 @@ class OptimalPlay:
     sweeps: int
 
 
-def optimal_play(store: StateStore) -> OptimalPlay:
+def optimal_play(store: StateStore, *, dense: bool = True) -> OptimalPlay:
     """Solve a complete two-player graph by value iteration (seat 0 maximises its utility: +1
     for winning alone, -1 for losing alone, 0 for a shared win; seat 1 minimises it).
 
@@ -286,9 +296,21 @@ def optimal_play(store: StateStore) -> OptimalPlay:
     over its own states (the states found last first) until no value moves by more than
     ``TOLERANCE``: a component's successors outside it are final when it is swept. ``sweeps``
     is the most any component took.
+
+    With ``dense`` (the default) each component is solved by strategy improvement on dense
+    linear systems instead (``rulespec.verify.numeric.optimal_values``: the same fixed point,
+    to rounding), falling back to the sweeps where that does not settle; ``sweeps`` is then
+    the most improvement rounds a component took.
     """
+    from rulespec.verify.numeric import optimal_values
+
     n = len(store)
     actors, offsets, targets = store.actors, store.offsets, store.targets
+    groups = components(store)
+    fast = optimal_values(store, groups) if dense else None
+    if fast is not None:
+        value = array("d", fast[0].tobytes())
+        return _optimal(store, value, fast[1])
     probabilities = [float(p) for p in store.probabilities]
     edge_p = store.edge_probabilities
     value = array("d", bytes(8 * n))
@@ -297,7 +319,7 @@ def optimal_play(store: StateStore) -> OptimalPlay:
             mask = store.winners[s]
             value[s] = float((mask & 1) - (mask >> 1 & 1))
     most = 0
-    for group in components(store):
+    for group in groups:
         order = [s for s in sorted(group, reverse=True) if actors[s] != TERMINAL_NODE]
         if not order:
             continue
@@ -329,6 +351,14 @@ def optimal_play(store: StateStore) -> OptimalPlay:
             if change < TOLERANCE or (members is None and not _loops(store, order[0])):
                 break
         most = max(most, sweeps)
+    return _optimal(store, value, most)
+
+
+def _optimal(store: StateStore, value: array[float], most: int) -> OptimalPlay:
+    """Return the optimal play whose values are ``value``: each player's move the first
+    attaining its best value, and the outcomes of those moves."""
+    n = len(store)
+    actors, offsets, targets = store.actors, store.offsets, store.targets
     choice = array("i", [-1]) * n
     for s in range(n):
         if actors[s] in (0, 1) and offsets[s + 1] > offsets[s]:

@@ -10,7 +10,7 @@ import sys
 import time
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.coverage import percent, totals
+from rulespec.conformance.play.coverage import percent, totals
 from rulespec.spec.registry import game_ids
 
 

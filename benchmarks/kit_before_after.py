@@ -27,8 +27,8 @@ PATHS = ("in-process/default", "in-process/full", "protocol/default")
 CHILD = r"""
 import json, resource, shlex, sys, time
 from dataclasses import replace
-from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
-from rulespec.conformance.runner import Conformance, Options, supported_configs
+from rulespec.conformance.engine.adapters import InProcessAdapter, SubprocessAdapter
+from rulespec.conformance.play.runner import Conformance, Options, supported_configs
 from rulespec.spec.registry import get_spec
 
 game, path, examples = sys.argv[1], sys.argv[2], int(sys.argv[3])

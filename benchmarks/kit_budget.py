@@ -97,7 +97,7 @@ def kill_rates(budgets: list[float], games: list[str] | None,
 
 def honest(games: list[str] | None) -> list[dict[str, Any]]:
     """Time the default run of the reference served over the protocol, per game."""
-    from rulespec.conformance.options import DEFAULT_BUDGET
+    from rulespec.conformance.play.options import DEFAULT_BUDGET
     from tests.conformance.corpus import playable_games
 
     out = []
@@ -129,7 +129,7 @@ def table(rows: list[dict[str, Any]], budgets: list[float], default: float) -> s
 
 
 def main() -> int:
-    from rulespec.conformance.options import DEFAULT_BUDGET
+    from rulespec.conformance.play.options import DEFAULT_BUDGET
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--budgets", type=float, nargs="+", default=[5, 15, 30, 60])

@@ -51,7 +51,7 @@ def _parse_pairs(values: Sequence[str], what: str, *, json_values: bool = False)
 
 #: Commands defined in other modules, imported only when one of them is asked for (or the
 #: whole list is, for --help): "module:attribute", the attribute a command or a tuple of them.
-LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.conformance.matrix_cli:matrix",
+LAZY_COMMANDS = ("rulespec.conformance.cli:COMMANDS", "rulespec.conformance.matrix.cli:matrix",
                  "rulespec.perft_cli:perft",
                  "rulespec.examples.cli:examples", "rulespec.impact.cli:impact",
                  "rulespec.releases.cli:COMMANDS", "rulespec.docsgen.command:docs",
@@ -299,7 +299,7 @@ def golden(games: tuple[str, ...], check: bool) -> None:
     games chosen from the spec (player counts, ruling options, variants) with fixed seeds, so
     writing twice gives the same files; commit them, and run --check in CI.
     """
-    from rulespec.conformance import golden as traces
+    from rulespec.conformance.play import golden as traces
     from rulespec.reference.core import ConfigError
     from rulespec.spec.registry import UnknownGame, registered, usable_game_ids
 
@@ -597,7 +597,7 @@ def bench(games: tuple[str, ...], players: tuple[int, ...], seconds: float, fmt:
 def _interrupted(exc: BaseException) -> int | None:
     """Return the exit code if ``exc`` is the kit's Interrupted (only a loaded kit raises it:
     the kit is not imported to find out)."""
-    module = sys.modules.get("rulespec.conformance.processes")
+    module = sys.modules.get("rulespec.conformance.engine.processes")
     kind = getattr(module, "Interrupted", None)
     if isinstance(kind, type) and isinstance(exc, kind):
         return int(getattr(exc, "code", EXIT_FAILED))

@@ -56,7 +56,7 @@ def perft(game: str | None, players: int | None, ruling: tuple[str, ...],
     are not merged. Compare your engine's counts with these (and with the published tables,
     `rulespec perft --check-tables`); `--divide` finds the first move whose subtree differs.
     """
-    from rulespec.conformance import perft_tables
+    from rulespec.conformance.play import perft_tables
     from rulespec.spec.registry import game_ids
 
     if write_tables or check_tables:

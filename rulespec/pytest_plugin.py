@@ -70,7 +70,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                                   items: list[pytest.Item]) -> None:
     """Add the kit's items when --rulespec-engine and --rulespec-game are given."""
     if _wanted(config):
-        from rulespec.conformance import pytest_items
+        from rulespec.conformance.reports import pytest_items
 
         pytest_items.collect(session, config, items)
 
@@ -79,6 +79,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """Shut the engine under test down, if the kit started one."""
     import sys
 
-    items = sys.modules.get("rulespec.conformance.pytest_items")
+    items = sys.modules.get("rulespec.conformance.reports.pytest_items")
     if items is not None:
         items.unconfigure(config)

@@ -92,7 +92,7 @@ def _lint(folder: Path, config: Path) -> subprocess.CompletedProcess[str]:
 def test_the_floors_contract_holds() -> None:
     result = _lint(ROOT, ROOT / "pyproject.toml")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "1 kept, 0 broken" in result.stdout
+    assert "2 kept, 0 broken" in result.stdout
 
 
 def test_the_floors_contract_catches_an_upward_import(tmp_path: Path) -> None:
@@ -112,6 +112,50 @@ def test_the_floors_contract_catches_an_upward_import(tmp_path: Path) -> None:
     result = _lint(folder, folder / "setup.toml")
     assert result.returncode != 0
     assert "house.bottom -> house.top" in result.stdout
+
+
+def _contracts() -> list[dict[str, object]]:
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts: list[dict[str, object]] = data["tool"]["importlinter"]["contracts"]
+    return contracts
+
+
+KIT = ROOT / "rulespec" / "conformance"
+
+
+def test_the_kit_is_grouped_by_stage() -> None:
+    """The kit's top level is a handful of modules; every other module is in a stage the
+    ``kit-stages`` contract names, and each stage says what it is for and what it may use."""
+    top = sorted(p.name for p in KIT.glob("*.py"))
+    assert len(top) <= 10, top
+    stages = sorted(p.name for p in KIT.iterdir() if (p / "__init__.py").is_file())
+    (contract,) = [c for c in _contracts() if c.get("id") == "kit-stages"]
+    assert contract["containers"] == ["rulespec.conformance"]
+    layers = {name.strip() for layer in contract["layers"] for name in str(layer).split("|")}
+    assert set(stages) <= layers, set(stages) - layers
+    for stage in stages:
+        doc = ast.get_docstring(ast.parse((KIT / stage / "__init__.py").read_text(encoding="utf-8")))
+        assert doc and "May use:" in doc, f"rulespec/conformance/{stage}/__init__.py"
+        assert not any(p.is_dir() and (p / "__init__.py").is_file() for p in (KIT / stage).iterdir()), stage
+
+
+def test_the_stages_contract_catches_an_import_from_a_stage_above(tmp_path: Path) -> None:
+    (contract,) = [c for c in _contracts() if c.get("id") == "kit-stages"]
+    layers = [str(layer) for layer in contract["layers"]]
+    folder = _package(tmp_path, {
+        "kit/__init__.py": "",
+        **{f"kit/{name.strip()}/__init__.py": "" for layer in layers for name in layer.split("|")},
+        "kit/engine/low.py": "import kit.play.high\n",
+        "kit/play/high.py": "",
+        "setup.toml": "[tool.importlinter]\nroot_package = \"kit\"\n"
+                      "[[tool.importlinter.contracts]]\nname = \"stages\"\ntype = \"layers\"\n"
+                      "containers = [\"kit\"]\nlayers = " + repr(layers).replace("'", '"') + "\n",
+    })
+    result = _lint(folder, folder / "setup.toml")
+    assert result.returncode != 0
+    assert "kit.engine.low -> kit.play.high" in result.stdout
 
 
 def test_no_import_circles() -> None:
@@ -171,9 +215,9 @@ def test_the_public_api_check_sees_an_internal_import(tmp_path: Path) -> None:
     sample.write_text("from rulespec.reference import Engine\n"
                       "from rulespec.reference.core import Rejection\n"
                       "from rulespec.spec import load_spec, _private\n"
-                      "import rulespec.conformance.runner\n", encoding="utf-8")
+                      "import rulespec.conformance.play.runner\n", encoding="utf-8")
     assert not_public(sample) == ["rulespec.reference.core.Rejection", "rulespec.spec._private",
-                                  "rulespec.conformance.runner"]
+                                  "rulespec.conformance.play.runner"]
 
 
 @pytest.mark.parametrize("name", sorted(PUBLIC))

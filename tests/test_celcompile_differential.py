@@ -18,7 +18,7 @@ import cel
 import pytest
 import yaml
 
-from rulespec.conformance.coverage import fields_read, premise_of, slim
+from rulespec.conformance.play.coverage import fields_read, premise_of, slim
 from rulespec.examples.run import odds
 from rulespec.reference.core import CHANCE, Config, Engine, config_from_json
 from rulespec.reference.registry import engine_class

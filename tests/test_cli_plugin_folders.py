@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulespec.conformance import InProcessAdapter, perft_tables
-from rulespec.conformance.examples_check import run_rule_examples
+from rulespec.conformance import InProcessAdapter
+from rulespec.conformance.play import perft_tables
+from rulespec.conformance.play.examples_check import run_rule_examples
 from rulespec.examples.model import examples_path
 from rulespec.spec import registry as registry_module
 from rulespec.spec.registry import (

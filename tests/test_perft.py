@@ -77,7 +77,7 @@ def test_depth_is_bounded() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_committed_perft_tables_match_a_fresh_count(game: str) -> None:
     """The published perft tables are regenerated from the reference and must not drift."""
-    from rulespec.conformance import perft_tables
+    from rulespec.conformance.play import perft_tables
 
     assert perft_tables.differences([game]) == []
 
@@ -90,7 +90,7 @@ def test_the_perft_command_prints_the_published_counts(game: str) -> None:
     from click.testing import CliRunner
 
     from rulespec.cli import cli
-    from rulespec.conformance import perft_tables
+    from rulespec.conformance.play import perft_tables
 
     published = perft_tables.load(game)
     assert published is not None
@@ -144,7 +144,7 @@ def test_perft_refuses_two_options_for_one_ambiguity() -> None:
 @pytest.mark.integration
 def test_each_game_has_a_perft_page_with_its_published_counts() -> None:
     """The docs show every game's published perft tables, read from the committed file."""
-    from rulespec.conformance import perft_tables
+    from rulespec.conformance.play import perft_tables
     from rulespec.docsgen.site import games_nav, site_pages
     from rulespec.spec.registry import get_spec
 

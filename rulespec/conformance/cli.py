@@ -25,7 +25,7 @@ from rulespec.cliargs import (
     output_folder,
     parse_pairs,
 )
-from rulespec.conformance.options import DEFAULT_BUDGET
+from rulespec.conformance.play.options import DEFAULT_BUDGET
 from rulespec.exitcodes import EXIT_ENGINE, EXIT_FAILED, EXIT_OK, exit_code_for
 
 
@@ -130,12 +130,12 @@ def conform(engine_cmd: str | None, game: str, players: tuple[int, ...], ruling:
     own process group and is ended with the kit, however the kit ends (SIGINT, SIGTERM,
     SIGHUP, an error).
     """
-    from rulespec.conformance.adapters import InProcessAdapter, SubprocessAdapter
-    from rulespec.conformance.parallel import default_jobs
-    from rulespec.conformance.processes import ending_engines_on_signals
-    from rulespec.conformance.progress import on_terminal
-    from rulespec.conformance.report import FoundStream, render
-    from rulespec.conformance.runner import Options, check_engine
+    from rulespec.conformance.engine.adapters import InProcessAdapter, SubprocessAdapter
+    from rulespec.conformance.engine.processes import ending_engines_on_signals
+    from rulespec.conformance.play.parallel import default_jobs
+    from rulespec.conformance.play.progress import on_terminal
+    from rulespec.conformance.play.runner import Options, check_engine
+    from rulespec.conformance.reports.report import FoundStream, render
     from rulespec.reference.core import ConfigError
     from rulespec.spec.errors import RulespecError
     from rulespec.spec.registry import UnknownGame, get_spec
@@ -207,13 +207,13 @@ def _infer(adapter: Any, game: str, players: Sequence[int], rulings: dict[str, s
            spec_version: str | None = None, steer_seconds: float | None = None) -> None:
     """Print the ruling profile of the engine behind ``adapter`` (``conform --infer``).
 
-    The spec's witnesses decide first (``rulespec.conformance.profile``); ``games`` games of at
+    The spec's witnesses decide first (``rulespec.conformance.explain.profile``); ``games`` games of at
     most ``max_steps`` actions are played per player count only for what they leave open. Exits
     1 when the engine follows no option of a record (a plain bug).
     """
-    from rulespec.conformance.profile import PLAY_GAMES, PLAY_STEPS, infer_ruling_profile
-    from rulespec.conformance.profile_report import render_text, to_json
-    from rulespec.conformance.protocol import EngineError, EngineFailure
+    from rulespec.conformance.engine.protocol import EngineError, EngineFailure
+    from rulespec.conformance.explain.profile import PLAY_GAMES, PLAY_STEPS, infer_ruling_profile
+    from rulespec.conformance.reports.profile_report import render_text, to_json
     from rulespec.reference.core import ConfigError
     from rulespec.reference.registry import engine_class
     from rulespec.spec.errors import RulespecError
@@ -250,8 +250,8 @@ def _asked_is_declared(adapter: Any, spec: Any, players: Sequence[int], rulings:
                        spec_version: str | None) -> None:
     """Refuse (exit 2) a --ruling, --variant or --param the engine's hello does not declare:
     nothing could be checked under it. The error names what to add to hello."""
-    from rulespec.conformance.scope import NotDeclared, Scope, asked_undeclared
-    from rulespec.conformance.versions import view_for
+    from rulespec.conformance.judging.scope import NotDeclared, Scope, asked_undeclared
+    from rulespec.conformance.judging.versions import view_for
 
     if not (rulings or variants or parameters):
         return
@@ -266,7 +266,7 @@ def _asked_is_declared(adapter: Any, spec: Any, players: Sequence[int], rulings:
 
 def _handshake(adapter: Any) -> None:
     """Say hello to the engine first: one that cannot start or answer it exits with code 3."""
-    from rulespec.conformance.protocol import EngineFailure
+    from rulespec.conformance.engine.protocol import EngineFailure
 
     try:
         adapter.hello()
@@ -280,8 +280,8 @@ def _handshake(adapter: Any) -> None:
 @click.argument("games", nargs=-1)
 def serve(games: tuple[str, ...]) -> None:
     """Serve the reference engine of GAMES (default: all) over the engine protocol."""
-    from rulespec.conformance.adapters import InProcessAdapter
-    from rulespec.conformance.server import serve as run_server
+    from rulespec.conformance.engine.adapters import InProcessAdapter
+    from rulespec.conformance.engine.server import serve as run_server
     from rulespec.reference.registry import engine_class
     from rulespec.spec.registry import UnknownGame, get_spec
 
@@ -307,9 +307,9 @@ def serve(games: tuple[str, ...]) -> None:
 def conform_bench(games: tuple[str, ...], engine_cmd: str | None, examples: int,
                   fmt: str, quiet: bool) -> None:
     """Print how many steps per second the kit checks, in-process and over the protocol."""
-    from rulespec.conformance.bench import PATHS, bench
-    from rulespec.conformance.processes import ending_engines_on_signals
-    from rulespec.conformance.progress import on_terminal
+    from rulespec.conformance.engine.processes import ending_engines_on_signals
+    from rulespec.conformance.play.bench import PATHS, bench
+    from rulespec.conformance.play.progress import on_terminal
     from rulespec.spec.registry import UnknownGame, game_ids, get_spec
 
     engine_argv(engine_cmd)
@@ -357,7 +357,7 @@ class _BenchProgress:
         if self.show:
             from contextlib import ExitStack
 
-            from rulespec.conformance.progress import KitProgress
+            from rulespec.conformance.play.progress import KitProgress
 
             self._stack = ExitStack()
             self._kit: Any = None

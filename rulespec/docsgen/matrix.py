@@ -22,7 +22,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulespec.conformance.checks import BY_ID, CHECK_IDS
+from rulespec.conformance.judging.checks import BY_ID, CHECK_IDS
 from rulespec.docsgen.links import game_title
 from rulespec.docsgen.markdown import DocsError, Page, anchor, code, plural, table, text
 from rulespec.docsgen.matrix_failures import (
@@ -106,7 +106,7 @@ def refusals(reports: Sequence[Mapping[str, Any]], profiles: Sequence[Mapping[st
     """Return why the documents cannot be shown: not stamped by ``rulespec matrix``, checked
     with other checks than the kit's, or at a spec version that is not a release of the spec
     (checked for the games in ``known``; the page says which could not be)."""
-    from rulespec.conformance.matrix import describe_checks
+    from rulespec.conformance.matrix.run import describe_checks
 
     out = []
     for doc in [*reports, *profiles]:

@@ -1,6 +1,6 @@
 """A game's perft page: the published tree counts an implementer compares an engine with.
 
-Read from the committed ``<game>.perft.json`` (see ``rulespec.conformance.perft_tables``), so
+Read from the committed ``<game>.perft.json`` (see ``rulespec.conformance.play.perft_tables``), so
 building the site counts nothing.
 """
 

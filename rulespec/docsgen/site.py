@@ -190,7 +190,7 @@ def phase_traces(spec: Spec) -> list[TraceFile]:
 
 def published_perft(spec: Spec) -> dict[str, Any] | None:
     """Return the committed perft tables of a registered game (None for other specs)."""
-    from rulespec.conformance import perft_tables
+    from rulespec.conformance.play import perft_tables
     from rulespec.spec.errors import RulespecError
 
     try:

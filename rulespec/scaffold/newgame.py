@@ -180,7 +180,7 @@ def write_evidence(folder: Path, names: Names) -> list[Path]:
     tables with the game registered in this process; return the files written."""
     from importlib import import_module
 
-    from rulespec.conformance import golden, perft_tables
+    from rulespec.conformance.play import golden, perft_tables
     from rulespec.examples.model import example_problems
     from rulespec.reference.registry import check_implementation
     from rulespec.spec.registry import get_spec, registered_in_process

@@ -9,7 +9,7 @@ import copy
 import shutil
 from pathlib import Path
 
-from rulespec.conformance.engines_file import load_engines
+from rulespec.conformance.matrix.engines_file import load_engines
 from rulespec.docsgen.sweepdocs import measured_prose, sweep_block
 from rulespec.impact.sweep import SWEEP_FORMAT, finish, load_sweep, ranked
 from rulespec.impact.sweepcli import verdicts_text

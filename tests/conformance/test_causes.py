@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
-from rulespec.conformance.budget import MIN_SHRINK, Budget
-from rulespec.conformance.causes import group, signatures
-from rulespec.conformance.checks import Failure
-from rulespec.conformance.protocol import Hello
-from rulespec.conformance.scope import Scope, label, needs, sent_because
+from rulespec.conformance.engine.protocol import Hello
+from rulespec.conformance.judging.budget import MIN_SHRINK, Budget
+from rulespec.conformance.judging.causes import group, signatures
+from rulespec.conformance.judging.checks import Failure
+from rulespec.conformance.judging.scope import Scope, label, needs, sent_because
 from rulespec.reference.core import make_config
 from rulespec.spec.registry import get_spec
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.inference import run_inference
-from rulespec.conformance.protocol import Hello
-from rulespec.conformance.report import render_text
+from rulespec.conformance.engine.protocol import Hello
+from rulespec.conformance.explain.inference import run_inference
+from rulespec.conformance.reports.report import render_text
 from rulespec.reference.core import ConfigError
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.protocol import Hello
-from rulespec.conformance.report import render_text
+from rulespec.conformance.engine.protocol import Hello
+from rulespec.conformance.reports.report import render_text
 from rulespec.reference.core import ConfigError
 
 
@@ -63,8 +63,8 @@ def test_every_configuration_is_reached_before_any_is_deepened() -> None:
     """Configurations are interleaved: PERFT of every one first, then a short stage visits
     every one, then each is deepened, so a bug only at the largest player count shows in the
     first seconds."""
-    from rulespec.conformance.options import supported_configs
-    from rulespec.conformance.runner import Conformance
+    from rulespec.conformance.play.options import supported_configs
+    from rulespec.conformance.play.runner import Conformance
 
     kit = Conformance(InProcessAdapter(), "ruby-rhino",
                       options=Options(examples=4, warmup_examples=1, golden=False))
@@ -87,7 +87,7 @@ def test_with_a_budget_games_come_in_rounds_over_every_configuration() -> None:
     """--budget: after the first stage, the games come in rounds of ``ROUND`` per configuration,
     every configuration getting a round before any gets the next, so a budget spent early
     leaves no configuration with only its first games."""
-    from rulespec.conformance.options import ROUND, schedule
+    from rulespec.conformance.play.options import ROUND, schedule
 
     assert schedule(Options(examples=40)) == [(0, 3), (1, 37)]
     rounds = schedule(Options(examples=40, budget=30))
@@ -99,7 +99,7 @@ def test_pairwise_rows_cover_every_pair_and_start_with_the_first_choices() -> No
     """A covering array: every option, and every pair of options of two ambiguities, appears."""
     from itertools import combinations, product
 
-    from rulespec.conformance.coverage import pairwise
+    from rulespec.conformance.play.coverage import pairwise
 
     choices = {"A": ["a1", "a2", "a3"], "B": ["b1", "b2"], "C": ["c1", "c2"], "D": ["d"]}
     rows = pairwise(choices)

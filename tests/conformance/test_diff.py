@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.report import render_json, render_text
+from rulespec.conformance.reports.report import render_json, render_text
 from rulespec.reference.core import Engine
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import game_ids, get_spec

@@ -112,8 +112,8 @@ def test_conform_bench_prints_figures(tmp_path: Path) -> None:
 
 def test_an_engine_that_cannot_start_fails_golden_too(tmp_path: Path) -> None:
     """GOLDEN: when the engine cannot even say hello, no golden trace was replayed: failed."""
-    from rulespec.conformance.adapters import SubprocessAdapter
-    from rulespec.conformance.runner import Conformance, Options
+    from rulespec.conformance.engine.adapters import SubprocessAdapter
+    from rulespec.conformance.play.runner import Conformance, Options
 
     adapter = SubprocessAdapter("/nonexistent/engine-binary")
     try:

@@ -22,19 +22,19 @@ import pytest
 
 from rulespec.cli import main
 from rulespec.conformance import SubprocessAdapter
-from rulespec.conformance.adapters import Adapter
-from rulespec.conformance.checks import RunResult
-from rulespec.conformance.examples_check import ExampleRun, run_rule_examples
-from rulespec.conformance.protocol import Hello
-from rulespec.conformance.report import _examples_lines
-from rulespec.conformance.scope import (
+from rulespec.conformance.engine.adapters import Adapter
+from rulespec.conformance.engine.protocol import Hello
+from rulespec.conformance.judging.checks import RunResult
+from rulespec.conformance.judging.scope import (
     NotDeclared,
     Scope,
     asked_undeclared,
     hello_additions,
     legacy_parameters,
 )
-from rulespec.conformance.versions import view_for
+from rulespec.conformance.judging.versions import view_for
+from rulespec.conformance.play.examples_check import ExampleRun, run_rule_examples
+from rulespec.conformance.reports.report import _examples_lines
 from rulespec.examples.model import load_examples
 from rulespec.exitcodes import EXIT_USAGE
 from rulespec.releases.implementers import PARAMETERS_IN_HELLO
@@ -143,7 +143,7 @@ def test_an_example_at_the_printed_default_runs_without_the_override() -> None:
     spec = get_spec("ruby-rhino")
     printed = spec.default_parameters(2)["target_score"]
     engine = FirstReleaseEngine("ruby-rhino", parameters={})
-    from rulespec.conformance.examples_check import _at_printed_default
+    from rulespec.conformance.play.examples_check import _at_printed_default
 
     config = {"game": "ruby-rhino", "players": 2, "rulings": {}, "variants": [],
               "parameters": {"target_score": printed}}

@@ -1,6 +1,6 @@
 """The compiled schemas give jsonschema's verdict on every value (STATE-SCHEMA's yes/no).
 
-The kit's state check (``rulespec.conformance.validation``) runs compiled schemas; jsonschema
+The kit's state check (``rulespec.conformance.judging.validation``) runs compiled schemas; jsonschema
 stays the reference they are compared with here, on real states of every game, corrupted
 states, protocol messages, action parameters and small schemas written to catch each
 keyword's corner (``true`` is not ``1``, ``1.0`` is an integer, ``oneOf`` with two matches).
@@ -18,7 +18,7 @@ import jsonschema
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulespec.conformance.protocol import SCHEMA_DIR, legal_of
+from rulespec.conformance.engine.protocol import SCHEMA_DIR, legal_of
 from rulespec.reference.registry import new_game
 from rulespec.spec.fastschema import compile_schema
 from rulespec.spec.registry import game_ids, get_spec

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.conformance import InProcessAdapter, golden
-from rulespec.conformance.runner import Conformance
+from rulespec.conformance import InProcessAdapter
+from rulespec.conformance.play import golden
+from rulespec.conformance.play.runner import Conformance
 from rulespec.reference.trace import read_trace
 from rulespec.spec.registry import golden_paths
 
@@ -146,7 +147,7 @@ def test_a_golden_trace_of_an_earlier_revision_is_up_to_date_while_it_records_th
     trace of today's revision must match byte for byte."""
     import json
 
-    from rulespec.conformance.golden import _same_play_as_recorded
+    from rulespec.conformance.play.golden import _same_play_as_recorded
 
     game = "dado-de-ouro"
     name, fresh = sorted(golden.generate([game]).items())[0]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.conformance import SubprocessAdapter, check_engine
-from rulespec.conformance.report import render
+from rulespec.conformance.reports.report import render
 
 from .corpus import playable_games
 from .support import JS_ENGINE, quick

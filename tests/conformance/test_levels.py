@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.levels import projection
-from rulespec.conformance.protocol import Hello
-from rulespec.conformance.report import render_text
+from rulespec.conformance.engine.protocol import Hello
+from rulespec.conformance.judging.levels import projection
+from rulespec.conformance.reports.report import render_text
 from rulespec.reference.core import Engine
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec

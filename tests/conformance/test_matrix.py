@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from rulespec.conformance.checks import CHECK_IDS
-from rulespec.conformance.engines_file import (
+from rulespec.conformance.judging.checks import CHECK_IDS
+from rulespec.conformance.matrix.engines_file import (
     EngineList,
     EnginesFileError,
     builtin_path,
     load_engines,
 )
-from rulespec.conformance.matrix import (
+from rulespec.conformance.matrix.run import (
     FAILURES,
     INDEX,
     Job,
@@ -334,7 +334,7 @@ def test_local_processes_and_a_dask_cluster_give_the_same_outcomes(tmp_path: Pat
     """The same plan on two local processes and on a Dask LocalCluster: the same outcomes
     (Hypothesis is derandomized per configuration), the protocol engines included."""
     distributed = dask_distributed()
-    from rulespec.conformance.matrix_cli import _run, _Shown
+    from rulespec.conformance.matrix.cli import _run, _Shown
     from rulespec.executors import executor_for
 
     listed = _write_list(tmp_path, "format: rulespec-engines/1\nengines:\n"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import InProcessAdapter, SubprocessAdapter
-from rulespec.conformance.options import Options
-from rulespec.conformance.protocol import Hello
-from rulespec.conformance.runner import check_engine
+from rulespec.conformance.engine.protocol import Hello
+from rulespec.conformance.play.options import Options
+from rulespec.conformance.play.runner import check_engine
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec
 from rulespec.spec.visibility import HiddenField

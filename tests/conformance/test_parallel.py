@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.adapters import SubprocessAdapter
-from rulespec.conformance.report import render
+from rulespec.conformance.engine.adapters import SubprocessAdapter
+from rulespec.conformance.reports.report import render
 from tests.hardening.corpus import ENGINE
 from tests.hardening.test_engines_end import RULESPEC, _engine_groups, _gone
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from rulespec.conformance.adapters import InProcessAdapter
-from rulespec.conformance.perft_check import perft_check
-from rulespec.conformance.protocol import legal_of
-from rulespec.conformance.verdicts import SIDE_ITEMS, Verdicts, key
+from rulespec.conformance.engine.adapters import InProcessAdapter
+from rulespec.conformance.engine.protocol import legal_of
+from rulespec.conformance.judging.verdicts import SIDE_ITEMS, Verdicts, key
+from rulespec.conformance.play.perft_check import perft_check
 from rulespec.reference.core import Action, Engine, make_config
 from rulespec.reference.perft import perft
 from rulespec.reference.registry import engine_class

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.coverage import (
+from rulespec.conformance.play.coverage import (
     Coverage,
     Universe,
     ends_a_game,
@@ -23,8 +23,8 @@ from rulespec.conformance.coverage import (
     premise_of,
     split_or,
 )
-from rulespec.conformance.report import render
-from rulespec.conformance.steering import example_seeds, positions_along, replayed, seek
+from rulespec.conformance.play.steering import example_seeds, positions_along, replayed, seek
+from rulespec.conformance.reports.report import render
 from rulespec.reference.core import Config, make_config
 from rulespec.reference.registry import engine_class
 from rulespec.spec.errors import SpecError

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rulespec.conformance.probes import ProbeMaker, after_end
+from rulespec.conformance.play.probes import ProbeMaker, after_end
 from rulespec.reference.core import Rejection
 from rulespec.reference.registry import new_game
 from rulespec.spec.registry import get_spec
@@ -63,7 +63,7 @@ def test_after_the_end_cites_the_end_clauses() -> None:
 
 def test_strict_key_is_equal_exactly_when_the_json_is() -> None:
     """The cheap probe key compares like canonical JSON: true is not 1, 1.0 is not 1."""
-    from rulespec.conformance.probes import _jkey, strict_key
+    from rulespec.conformance.play.probes import _jkey, strict_key
 
     values: list[object] = [
         {"kind": "roll", "face": 1}, {"kind": "roll", "face": True}, {"kind": "roll", "face": 1.0},
@@ -96,9 +96,9 @@ def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
     Fool and Ruby Rhino games (FOOL-FOLLOW-01 and RR-TURN-01: what is legal changes each step)."""
     import random
 
-    from rulespec.conformance.probes import ActionPool, strict_key
-    from rulespec.conformance.protocol import legal_of
-    from rulespec.conformance.verdicts import fast_key
+    from rulespec.conformance.engine.protocol import legal_of
+    from rulespec.conformance.judging.verdicts import fast_key
+    from rulespec.conformance.play.probes import ActionPool, strict_key
 
     for game, players in (("fool", 5), ("ruby-rhino", 3)):
         maker = ProbeMaker(get_spec(game))
@@ -136,7 +136,7 @@ def test_pick_from_pool_is_pick_of_the_actions_not_legal_now() -> None:
 
 def test_has_range_says_when_out_of_range_has_values() -> None:
     """The cheap test of whether the out-of-range family is empty agrees with building it."""
-    from rulespec.conformance.probes import has_range, out_of_range
+    from rulespec.conformance.play.probes import has_range, out_of_range
 
     samples: list[list[object]] = [[], [None], [True, False], [1.5], ["a"], [1, True], [0],
                                    [None, "x"], [[1]], [{"a": 1}], [2.0, 3], [False, "b", 1]]
@@ -147,7 +147,7 @@ def test_has_range_says_when_out_of_range_has_values() -> None:
 def test_action_pool_without_legal_is_the_pool_in_order() -> None:
     """ActionPool.not_legal keeps the pool's order and skips exactly the legal actions' keys,
     indexing and iterating alike (the 'wrong time' probes, FOOL-FOLLOW-01)."""
-    from rulespec.conformance.probes import ActionPool
+    from rulespec.conformance.play.probes import ActionPool
 
     pool = ActionPool()
     actions = [{"kind": "play", "card": n} for n in range(10)]

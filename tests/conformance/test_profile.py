@@ -14,14 +14,14 @@ import sys
 import pytest
 
 from rulespec.conformance import InProcessAdapter, SubprocessAdapter
-from rulespec.conformance.profile import (
+from rulespec.conformance.explain.profile import (
     RulingProfile,
     infer_ruling_profile,
     same_at,
 )
-from rulespec.conformance.profile_report import counts_text, render_text, summary, to_json
-from rulespec.conformance.versions import VersionView
-from rulespec.conformance.witness_probes import WitnessBench
+from rulespec.conformance.explain.witness_probes import WitnessBench
+from rulespec.conformance.judging.versions import VersionView
+from rulespec.conformance.reports.profile_report import counts_text, render_text, summary, to_json
 from rulespec.examples.model import load_examples
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec

@@ -10,8 +10,8 @@ from rich.console import Console
 
 from rulespec.cli import cli
 from rulespec.conformance import InProcessAdapter, Options
-from rulespec.conformance.progress import KitProgress
-from rulespec.conformance.runner import Conformance, supported_configs
+from rulespec.conformance.play.progress import KitProgress
+from rulespec.conformance.play.runner import Conformance, supported_configs
 
 
 def test_progress_shows_configurations_steps_and_the_current_check() -> None:
@@ -55,7 +55,7 @@ def test_bench_records_each_goal_and_tells_each_row(monkeypatch: object) -> None
     as soon as it is measured, in the order printed."""
     import pytest
 
-    from rulespec.conformance import bench as bench_module
+    from rulespec.conformance.play import bench as bench_module
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     rates = iter([12_000, 900, 1_500, 6_000])

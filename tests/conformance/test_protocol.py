@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import InProcessAdapter, SubprocessAdapter, check_engine
-from rulespec.conformance.checks import Report
-from rulespec.conformance.protocol import (
+from rulespec.conformance.engine.protocol import (
     BAD_CONFIG,
     ILLEGAL_ACTION,
     INVALID_REQUEST,
@@ -32,6 +31,7 @@ from rulespec.conformance.protocol import (
     parse_fraction,
     schema_problems,
 )
+from rulespec.conformance.judging.checks import Report
 from rulespec.conformance.server import Server
 from rulespec.reference.core import make_config
 from rulespec.spec.registry import get_spec
@@ -132,7 +132,7 @@ def test_probabilities_read_from_the_cache_are_checked_like_new_ones() -> None:
 def test_fraction_runs_are_written_and_compared_like_each_fraction() -> None:
     """CHANCE-DIST: comparing (and writing) a run of one fraction object once gives the answer
     of comparing each: a later outcome that differs is still found."""
-    from rulespec.conformance.protocol import fraction_texts, same_fractions
+    from rulespec.conformance.engine.protocol import fraction_texts, same_fractions
 
     sixth = Fraction(1, 6)
     assert fraction_texts([sixth] * 3 + [Fraction(1, 2)]) == ["1/6", "1/6", "1/6", "1/2"]
@@ -199,8 +199,8 @@ def test_states_written_as_the_reference_writes_them_are_not_parsed(tmp_path: Pa
     byte for byte, so it is compared as bytes; an engine that lays its JSON out otherwise
     (spaces, as this one) is parsed as ever and stops being compared so after a few steps."""
     pytest.importorskip("msgspec")
-    from rulespec.conformance.adapters import KNOWN_TRIES
-    from rulespec.conformance.protocol import FAST_JSON
+    from rulespec.conformance.engine.adapters import KNOWN_TRIES
+    from rulespec.conformance.engine.protocol import FAST_JSON
 
     if not FAST_JSON:
         pytest.skip("RULESPEC_PURE_JSON is set")

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from rulespec.conformance import protocol
-from rulespec.conformance.adapters import InProcessAdapter
-from rulespec.conformance.server import Server, _serve_bytes
+from rulespec.conformance.engine import protocol
+from rulespec.conformance.engine.adapters import InProcessAdapter
+from rulespec.conformance.engine.server import Server, _serve_bytes
 from rulespec.reference.core import CHANCE, config_from_json
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec
@@ -125,7 +125,7 @@ def test_the_byte_server_answers_as_the_text_server(codec: str) -> None:
 
 
 def protocol_max_line() -> int:
-    from rulespec.conformance.adapters import MAX_LINE
+    from rulespec.conformance.engine.adapters import MAX_LINE
 
     return MAX_LINE
 
@@ -217,7 +217,7 @@ def test_requests_are_written_as_the_standard_library_writes_them(codec: str) ->
     """PROTOCOL: a probe's odd values written by ``encode_line`` read back as the same JSON
     values as ``dumps`` writes them, types included; one with a NaN or an infinity (msgspec
     would write null) is never given to it."""
-    from rulespec.conformance.probes import wrong_types
+    from rulespec.conformance.play.probes import wrong_types
 
     values: list[Any] = [0, -1, 2**40, 1.5, 1e16, 1e-7, -0.0, "é", "a\u0000b\nc", None, True,
                          [1, [2, {"x": 3.25}]], {"kind": "deal", "n": 7}]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.conformance import InProcessAdapter, SubprocessAdapter, check_engine
-from rulespec.conformance.report import render
+from rulespec.conformance.reports.report import render
 from rulespec.spec.registry import get_spec
 
 from .corpus import playable_games

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import Options, check_engine
-from rulespec.conformance.checks import Failure
-from rulespec.conformance.report import FoundStream, render
-from rulespec.conformance.versions import ALSO_LATER, view_for
+from rulespec.conformance.judging.checks import Failure
+from rulespec.conformance.judging.versions import ALSO_LATER, view_for
+from rulespec.conformance.reports.report import FoundStream, render
 from rulespec.spec.registry import get_spec
 
 from .corpus import RULING_ENGINES, SPECIFIC, corpus
@@ -67,7 +67,7 @@ def test_a_failure_only_a_later_release_explains_has_no_ruling_of_its_own() -> N
 
 def render_failure(failure: Failure) -> str:
     """Return the text report's lines of one failure."""
-    from rulespec.conformance.report import _failure_text
+    from rulespec.conformance.reports.report import _failure_text
 
     return "\n".join(_failure_text(failure))
 
@@ -137,7 +137,7 @@ def test_a_planted_bug_of_ouro_1_0_0_carries_no_change_and_no_later_ruling() -> 
 
 
 def _older_profile(version: str) -> Any:
-    from rulespec.conformance.profile import infer_ruling_profile
+    from rulespec.conformance.explain.profile import infer_ruling_profile
     from rulespec.reference.registry import engine_class
 
     (bad,) = OLDER_BEHAVIOUR
@@ -152,7 +152,7 @@ def test_infer_judges_an_engine_of_1_0_0_by_its_release_where_2_0_0_changed_an_o
     """OURO-AMB-06 immediately as 1.0.0 specified it (OURO-CARD-11): today's witness of it
     fails, but 2.0.0 changed that option, so --infer says the engine follows 1.0.0 there and
     calls it no bug; OURO-AMB-29 (2.1.0) is not asked."""
-    from rulespec.conformance.profile_report import render_text, summary, to_json
+    from rulespec.conformance.reports.profile_report import render_text, summary, to_json
 
     profile = _older_profile("1.0.0")
     assert not profile.bugs()

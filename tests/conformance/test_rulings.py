@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.inference import run_inference
-from rulespec.conformance.report import render_text
+from rulespec.conformance.explain.inference import run_inference
+from rulespec.conformance.reports.report import render_text
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec
 

@@ -24,9 +24,9 @@ import yaml
 
 import rulespec.spec.registry as registry_module
 from rulespec.conformance import InProcessAdapter, Options, SubprocessAdapter, check_engine
-from rulespec.conformance.protocol import Hello, without_rulings
-from rulespec.conformance.report import render
-from rulespec.conformance.versions import UnknownSpecVersion
+from rulespec.conformance.engine.protocol import Hello, without_rulings
+from rulespec.conformance.judging.versions import UnknownSpecVersion
+from rulespec.conformance.reports.report import render
 from rulespec.data import kit_dir
 from rulespec.reference import ConfigError
 from rulespec.releases.store import release_spec, releases_root

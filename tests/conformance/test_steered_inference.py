@@ -3,7 +3,7 @@
 OURO-AMB-17 (OURO-CARD-08: does a steal go on after the thief's accident?) has witnesses only at
 3 players, and a few random games almost never reach a steal in which the thief has an accident,
 so at 4-6 players the profile used to say "not told apart". The steered search
-(``rulespec.conformance.profile_steer``) plays the reference under both options at once, prefers
+(``rulespec.conformance.explain.profile_steer``) plays the reference under both options at once, prefers
 the actions that read the record (Light Hand, the steal) and looks ahead for the action after
 which the options part; the game it finds is played on the engine.
 """
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from rulespec.conformance import InProcessAdapter
-from rulespec.conformance.adapters import Adapter
-from rulespec.conformance.profile import STEER_ROUNDS
-from rulespec.conformance.profile_steer import Steered, reading_kinds, steer
+from rulespec.conformance.engine.adapters import Adapter
+from rulespec.conformance.explain.profile import STEER_ROUNDS
+from rulespec.conformance.explain.profile_steer import Steered, reading_kinds, steer
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import get_spec
 
@@ -82,7 +82,7 @@ def test_a_record_seen_astray_at_one_count_is_searched_first_at_the_others(
     honest engine leaves open, so a short budget (a loaded machine's) still reaches it. Before,
     it waited its turn in every round and the budget ran out first. (Order only: the searches
     are stood in for; the next test and the slow one play them.)"""
-    from rulespec.conformance import profile as profile_module
+    from rulespec.conformance.explain import profile as profile_module
 
     recorded = _Recorded()
     monkeypatch.setattr(profile_module, "steer", recorded)
@@ -116,8 +116,8 @@ def test_a_record_about_a_variant_is_searched_with_it_on(
     """Its steered games are played with the record's own variant (its ``touches``) where the
     engine declares it; without a variant the record never arises, and the search could only
     spend its budget."""
-    from rulespec.conformance import profile as profile_module
-    from rulespec.conformance.profile import record_variants
+    from rulespec.conformance.explain import profile as profile_module
+    from rulespec.conformance.explain.profile import record_variants
 
     assert record_variants(SPEC, "OURO-AMB-16", ()) == ("gold-fever",)
     assert record_variants(SPEC, "OURO-AMB-16", ("gold-fever",)) == ("gold-fever",)
@@ -149,7 +149,7 @@ def test_infer_names_every_ruling_equivalent_bug_at_every_count(bad: BadEngine) 
     """Issue 41's measure: every ruling-equivalent planted bug of the repository is named
     exactly, at every player count where its option plays otherwise, with the default budgets
     (about 45 s each; ``-m slow``)."""
-    from rulespec.conformance.profile import infer_ruling_profile, same_at
+    from rulespec.conformance.explain.profile import infer_ruling_profile, same_at
 
     assert bad.behaves_like is not None
     record, option = bad.behaves_like

@@ -6,8 +6,8 @@ import copy
 import random
 from typing import Any
 
-from rulespec.conformance.protocol import legal_of
-from rulespec.conformance.validation import StateValidator
+from rulespec.conformance.engine.protocol import legal_of
+from rulespec.conformance.judging.validation import StateValidator
 from rulespec.reference.registry import new_game
 from rulespec.spec.registry import get_spec
 

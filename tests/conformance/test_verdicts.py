@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.causes import report_causes
-from rulespec.conformance.report import FoundStream, render_json, render_text
-from rulespec.conformance.scope import label
+from rulespec.conformance.judging.causes import report_causes
+from rulespec.conformance.judging.scope import label
+from rulespec.conformance.reports.report import FoundStream, render_json, render_text
 from rulespec.spec.registry import get_spec
 
 from .corpus import RULING_ENGINES, SPECIFIC, BadEngine
@@ -155,8 +155,8 @@ def test_a_failure_found_is_printed_above_the_progress_line() -> None:
 
     from rich.console import Console
 
-    from rulespec.conformance.checks import Failure
-    from rulespec.conformance.progress import KitProgress
+    from rulespec.conformance.judging.checks import Failure
+    from rulespec.conformance.play.progress import KitProgress
 
     out = io.StringIO()
     failure = Failure("INVARIANT", ("DDO-TIE-02",), "the gain is wrong",

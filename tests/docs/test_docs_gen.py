@@ -446,7 +446,7 @@ def test_search_worker_patch() -> None:
 def _stamped(engine: str, failures: list[dict[str, Any]], *, checks: list[str] | None = None,
              planted: str | None = None, version: str = "0.1.0") -> dict[str, Any]:
     """A report as `rulespec matrix` writes it, of the toy game: one configuration, one run."""
-    from rulespec.conformance.checks import CHECK_IDS
+    from rulespec.conformance.judging.checks import CHECK_IDS
 
     failed = {f["check"] for f in failures}
     config = {"game": "toy-dice", "players": 2, "rulings": {}, "variants": [], "parameters": {}}
@@ -520,7 +520,7 @@ def test_a_failure_at_the_start_says_there_is_no_game_to_step(example: Spec,
 def test_matrix_rows_are_stamped_and_fit_in_grouped_columns(example: Spec) -> None:
     """Each row says the spec version it was checked at, the date and the rulespec; the kit's
     checks are grouped into a few columns (every check in exactly one), rule examples first."""
-    from rulespec.conformance.checks import CHECK_IDS
+    from rulespec.conformance.judging.checks import CHECK_IDS
     from rulespec.docsgen.matrix import columns, matrix_page
 
     grouped = [c for _, _, ids in columns() for c in ids]
@@ -552,7 +552,7 @@ def test_the_docs_refuse_reports_the_kit_would_not_write(example: Spec) -> None:
     """Unstamped reports, a check the kit does not know, a spec version that is not a release:
     each refused with its file and why. A report made before the kit gained a check (fewer
     checks, OBSERVATION in 0.4) is read, that check shown as not run."""
-    from rulespec.conformance.checks import CHECK_IDS
+    from rulespec.conformance.judging.checks import CHECK_IDS
     from rulespec.docsgen.markdown import DocsError
     from rulespec.docsgen.matrix import check_reports, refusals
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulespec.conformance import golden
+from rulespec.conformance.play import golden
 from rulespec.docsgen import DocsError, Links, games_nav
 from rulespec.docsgen.states import (
     STATES_PAGE,

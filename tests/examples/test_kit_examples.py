@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.conformance import InProcessAdapter, Options, check_engine
-from rulespec.conformance.examples_check import run_rule_examples
+from rulespec.conformance.play.examples_check import run_rule_examples
 from rulespec.reference.trace import read_trace, replay
 from rulespec.spec.registry import game_ids, get_spec
 

@@ -83,7 +83,7 @@ def main() -> int:
         _say(_misbehave(mode, "") or "")
         time.sleep(60)  # the kit ends this process once it has read the answer
         return 0
-    from rulespec.conformance.adapters import InProcessAdapter
+    from rulespec.conformance.engine.adapters import InProcessAdapter
     from rulespec.conformance.server import Server
 
     server = Server(InProcessAdapter())

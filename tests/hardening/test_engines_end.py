@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.conformance import processes
-from rulespec.conformance.adapters import SubprocessAdapter
+from rulespec.conformance.engine import processes
+from rulespec.conformance.engine.adapters import SubprocessAdapter
 from tests.hardening.corpus import ENGINE
 
 RULESPEC = [sys.executable, "-m", "rulespec"]

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulespec.conformance import check_engine
-from rulespec.conformance.report import render
+from rulespec.conformance.reports.report import render
 from rulespec.releases.cli import diff
 from rulespec.releases.diff import diff_specs
 from rulespec.releases.implementers import (

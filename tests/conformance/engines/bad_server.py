@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from rulespec.conformance.adapters import InProcessAdapter
+from rulespec.conformance.engine.adapters import InProcessAdapter
 from rulespec.conformance.server import serve
 from tests.conformance.corpus import DECISION_BUGS, RULING_ENGINES, corpus
 

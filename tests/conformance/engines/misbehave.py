@@ -19,7 +19,7 @@ import os
 import sys
 import time
 
-from rulespec.conformance.adapters import InProcessAdapter
+from rulespec.conformance.engine.adapters import InProcessAdapter
 from rulespec.conformance.server import Server
 
 

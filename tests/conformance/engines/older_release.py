@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rulespec.conformance.adapters import InProcessAdapter
-from rulespec.conformance.protocol import Hello, without_rulings
+from rulespec.conformance.engine.adapters import InProcessAdapter
+from rulespec.conformance.engine.protocol import Hello, without_rulings
 from rulespec.conformance.server import serve
 from rulespec.reference import ConfigError
 from rulespec.reference.core import Engine

@@ -17,8 +17,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.conformance.adapters import InProcessAdapter
-from rulespec.conformance.protocol import Hello
+from rulespec.conformance.engine.adapters import InProcessAdapter
+from rulespec.conformance.engine.protocol import Hello
 from rulespec.conformance.server import serve
 from rulespec.reference.core import ConfigError
 from rulespec.spec.model import Spec

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -44,6 +45,24 @@ WHOLE_SITE_FIXTURES = frozenset({"registry_site"})
 #: ``site`` fixture, behind its browser tests): also a whole mkdocs build, about 15 s of CPU in
 #: each worker; with Chromium installed (CI) its tests took the default run past five minutes.
 EXAMPLE_SITE = ("tests/docs/test_site.py::", "site")
+
+
+#: Where ``.ci/test_budget.py`` asks for every test's duration (setup, call and teardown, summed).
+DURATIONS_ENV = "RULESPEC_TEST_DURATIONS"
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each test's phases (with xdist, the controller sees every worker's reports)."""
+    if os.environ.get(DURATIONS_ENV):
+        _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the durations for the test budget (in the controller only, not in xdist workers)."""
+    path = os.environ.get(DURATIONS_ENV)
+    if path and not hasattr(session.config, "workerinput"):
+        Path(path).write_text(json.dumps(_durations, indent=0, sort_keys=True), encoding="utf-8")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

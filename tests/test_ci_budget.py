@@ -1,0 +1,65 @@
+"""The test budget's CI step (``.ci/test_budget.py``): it prints the slowest tests and fails a run
+whose CPU time is past the budget by more than the margin (issue 46)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / ".ci" / "test_budget.py"
+#: A command that spends about half a second of CPU and writes three tests' durations.
+BURN = ("import json, os, time\n"
+        "end = time.process_time() + 0.5\n"
+        "while time.process_time() < end: pass\n"
+        "json.dump({'t.py::slow': 3.0, 't.py::fast': 0.1, 't.py::mid': 1.5},\n"
+        "          open(os.environ['RULESPEC_TEST_DURATIONS'], 'w'))\n")
+
+
+def _budget(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=ROOT)
+
+
+def test_a_run_past_its_budget_fails_and_names_the_slowest() -> None:
+    result = _budget("--budget-seconds", "0.05", "--margin", "0.1", "--slowest", "2", "--",
+                     sys.executable, "-c", BURN)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "OVER" in result.stderr
+    lines = [line.split()[-1] for line in result.stdout.splitlines() if "t.py::" in line]
+    assert lines == ["t.py::slow", "t.py::mid"]
+
+
+def test_a_run_inside_its_budget_passes() -> None:
+    result = _budget("--budget-seconds", "600", "--", sys.executable, "-c", BURN)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "budget 600 s of CPU" in result.stdout
+
+
+def test_a_failing_run_keeps_its_own_status() -> None:
+    result = _budget("--budget-seconds", "600", "--", sys.executable, "-c", "raise SystemExit(3)")
+    assert result.returncode == 3
+
+
+def test_the_project_declares_its_budget() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import test_budget  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    budget = test_budget.budget_from(ROOT / "pyproject.toml")
+    assert 0 < budget["cpu-seconds"] <= 600 and 0 <= budget["margin"] < 0.5
+
+
+def test_the_conftest_writes_each_tests_duration(tmp_path: Path) -> None:
+    out = tmp_path / "durations.json"
+    node = "tests/test_architecture.py::test_the_circle_finder_finds_circles"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", node],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+                            env={**os.environ, "RULESPEC_TEST_DURATIONS": str(out)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    durations = json.loads(out.read_text(encoding="utf-8"))
+    assert list(durations) == [node] and durations[node] >= 0

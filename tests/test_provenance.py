@@ -88,7 +88,7 @@ def test_a_record_without_effect_is_reported(tmp_path: Path) -> None:
 
 def test_elements_cover_every_kind() -> None:
     kinds = {e.kind for e in elements(get_spec("ouro-de-tolo").data)}
-    assert kinds == {"parameter", "action", "step", "convention", "invariant"}
+    assert kinds == {"parameter", "action", "step", "convention", "invariant", "sight"}
 
 
 def test_the_pages_say_what_the_text_says_and_what_a_ruling_decides() -> None:

@@ -68,6 +68,7 @@ AMB_DIRECTION = "FOOL-AMB-17"
 AMB_ROUND_END = "FOOL-AMB-18"
 AMB_ONES_FOLLOW = "FOOL-AMB-19"
 AMB_LOW_SCORE = "FOOL-AMB-20"
+AMB_HAND_SIGHT = "FOOL-AMB-21"
 
 #: The fields of a deal action.
 _DEAL_KEYS = frozenset({"kind", "player", "suit", "value"})
@@ -636,6 +637,9 @@ class FoolEngine(StepMemo):
 
     def _start_play(self) -> None:
         """Set the undealt cards aside and let the player left of the dealer lead."""
+        # Who sees the hands just dealt (FOOL-AMB-21) is a question of observation, not of play:
+        # hidden_by_rulings serves the reading; here the question has come up.
+        self.reached(AMB_HAND_SIGHT)
         for t, k in enumerate(self.deck):
             self.aside[t] += k
         self.deck = _counts([0] * len(self.types), self._small)

@@ -144,6 +144,7 @@ AMB_FEVER_PRICE = "OURO-AMB-35"
 AMB_FEVER_WHEN = "OURO-AMB-36"
 AMB_FG_SIGHT = "OURO-AMB-37"
 AMB_BONUS_ORDER = "OURO-AMB-38"
+AMB_CARD_SIGHT = "OURO-AMB-39"
 
 V_SHORTER = "shorter-game"
 V_LONGER = "longer-game"
@@ -151,7 +152,8 @@ V_HARD_WEEK = "hard-week"
 V_SAFE_MINE = "safe-mine"
 V_GOLD_FEVER = "gold-fever"
 
-#: What OURO-AMB-37 in-hand hides: each player's Fool's Gold, seen by its owner only.
+#: What OURO-AMB-37 in-hand hides in a frozen release that does not declare it (2.2.0): each
+#: player's Fool's Gold, seen by its owner only.
 FOOLS_GOLD_IN_HAND = (HiddenField("$.players[*].stones.fools_gold",
                                   parse_path("$.players[*].stones.fools_gold"), "owner",
                                   ("OURO-DRAW-04",)),)
@@ -866,11 +868,18 @@ class OuroDeTolo(StepMemo):
         return out
 
     def hidden_by_rulings(self) -> tuple[HiddenField, ...]:
-        """Under OURO-AMB-37 in-hand a player's Fool's Gold are out of the others' sight (a view,
-        not play: the ruling is read without counting its decision point)."""
-        if self._knows(AMB_FG_SIGHT) and self.ruled(AMB_FG_SIGHT) == "in-hand":
-            return FOOLS_GOLD_IN_HAND
-        return ()
+        """What the spec's ``state.hidden`` entries with a ``when`` hide under these rulings
+        (OURO-AMB-37 in-hand: a player's Fool's Gold; OURO-AMB-39 hidden: a player's cards).
+
+        A frozen release from before the spec declared OURO-AMB-37's entry (2.2.0) hid the Fool's
+        Gold here: it still does, read without counting the decision point (a view, not play).
+        """
+        declared = super().hidden_by_rulings()
+        entries = self.spec.data["state"].get("hidden") or []
+        if (self._knows(AMB_FG_SIGHT) and self.ruled(AMB_FG_SIGHT) == "in-hand"
+                and not any(AMB_FG_SIGHT in (e.get("when") or {}) for e in entries)):
+            return declared + FOOLS_GOLD_IN_HAND
+        return declared
 
     def _knows(self, ambiguity: str) -> bool:
         """Return whether the configured spec has the record ``ambiguity``.
@@ -1465,6 +1474,9 @@ class OuroDeTolo(StepMemo):
 
     def _after_deal(self) -> None:
         self.queue = []
+        # Who sees the hands just dealt (OURO-AMB-39) is a question of observation, not of
+        # play: hidden_by_rulings serves the reading; here the question has come up.
+        self.reached(AMB_CARD_SIGHT)
         if self.decide(AMB_FIRST, "random"):
             self.effect = None
             self.phase = FIRST_PLAYER

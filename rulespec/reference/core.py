@@ -22,7 +22,7 @@ from rulespec.exitcodes import EXIT_USAGE
 from rulespec.reference.actions import action_schemas, is_among
 from rulespec.spec.errors import RulespecError
 from rulespec.spec.model import Spec
-from rulespec.spec.visibility import HiddenField
+from rulespec.spec.visibility import HiddenField, hidden_when
 
 #: An action: a JSON object whose ``kind`` names an action of the spec.
 Action = dict[str, Any]
@@ -333,11 +333,13 @@ class Engine(ABC):
         """Return the result (scores, ranking, winners) once terminal, else None."""
 
     def hidden_by_rulings(self) -> tuple[HiddenField, ...]:
-        """Return what this configuration's rulings hide beyond the spec's ``state.hidden`` (a
-        record of who sees what, such as OURO-AMB-37); () by default. See ``observation``. It
-        reads the rulings with ``ruled``: asking what a player sees is not play, and must not
-        count a decision point in the engine asked."""
-        return ()
+        """Return what this configuration's rulings hide beyond the spec's ``state.hidden``
+        entries that always hold: its entries whose ``when`` holds under these rulings (a
+        record's reading of who sees what, such as OURO-AMB-37 in-hand). See ``observation``.
+        It reads the rulings with ``ruled``: asking what a player sees is not play, and must
+        not count a decision point in the engine asked (the game counts the decision point
+        where the question comes up in play, a deal for instance)."""
+        return hidden_when(self.spec.data, self.ruled)
 
     def rule_rejection(self, action: Action) -> Rejection:
         """Say why the well-formed ``action`` is not legal now, citing the clause it breaks.

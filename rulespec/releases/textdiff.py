@@ -16,6 +16,7 @@ from rulespec.releases.order import flat_steps, leaf, moved_steps, step_lists, s
 from rulespec.releases.renames import renames
 from rulespec.releases.schemadiff import SchemaChange, compare, is_annotation
 from rulespec.releases.values import ABSENT
+from rulespec.spec.visibility import who_sees_by_default
 
 Data = Mapping[str, Any]
 
@@ -441,7 +442,7 @@ def state(old: Data, new: Data) -> Iterator[Change]:
     if a.get("hidden") != b.get("hidden"):
         # What is hidden from whom is each entry's path and visible_to; the rest of an entry
         # (clauses, a citation, the records that read it) is its provenance.
-        same = _who_sees(a.get("hidden")) == _who_sees(b.get("hidden"))
+        same = who_sees_by_default(old) == who_sees_by_default(new)
         yield Change.of("STATE_HIDDEN_TEXT_CHANGED" if same else "STATE_HIDDEN_CHANGED",
                         "state.hidden", "the hidden entries' provenance changed" if same
                         else "the hidden paths changed",
@@ -451,12 +452,6 @@ def state(old: Data, new: Data) -> Iterator[Change]:
     if rest:
         yield Change.of("STATE_ANNOTATION_CHANGED", "state", f"{', '.join(rest)} changed",
                         old=_sub(a, rest), new=_sub(b, rest))
-
-
-def _who_sees(hidden: Any) -> list[tuple[Any, Any]]:
-    """Return each ``state.hidden`` entry's path and who may see it, in order."""
-    return [(h.get("path"), h.get("visible_to")) if isinstance(h, Mapping) else (h, None)
-            for h in hidden or []]
 
 
 def _phase_order(old: Any, new: Any) -> Iterator[Change]:

@@ -37,6 +37,12 @@ class RemovedIn04Warning(RulespecDeprecationWarning):
     removed_in = "0.4.0"
 
 
+class RemovedIn05Warning(RulespecDeprecationWarning):
+    """Refused from rulespec 0.5.0 on."""
+
+    removed_in = "0.5.0"
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One thing wrong with an input file, with where it is and what to do."""

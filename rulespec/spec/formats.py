@@ -15,10 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulespec.data import installed_version
-from rulespec.spec.errors import RemovedIn04Warning, RulespecDeprecationWarning
+from rulespec.spec.errors import RemovedIn04Warning, RemovedIn05Warning, RulespecDeprecationWarning
 
 #: Every format a spec may declare, oldest first.
 FORMATS = ("rulespec/1", "rulespec/2")
+#: The format the rules below that no declarable format has yet will belong to: a spec of any
+#: format declared today gets them as warnings until their release refuses them.
+NEXT_FORMAT = "rulespec/3"
 #: The format ``rulespec upgrade`` writes and new specs should declare.
 CURRENT_FORMAT = FORMATS[-1]
 
@@ -57,6 +60,14 @@ RULES: dict[str, FormatRule] = {rule.name: rule for rule in (
                "parameters, state conventions or invariants, or run `rulespec upgrade SPEC`, "
                "which adds it where an element cites one of the record's clauses, marked TODO",
                RemovedIn04Warning),
+    FormatRule("OBSERVATION_PROVENANCE", NEXT_FORMAT, "0.4.0", "0.5.0",
+               "every part of the observation model (each state.hidden and state.public entry) "
+               "says why: a quote of one of its clauses that says who sees it, or the records "
+               "that decide it",
+               "add `quote:` (the words of a cited clause's quote that say who sees the part) "
+               "or `readings:` (the records whose ruling decides it) to each entry; where the "
+               "rulebook does not say it, record the question (docs/editors/register-policy.md)",
+               RemovedIn05Warning),
 )}
 
 
@@ -84,13 +95,14 @@ def _release(text: str) -> tuple[int, ...]:
 def is_error(rule: FormatRule, declared: object, rulespec_version: str) -> bool:
     """Return whether breaking ``rule`` is an error for a spec declaring ``declared``, under
     rulespec ``rulespec_version`` (a warning otherwise)."""
-    if format_index(declared) >= FORMATS.index(rule.format):
+    if rule.format in FORMATS and format_index(declared) >= FORMATS.index(rule.format):
         return True
     return _release(rulespec_version) >= _release(rule.refused_from)
 
 
 def deprecation_note(rule: FormatRule, declared: object) -> str:
     """Return the sentence an older spec's warning ends with."""
-    return (f" [{rule.name}: a rule of format {rule.format} (rulespec {rule.introduced}); this "
+    coming = "" if rule.format in FORMATS else "the coming "
+    return (f" [{rule.name}: a rule of {coming}format {rule.format} (rulespec {rule.introduced}); this "
             f"spec declares format {declared}, so it is a warning until rulespec "
             f"{rule.refused_from}, which will refuse it. Fix: {rule.fix}]")

@@ -69,6 +69,12 @@ def elements(data: Mapping[str, Any]) -> Iterator[Element]:
         if isinstance(item, Mapping):
             yield Element("convention", str(item.get("path")), ("state", "conventions", i),
                           _ids(item.get("clauses")), _ids(item.get("readings")))
+    for section in ("hidden", "public"):
+        for i, item in enumerate((state.get(section) if isinstance(state, Mapping) else None)
+                                 or []):
+            if isinstance(item, Mapping):
+                yield Element("sight", str(item.get("path")), ("state", section, i),
+                              _ids(item.get("clauses")), _ids(item.get("readings")))
     for i, item in enumerate(data.get("invariants") or []):
         if isinstance(item, Mapping):
             yield Element("invariant", str(item.get("id")), ("invariants", i),

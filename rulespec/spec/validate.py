@@ -373,10 +373,16 @@ class _Checker:
                 self.add((*path, *where), message)
 
     def check_visibility(self) -> None:
-        from rulespec.spec.visibility import check_hidden
+        from rulespec.spec.visibility import check_hidden, sight_problems
 
-        for i, message in check_hidden(self.data):
-            self.add(("state", "hidden", i, "path"), message)
+        for section in ("hidden", "public"):
+            for i, message in check_hidden(self.data, section):
+                self.add(("state", section, i, "path"), message)
+        errors, missing = sight_problems(self.data)
+        for path, message in errors:
+            self.add(path, message)
+        for path, message in missing:
+            self.rule("OBSERVATION_PROVENANCE", path, message)
 
     def check_views(self) -> None:
         from rulespec.spec.verify_views import check_views

@@ -6,12 +6,19 @@ Every field of the state is public unless a ``state.hidden`` entry names it. An 
 A player's view of a state is the state with every field hidden from that player replaced by
 :data:`HIDDEN`. The OpenSpiel and PettingZoo bridges build every observation from this view,
 and so may the conformance kit's observable level.
+
+An entry may hold only under some options of a record (``when``: record id -> option ids, a
+record's reading of who sees what); :func:`hidden_fields` returns the entries that always hold,
+:func:`hidden_when` those that hold under given rulings (``Engine.hidden_by_rulings`` reads
+them). Every entry, and every ``state.public`` entry (what the rulebook puts in sight), says
+why: a ``quote`` of one of its clauses that says it, or the ``readings`` that decide it
+(:func:`provenance_problems`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -62,9 +69,35 @@ def parse_path(path: str) -> tuple[Step, ...]:
 
 
 def hidden_fields(data: Mapping[str, Any]) -> tuple[HiddenField, ...]:
-    """Return the ``state.hidden`` entries of spec ``data`` (a Spec's ``data``), parsed."""
+    """Return the ``state.hidden`` entries of spec ``data`` (a Spec's ``data``) that hold under
+    every ruling (no ``when``), parsed."""
+    return _parsed(e for e in data.get("state", {}).get("hidden", []) if not e.get("when"))
+
+
+def hidden_when(data: Mapping[str, Any], ruled: Callable[[str], str],
+                ) -> tuple[HiddenField, ...]:
+    """Return the ``state.hidden`` entries of ``data`` with a ``when`` that holds under the
+    rulings ``ruled`` gives (record id -> the option chosen), parsed."""
+    return _parsed(e for e in data.get("state", {}).get("hidden", [])
+                   if e.get("when") and all(ruled(str(record)) in options
+                                            for record, options in e["when"].items()))
+
+
+def who_sees_by_default(data: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """Return (path, visible_to) of each ``state.hidden`` entry of ``data`` that holds under the
+    default rulings, in order (what ``rulespec diff`` compares: an entry a record's other
+    option brings is that record's reading, which the records' rules classify)."""
+    ruled = {str(r.get("id")): (r.get("default") or {}).get("option")
+             for r in data.get("ambiguities") or [] if isinstance(r, Mapping)}
+    hidden = (data.get("state") or {}).get("hidden") or []
+    return [(h.get("path"), h.get("visible_to")) if isinstance(h, Mapping) else (h, None)
+            for h in hidden if not isinstance(h, Mapping) or all(
+                ruled.get(str(k)) in (v or []) for k, v in (h.get("when") or {}).items())]
+
+
+def _parsed(entries: Any) -> tuple[HiddenField, ...]:
     out: list[HiddenField] = []
-    for entry in data.get("state", {}).get("hidden", []):
+    for entry in entries:
         path = str(entry["path"])
         steps = parse_path(path)
         visible_to = entry["visible_to"]
@@ -96,14 +129,15 @@ def _schema_at(schema: Mapping[str, Any], root: Mapping[str, Any], step: Step,
     return found
 
 
-def check_hidden(data: Mapping[str, Any]) -> list[tuple[int, str]]:
-    """Return (entry index, message) for each ``state.hidden`` entry the state schema lacks."""
+def check_hidden(data: Mapping[str, Any], section: str = "hidden") -> list[tuple[int, str]]:
+    """Return (entry index, message) for each ``state.hidden`` (or ``state.public``) entry the
+    state schema lacks."""
     problems: list[tuple[int, str]] = []
     schema = data.get("state", {}).get("schema", {})
-    for i, entry in enumerate(data.get("state", {}).get("hidden", [])):
+    for i, entry in enumerate(data.get("state", {}).get(section, [])):
         try:
             steps = parse_path(str(entry["path"]))
-            if entry["visible_to"] == "owner" and steps.count("*") != 1:
+            if entry.get("visible_to") == "owner" and steps.count("*") != 1:
                 raise VisibilityError(f"hidden path {entry['path']!r} is visible to its owner, "
                                       "so it needs exactly one [*] (the owner's seat)")
         except VisibilityError as exc:
@@ -114,7 +148,7 @@ def check_hidden(data: Mapping[str, Any]) -> list[tuple[int, str]]:
             here = [sub for s in here for sub in _schema_at(s, schema, step)]
             if not here:
                 shown = entry["path"]
-                problems.append((i, f"hidden path {shown!r}: the state schema has nothing at "
+                problems.append((i, f"{section} path {shown!r}: the state schema has nothing at "
                                     f"step {n + 1} ({step!r}); name a field the state has"))
                 break
     return problems
@@ -151,3 +185,77 @@ def _redact(value: Any, hidden: HiddenField, steps: tuple[Step, ...], owner: int
     copy_dict = dict(value)
     copy_dict[step] = _redact(value[step], hidden, rest, owner, player)
     return copy_dict
+
+
+# -- why each part is hidden or public ---------------------------------------------------------
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _clause_quotes(data: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Return clause id -> every quote its citations hold."""
+    out: dict[str, list[str]] = {}
+
+    def walk(value: Any, into: list[str]) -> None:
+        if isinstance(value, Mapping):
+            if isinstance(value.get("quote"), str) and "source" in value:
+                into.append(_norm(value["quote"]))
+            for item in value.values():
+                walk(item, into)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, into)
+
+    for clause in data.get("clauses") or []:
+        if isinstance(clause, Mapping):
+            walk(clause, out.setdefault(str(clause.get("id")), []))
+    return out
+
+
+#: Where a problem is (keys below the spec root), and what it says.
+Located = tuple[tuple[str | int, ...], str]
+
+
+def sight_problems(data: Mapping[str, Any]) -> tuple[list[Located], list[Located]]:
+    """Check why each ``state.hidden`` and ``state.public`` entry says who sees it.
+
+    Returns (errors, missing): errors are a ``quote`` not verbatim in the quote of any clause
+    the entry cites, a ``when`` naming a record that is not one of the entry's readings or an
+    option that record lacks; missing are the entries with
+    neither a ``quote`` nor ``readings`` (format rule OBSERVATION_PROVENANCE: a warning for the
+    specs written before it).
+    """
+    errors: list[Located] = []
+    missing: list[Located] = []
+    quotes = _clause_quotes(data)
+    records = {str(a.get("id")): {str(o.get("id")) for o in a.get("options") or []}
+               for a in data.get("ambiguities") or [] if isinstance(a, Mapping)}
+    state = data.get("state") or {}
+    for section in ("hidden", "public"):
+        for i, entry in enumerate(state.get(section) or []):
+            here = ("state", section, i)
+            path = entry.get("path")
+            quote, readings = entry.get("quote"), [str(r) for r in entry.get("readings") or []]
+            if quote is None and not readings:
+                missing.append((here, f"{section} part {path!r} says neither why (quote: the "
+                                      "words of one of its clauses that say who sees it) nor "
+                                      "which record decides it (readings)"))
+            if isinstance(quote, str):
+                cited = [str(c) for c in entry.get("clauses") or []]
+                if not any(_norm(quote) in q for c in cited for q in quotes.get(c, [])):
+                    errors.append(((*here, "quote"), f"quote {quote[:60]!r} of {section} part "
+                                   f"{path!r} is not in the quote of any clause it cites "
+                                   f"({', '.join(cited) or 'none'}); copy the words from one "
+                                   "of them, or cite the clause that holds them"))
+            for record, options in (entry.get("when") or {}).items():
+                if record not in readings:
+                    errors.append(((*here, "when"), f"{section} part {path!r} holds when "
+                                   f"{record} is ruled, but {record} is not among its readings; "
+                                   "add it"))
+                for option in options:
+                    if record in records and option not in records[record]:
+                        errors.append(((*here, "when"), f"{record} has no option {option!r}; "
+                                       f"its options are {', '.join(sorted(records[record]))}"))
+    return errors, missing

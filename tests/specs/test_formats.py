@@ -80,7 +80,8 @@ def test_every_format_rule_names_one_release_and_the_changelog_deprecates_it() -
     for rule in formats.RULES.values():
         assert rule.warning.removed_in == rule.refused_from
         assert formats._release(rule.introduced) < formats._release(rule.refused_from)
-        assert rule.format in formats.FORMATS
+        # A rule of a format still to come (OBSERVATION_PROVENANCE) warns every spec today.
+        assert rule.format in (*formats.FORMATS, formats.NEXT_FORMAT)
         assert rule.name in deprecated, f"no Deprecated entry names {rule.name}"
 
 

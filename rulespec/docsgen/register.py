@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulespec.docsgen.changes import entry_link, lineage_note
+from rulespec.docsgen.exact import exact_block
 from rulespec.docsgen.history import Entry, History
 from rulespec.docsgen.impact import impact_block, measured_cell, what_matters_most
 from rulespec.docsgen.links import Links, game_dir, game_title
@@ -160,6 +161,8 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
             out.append(f"- {links.prose(ev['text'])}"
                        + (f" ({'; '.join(about)})" if about else "") + "\n")
         out.append("\n")
+    # Exact figures first, where rulespec verify proved the record's options (issue 44 item 5).
+    out.append(exact_block(links.spec.game_id, str(amb["id"])))
     out.append(impact_block(amb, links))
     if amb.get("history"):
         # Left out of the site search: the changelog carries each real change and its note.

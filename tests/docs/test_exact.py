@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from typing import Any
 
 from rulespec.docsgen.exact import LAB, RESULTS, exact_block, exact_rows
 
 
-def _published() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+def _published() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return (json.loads(RESULTS.read_text(encoding="utf-8")),
             json.loads(LAB.read_text(encoding="utf-8")))
 

@@ -18,7 +18,9 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-from rulespec.spec.errors import RulespecDeprecationWarning
+from rulespec.spec.errors import RemovedIn05Warning
+
+__all__ = ["MOVED", "REMOVED_IN", "RemovedIn05Warning", "install", "new_name"]
 
 PACKAGE = "rulespec.conformance"
 
@@ -67,13 +69,7 @@ MOVED: dict[str, str] = {
 }
 
 #: The release whose kit no longer answers to the old names.
-REMOVED_IN = "0.5.0"
-
-
-class RemovedIn05Warning(RulespecDeprecationWarning):
-    """Refused from rulespec 0.5.0 on."""
-
-    removed_in = REMOVED_IN
+REMOVED_IN = RemovedIn05Warning.removed_in
 
 
 def new_name(old: str) -> str | None:

@@ -193,8 +193,22 @@ def merge_tally(records: dict[str, dict[str, Any]], tally: Tally, setting: Setti
         if found is None:
             records[amb]["measurements"].append(measured)
         else:
-            found["agents"] += measured["agents"]
+            found["agents"] = unique_agents([*found["agents"], *measured["agents"]])
             found["results"] += measured["results"]
+
+
+def unique_agents(agents: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Return each agent once, in first-seen order.
+
+    A measurement gains results agent by agent (and look by look in a sequential sweep); its
+    ``agents`` says who played, once each. Sweeps saved before 2026-12-02 listed an agent once
+    per merge (Fool's FOOL-AMB-01 at 4 players: ``random`` and 19 ``greedy``); loading a sweep
+    mends that."""
+    seen: list[Mapping[str, Any]] = []
+    for agent in agents:
+        if agent not in seen:
+            seen.append(agent)
+    return seen
 
 
 def finish(games: Mapping[str, dict[str, Any]], alpha: float = ALPHA) -> int:
@@ -315,4 +329,7 @@ def load_sweep(spec_path: Path, game: str) -> dict[str, Any] | None:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     if data.get("format") != SWEEP_FORMAT:
         return None
+    for record in data.get("records", {}).values():
+        for measured in record.get("measurements", []):
+            measured["agents"] = unique_agents(measured.get("agents", []))
     return with_detectable(data)

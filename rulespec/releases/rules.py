@@ -100,6 +100,7 @@ RULES: tuple[Rule, ...] = (
     _r("STATE_HIDDEN_CHANGED", "major", "state", "what the state hides from whom changed: observations change"),
     _r("STATE_HIDDEN_TEXT_CHANGED", "patch", "state", "a hidden entry's clauses, quotes or readings changed, its path and who sees it did not: words and provenance only"),
     _r("STATE_ANNOTATION_CHANGED", "patch", "state", "descriptions, notes, x-clauses or x-phases of the state changed: words and provenance only"),
+    _r("STATE_VIEW_CHANGED", "minor", "state", "the views declared for `rulespec verify` (x-verify) changed: what it keeps of a field by default, not what an engine does"),
     # invariants, events, coverage
     _r("INVARIANT_ADDED", "minor", "invariants", "a new property; an engine that agrees with the reference holds it"),
     _r("INVARIANT_REMOVED", "minor", "invariants", "a property is no longer checked: conformant engines stay conformant"),

@@ -16,6 +16,7 @@ from rulespec.releases.order import flat_steps, leaf, moved_steps, step_lists, s
 from rulespec.releases.renames import renames
 from rulespec.releases.schemadiff import SchemaChange, compare, is_annotation
 from rulespec.releases.values import ABSENT
+from rulespec.spec.verify_views import view_terms
 from rulespec.spec.visibility import who_sees_by_default
 
 Data = Mapping[str, Any]
@@ -438,6 +439,9 @@ def state(old: Data, new: Data) -> Iterator[Change]:
                         old=_at(a.get("schema"), change.path),
                         new=_at(b.get("schema"), change.path))
     yield from _phase_order(a.get("schema"), b.get("schema"))
+    if view_terms(old) != view_terms(new):
+        yield Change.of("STATE_VIEW_CHANGED", "state.schema", "the declared views (x-verify) "
+                        "changed", old=view_terms(old), new=view_terms(new))
     yield from _conventions(a.get("conventions"), b.get("conventions"))
     if a.get("hidden") != b.get("hidden"):
         # What is hidden from whom is each entry's path and visible_to; the rest of an entry

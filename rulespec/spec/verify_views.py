@@ -126,6 +126,12 @@ def declarations(data: Mapping[str, Any]) -> tuple[list[Declared], list[tuple[tu
     return terms, problems
 
 
+def view_terms(data: Mapping[str, Any]) -> list[list[str]]:
+    """Return each ``x-verify`` term of spec ``data`` as [field, term as written], in order (what
+    ``rulespec diff`` compares: STATE_VIEW_CHANGED)."""
+    return [[t.field, t.text] for t in declarations(data)[0]]
+
+
 def _keep_source(text: str) -> str | None:
     if text.startswith("keep(") and text.endswith(")"):
         return text[len("keep("):-1].strip()

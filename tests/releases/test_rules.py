@@ -240,7 +240,8 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
      {"STATE_FIELD_REQUIRED_ADDED"}, "major"),
     ("state field removed", DDO, both(drop(*STATE, "final"), change(
         "state", "schema", "required", how=lambda req: [r for r in req if r != "final"])),
-     {"STATE_FIELD_REMOVED"}, "major"),
+     # The view declared beside final.draw and final.repetition goes with the field.
+     {"STATE_FIELD_REMOVED", "STATE_VIEW_CHANGED"}, "major"),
     ("state field optional", DDO, change("state", "schema", "required",
                                          how=lambda req: [r for r in req if r != "final"]),
      {"STATE_FIELD_NOW_OPTIONAL"}, "minor"),
@@ -270,9 +271,16 @@ ROWS: list[tuple[str, str, Edit, set[str], str]] = [
     ("state hidden now the owner's too", FOOL, put("state", "hidden", 1, "visible_to",
                                                    value="owner"), {"STATE_HIDDEN_CHANGED"}, "major"),
     # FOOL-DEAL-01: who sees a hand is its path and visible_to; its quote and clauses are words.
-    ("state hidden cites another clause", FOOL, put("state", "hidden", 0, "clauses",
+    ("state hidden cites another clause", FOOL, put("state", "hidden", 1, "clauses",
                                                     value=["FOOL-DEAL-01", "FOOL-DEAL-02"]),
      {"STATE_HIDDEN_TEXT_CHANGED"}, "patch"),
+    # FOOL-AMB-21: the hand entry holds under its default (hidden); under open it is shown.
+    ("state hidden under a record's other option", FOOL, put(
+        "state", "hidden", 0, "when", value={"FOOL-AMB-21": ["open"]}),
+     {"STATE_HIDDEN_CHANGED"}, "major"),
+    # DDO-ROUND-02: what `rulespec verify` keeps of the rounds played by default (issue 42).
+    ("state view declared", DDO, put(*STATE, "rounds_played", "x-verify", value=["relative"]),
+     {"STATE_VIEW_CHANGED", "STATE_ANNOTATION_CHANGED"}, "minor"),
     # invariants, events, coverage
     ("invariant expression", DDO, change("invariants", "#DDO-INV-TO-MOVE", "expression",
                                          how=lambda e: f"({e}) && true"), {"INVARIANT_CHANGED"}, "minor"),

@@ -40,7 +40,7 @@ def test_an_installed_rulespec_diffs_releases_offline(child: ChildEnv, tmp_path:
     proc = child.run(child.bin("rulespec"), "diff", "--check", "-q", "fool", cwd=tmp_path)
     assert re.search(r"^fool (\S+) -> \1: no change \(ok\)$", proc.stdout, re.M), proc.stdout
     proc = child.run(child.bin("rulespec"), "diff", "--check", "-q", "pig", cwd=tmp_path)
-    assert "pig 0.1.0 -> 0.1.0: no change (ok)" in proc.stdout
-    assert "replayed from pig@0.1.0: 6 golden trace(s)" in proc.stdout
+    assert re.search(r"^pig (\S+) -> \1: no change \(ok\)$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"replayed from pig@\S+: 6 golden trace\(s\)", proc.stdout), proc.stdout
     listed = child.run(child.bin("rulespec"), "releases", "pig", cwd=tmp_path)
     assert listed.stdout.startswith("0.1.0 "), listed.stdout

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 # Phases of the canonical state.
 from rulespec.reference import CHANCE, Action, Actor, Config, ConfigError, Engine, Rejection
+from rulespec.reference.core import copy_state
 from rulespec.spec import Spec
 
 FIRST_PLAYER = "first_player"
@@ -46,6 +47,12 @@ class Pig(Engine):
     }
     VARIANTS: ClassVar[frozenset[str]] = frozenset()
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("PIG-END-01",)
+    #: What only ``describe`` reads (what the last action did): never play. ``rulespec verify``
+    #: leaves it out of an engine's memory (``rulespec.verify.cloning.Cloner.memory``).
+    NARRATION: ClassVar[frozenset[str]] = frozenset({"_note"})
+    #: Set up once from the configuration and never changed: copies share them.
+    SHARED: ClassVar[frozenset[str]] = frozenset({"_target", "_effects", "_die_outcomes",
+                                                  "_first_outcomes"})
 
     def __init__(self, spec: Spec, config: Config) -> None:
         super().__init__(spec, config)
@@ -99,6 +106,42 @@ class Pig(Engine):
         if self._phase == FIRST_PLAYER:
             return [(dict(a), p) for a, p in self._first_outcomes]
         return super().chance_outcomes()
+
+    def is_legal(self, action: Action) -> bool:
+        """Return True when ``action`` is exactly one of the legal actions (as the base's test,
+        type-strictly: ``true`` is not a face), without building the list."""
+        if type(action) is not dict:
+            return False
+        kind = action.get("kind")
+        if type(kind) is not str:
+            return False
+        phase = self._phase
+        if phase == DECIDE:
+            return len(action) == 1 and kind in ("roll", "hold")
+        if phase == ROLL:
+            face = action.get("face")
+            return (len(action) == 2 and kind == "die" and type(face) is int
+                    and face in self._effects)
+        if phase == FIRST_PLAYER:
+            player = action.get("player")
+            return (len(action) == 2 and kind == "first_player" and type(player) is int
+                    and 0 <= player < self.players)
+        return False
+
+    def clone(self) -> Pig:
+        """Return an independent copy: the two score lists, the decision counts and the result
+        copied, the rest (numbers, strings, the die's constant tables) shared. A subclass
+        (which may add attributes of its own) is copied by the base's ``clone``."""
+        if type(self) is not Pig:
+            return super().clone()
+        other = object.__new__(Pig)
+        other.__dict__.update(self.__dict__)
+        other._scores = list(self._scores)
+        other._turns = list(self._turns)
+        other._decisions = dict(self._decisions)
+        if self._result is not None:
+            other._result = copy_state(self._result)
+        return other
 
     def rule_rejection(self, action: Action) -> Rejection:
         """Say why ``action`` is illegal now, citing the clause it breaks."""

@@ -17,6 +17,7 @@ to an object of its own is fine: that object is copied as ``Engine.clone`` copie
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -62,6 +63,11 @@ class Cloner:
         self._always = shared
         #: Shared objects an engine changed in place (restored; shared no more).
         self.changed: list[str] = []
+        #: What ``memory`` leaves out: what is shared anyway or constant, the decision points
+        #: counted (bookkeeping no rule reads), and what the game declares narration only
+        #: (``NARRATION``: read by ``describe``, never by play).
+        self._not_memory = (shared | _NEVER | set(constants)
+                            | frozenset(getattr(kind, "NARRATION", frozenset())))
 
     def adopt(self, engine: Engine) -> Engine:
         """Return a copy of ``engine`` (an engine of the configuration, not a copy made here)
@@ -95,6 +101,23 @@ class Cloner:
             else:
                 setattr(other, name, copy_state(value))
         return other
+
+    def memory(self, engine: Engine) -> bytes | None:
+        """Return the engine's memory as bytes: every attribute that is neither shared,
+        constant, counted bookkeeping nor narration, pickled in order (None when one cannot be
+        pickled). Two engines of the configuration with equal memory are the same engine for
+        play: what they do next is the same (the explorer checks a sample of that)."""
+        if self.changed:  # a constant turned out not to be one: it is memory now
+            return None
+        skip = self._not_memory
+        items = [(n, v) for n, v in engine.__dict__.items() if n not in skip]
+        for name in self._slots:
+            if name not in skip and hasattr(engine, name):
+                items.append((name, getattr(engine, name)))
+        try:
+            return pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an object pickle cannot write: no memory, no shortcut
+            return None
 
     def check(self, engine: Engine) -> None:
         """Call after every action applied to a copy: a shared object that no longer equals

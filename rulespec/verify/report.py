@@ -102,6 +102,9 @@ def _merges(v: Verification) -> list[str]:
     lines = [f"  {s.merges_checked:,} merges checked one step ahead: equal keys behaved alike"
              if not any(x.kind == "KEY-BEHAVIOUR" for x in v.violations)
              else f"  {s.merges_checked:,} merges checked one step ahead"]
+    if s.digests_reused:
+        lines.append(f"    {s.digests_reused:,} of them by the digest of an engine with the same "
+                     "memory (one in 50 of those worked out again and compared)")
     if ex.memory:
         named = [f"{m} ({_KNOWN_MEMORY[m]})" if m in _KNOWN_MEMORY else m
                  for m in sorted(ex.memory)]

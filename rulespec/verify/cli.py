@@ -109,6 +109,10 @@ class _Progress:
               help="A named view of the published configurations (their file's `views`, "
                    "listed on the verification page): its terms, as if each were given with "
                    "--forget or --view.")
+@click.option("--canonical", is_flag=True,
+              help="Identify states by the canonical state alone: no view, not even the one "
+                   "the spec declares (without --forget, --view or --views, the spec's x-verify "
+                   "view is used).")
 @click.option("--cross-check", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="With a view: search this many canonical states (no view) and check the "
                    "view's win probabilities lie within the intervals they give, and every "
@@ -134,7 +138,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
            max_states: int | None, max_memory: float, max_depth: int | None,
            forget: tuple[str, ...], view: tuple[str, ...], named_view: str | None,
-           cross_check: int, no_check_merges: bool, optimal: bool, trace_dir: Path, published: bool,
+           canonical: bool, cross_check: int, no_check_merges: bool, optimal: bool,
+           trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
     invariant in every state.
@@ -153,7 +158,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     """
     progress = _Progress(not quiet and sys.stderr.isatty())
     if published:
-        if ruling or variant or param or players or forget or view or named_view or max_depth:
+        if (ruling or variant or param or players or forget or view or named_view or max_depth
+                or canonical):
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
         sys.exit(_published(game, write_docs, fmt, progress))
@@ -164,13 +170,32 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     from rulespec.verify.run import Bounds
 
     setup = _setup(game, players, ruling, variant, param)
+    source = ""
+    if canonical and (forget or view or named_view):
+        raise click.UsageError("--canonical identifies states by the canonical state alone; "
+                               "drop it, or drop --forget, --view and --views")
     if named_view is not None:
         view = _named(game, named_view) + view
+    elif not (forget or view or canonical):
+        view = _declared(setup)
+        source = "spec" if view else ""
     bounds = Bounds(view=forget + view, max_states=max_states, max_depth=max_depth,
                     max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
-                    cross_check=cross_check)
+                    cross_check=cross_check, view_source=source)
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
+
+
+def _declared(setup: Any) -> tuple[str, ...]:
+    """Return the view the spec declares beside its fields (x-verify), for this
+    configuration's parameters; () when it declares none."""
+    from rulespec.spec.verify_views import ViewDeclarationError, declared_view_terms
+
+    try:
+        return declared_view_terms(setup.spec, dict(setup.config().parameters))
+    except ViewDeclarationError as exc:
+        raise click.UsageError(f"the spec's declared view: {exc} (or pass --canonical, or "
+                               "a view of your own with --forget/--view)") from None
 
 
 def _named(game: str, name: str) -> tuple[str, ...]:

@@ -50,6 +50,9 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
     key = "the canonical state"
     if ex.view:
         key += f", under the view {ex.view.describe()}"
+        if v.bounds.view_source == "spec":
+            key += (" (the view the spec declares beside its fields, x-verify; --canonical "
+                    "for none)")
     lines.append(f"  states identified by {key}")
     bounded = ex.stopped in ("max-states", "max-depth", "max-memory")
     left = f", {s.queued:,} left on the queue" if bounded else ""
@@ -178,7 +181,8 @@ def verification_json(v: Verification) -> dict[str, Any]:
     s = ex.stats
     return {
         "game": ex.engine.spec.game_id, "spec_version": ex.engine.spec.version,
-        "config": v.config, "forget": list(ex.view.forget), "view": list(ex.view.terms), "status": v.status,
+        "config": v.config, "forget": list(ex.view.forget), "view": list(ex.view.terms),
+        "view_source": v.bounds.view_source or "command", "status": v.status,
         "stopped": ex.stopped,
         "states": s.states, "transitions": s.transitions, "depth": s.depth,
         "terminals": s.terminals, "queued": s.queued, "seconds": round(s.seconds, 3), "cpu_seconds": round(s.cpu_seconds, 3),

@@ -49,6 +49,9 @@ class Bounds:
     #: With a view: distinct states of the search on canonical states whose outcome
     #: probabilities the view's must fall within (0: no cross-check).
     cross_check: int = 20_000
+    #: Where the view comes from, said in the report: "" (the command line, or none) or
+    #: "spec" (the view the spec declares beside its fields, x-verify).
+    view_source: str = ""
 
 
 @dataclass(frozen=True)

@@ -143,3 +143,33 @@ def test_the_command_and_the_api_share_the_state_cap() -> None:
     from rulespec.verify import run as api
 
     assert command.MAX_STATES == api.MAX_STATES == api.Bounds().max_states
+
+
+RHINO_TINY = ["ruby-rhino", "-n", "2", "-p", "target_score=1", "-p", "total_coins=3",
+              "-p", "coins_per_player=1", "--cross-check", "2000"]
+
+
+def test_without_a_view_the_specs_declared_view_is_used() -> None:
+    """RR-END-01, issue 42 item 2: with neither --view nor --views, the view Ruby Rhino's spec
+    declares beside its fields (x-verify) is used, the report says so, and the search is the
+    one the published named view gives; --canonical searches canonical states instead."""
+    code, out = run(*RHINO_TINY, "--format", "json")
+    assert code == 0, out
+    declared = json.loads(out)
+    assert declared["view_source"] == "spec" and declared["status"] == "proved"
+    code, out = run(*RHINO_TINY, "--views", "rr-summary", "--format", "json")
+    assert code == 0, out
+    named = json.loads(out)
+    assert named["view_source"] == "command"
+    assert sorted(declared["forget"] + declared["view"]) == sorted(named["forget"] + named["view"])
+    assert declared["states"] == named["states"] and declared["uniform"] == named["uniform"]
+    code, out = run(*RHINO_TINY)
+    assert "the view the spec declares beside its fields" in out, out
+    code, out = run(*RHINO_TINY, "--canonical", "--max-states", "300")
+    assert code == 0, out
+    assert "states identified by the canonical state\n" in out
+
+
+def test_canonical_and_a_view_are_refused_together() -> None:
+    code, out = run(*RHINO_TINY, "--canonical", "--forget", "history")
+    assert code == 2 and "--canonical" in out, out

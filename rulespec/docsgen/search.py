@@ -12,10 +12,18 @@ The theme's search (lunr) queries the fields ``title`` (boosted 1e3), ``text`` a
 - demotes the sections that explain how the kit searches (coverage scope and hints): found, but
   after the rules (:data:`DEMOTED`; whole pages of commentary are demoted by their front matter,
   ``search: boost``);
-- appends to each section's text its accented words without their accents, hidden, so
-  ``pontuacao`` finds ``pontuação``.
 
-The theme's worker needs two patches (:func:`patch_worker`): ids must stay one term in the
+Accents and Portuguese and Galician plurals are matched in the worker (:data:`WORKER_FOLD`):
+every word, indexed or searched, loses its accents before it is stemmed (``pontuacao`` finds
+``pontuação``, ``ganador`` finds ``gañador``, ``número`` finds ``numero``); and an accented
+word of the text, which in this corpus is a Portuguese or Galician word of a rulebook, is
+indexed once more as a marked copy with its plural ending reduced as those languages form
+plurals (:data:`PLURALS`: ``-ções`` is ``-ção``, ``-eis`` is ``-el``, ``-íns`` is ``-ín``...),
+as is every searched word, so ``pontuacoes`` finds ``pontuação`` and ``possivel`` finds
+``possíveis``. The English stemmer knows none of these endings; the marked copies match only
+each other, so an English word is searched as before.
+
+The theme's worker needs more patches (:func:`patch_worker`): ids must stay one term in the
 query (it splits queries on its lexer's separator, whitespace and ``-``, not the configured
 one: it is made to split on whitespace only, and the configured separator, which has no ``-``,
 does the rest); and the query must be stemmed as the index is (``pipeline`` in mkdocs.yml
@@ -29,6 +37,7 @@ index terms, and marks missing the copy of a word the other copy found).
 from __future__ import annotations
 
 import html
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -37,7 +46,6 @@ from typing import Any
 from rulespec.spec.model import Spec
 
 _ID_ANCHOR = re.compile(r"#([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)$")
-_WORD = re.compile(r"\w+")
 
 #: Anchors of sections ranked after the rules, with their boost (1 is the default).
 DEMOTED: Mapping[str, float] = {"coverage-scope": 0.1, "coverage-hints": 0.1}
@@ -47,16 +55,6 @@ def fold(value: str) -> str:
     """Return ``value`` without accents (``pontuação`` -> ``pontuacao``)."""
     decomposed = unicodedata.normalize("NFKD", value)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def folded_words(value: str) -> str:
-    """Return the accented words of ``value``, folded, once each, space separated."""
-    seen: dict[str, None] = {}
-    for word in _WORD.findall(re.sub(r"<[^>]+>", " ", value)):
-        plain = fold(word)
-        if plain != word:
-            seen.setdefault(plain, None)
-    return " ".join(seen)
 
 
 def search_titles(specs: Iterable[Spec]) -> dict[str, str]:
@@ -72,8 +70,7 @@ def search_titles(specs: Iterable[Spec]) -> dict[str, str]:
 
 def tune_index(index: Mapping[str, Any], *, titles: Mapping[str, str] | None = None
                ) -> dict[str, Any]:
-    """Return the search index with id tags, titled id sections, demoted hints and
-    accent-folded text added.
+    """Return the search index with id tags, titled id sections and demoted hints.
 
     ``titles`` maps an id to what it says: a section anchored at that id and titled by the id
     alone is titled ``ID: what it says``.
@@ -92,9 +89,6 @@ def tune_index(index: Mapping[str, Any], *, titles: Mapping[str, str] | None = N
         fragment = location.rpartition("#")[2] if "#" in location else ""
         if fragment in DEMOTED:
             doc["boost"] = DEMOTED[fragment] * float(doc.get("boost", 1))
-        folded = folded_words(f"{doc.get('title', '')} {doc.get('text', '')}")
-        if folded:
-            doc["text"] = f'{doc.get("text", "")} <span hidden>{folded}</span>'
         docs.append(doc)
     return {**index, "docs": docs}
 
@@ -112,16 +106,40 @@ WORKER_PREFIX_PATCHED = ".map(r=>/(^[+-]|[~^]\\d+$)/.test(r)?r:`${r}* ${r}`)"
 #: whose stem is shorter was never found, and each hit said "Missing: dynamite". The patch
 #: takes the word's stem too.
 WORKER_FOUND = "e[s].startsWith(o.term)&&(n[o.term]=!0,r.delete(o))"
-WORKER_FOUND_PATCHED = ("(e[s].startsWith(o.term)||e[s].startsWith(lunr.stemmer(new lunr.Token("
-                        "o.term)).toString()))&&(n[o.term]=!0,r.delete(o))")
+WORKER_FOUND_PATCHED = ("(e[s].startsWith(o.term)||[o.term,self.rulespecFold(o.term),"
+                        "self.rulespecPlural(o.term)].some(w=>e[s].startsWith(w)||e[s].startsWith("
+                        "lunr.stemmer(new lunr.Token(w)).toString())))&&(n[o.term]=!0,r.delete(o))")
 #: How the worker marks the words it did not find as missing. Each word is searched twice
 #: (``word*`` and ``word``, above): the copy not matched must not mark missing the word the
 #: other found.
 WORKER_MISSING = "for(let s of r)(i=lunr.stopWordFilter)!=null&&i.call(lunr,s.term)&&(n[s.term]=!1)"
 WORKER_MISSING_PATCHED = ("for(let s of r)n[s.term]||(i=lunr.stopWordFilter)!=null&&"
                           "i.call(lunr,s.term)&&(n[s.term]=!1)")
+#: Portuguese and Galician plural endings, folded, and their singular (the first that ends a
+#: word of more than two letters besides it is replaced): the plural step of stemmers for
+#: Portuguese such as RSLP (Orengo and Huyck, 2001), with Galician's ``-ns`` of ``-n`` beside
+#: Portuguese ``-ns`` of ``-m`` (both end in ``n``).
+PLURALS: tuple[tuple[str, str], ...] = (
+    ("coes", "cao"), ("oes", "ao"), ("aes", "ao"), ("ais", "al"), ("eis", "el"), ("ois", "ol"),
+    ("uis", "ul"), ("ns", "n"), ("m", "n"), ("res", "r"), ("zes", "z"), ("les", "l"), ("s", ""))
+#: Where the worker's index builder sets its fields, and what goes before: the accent folding
+#: and the marked plural copy (``§`` and the reduced word) at the head of the index's and the
+#: query's pipelines, before the stemmer. In the index only an accented word gets a copy.
+WORKER_FIELDS = 'this.ref("location");'
+WORKER_FOLD = (
+    'self.rulespecFold=function(s){return s.normalize("NFD").replace(/[\\u0300-\\u036f]/g,"")};'
+    "self.rulespecPlural=function(s){s=self.rulespecFold(s);for(const[e,r]of "
+    + json.dumps([list(p) for p in PLURALS], separators=(",", ":"))
+    + ')if(s.length>e.length+2&&s.endsWith(e))return"\\u00a7"+s.slice(0,-e.length)+r;'
+    'return"\\u00a7"+s};'
+    "{const F=self.rulespecFold,R=self.rulespecPlural,copy=function(all){return function(t){"
+    "const s=t.toString(),f=F(s),o=[t.clone(function(){return f})];"
+    "if(all||f!==s)o.push(t.clone(function(){return R(s)}));return o}};"
+    "this.pipeline._stack.unshift(copy(!1));this.searchPipeline._stack.unshift(copy(!0))}"
+    + WORKER_FIELDS)
 _WORKER_PATCHES = ((WORKER_SEPARATOR, WORKER_PATCHED), (WORKER_PREFIX, WORKER_PREFIX_PATCHED),
-                   (WORKER_FOUND, WORKER_FOUND_PATCHED), (WORKER_MISSING, WORKER_MISSING_PATCHED))
+                   (WORKER_FOUND, WORKER_FOUND_PATCHED), (WORKER_MISSING, WORKER_MISSING_PATCHED),
+                   (WORKER_FIELDS, WORKER_FOLD))
 
 
 def patch_worker(source: str) -> str | None:

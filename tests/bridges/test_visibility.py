@@ -64,9 +64,19 @@ def scramble(value: Any, field: HiddenField, player: int, steps: tuple[Step, ...
     return value
 
 
+def _by_default(spec: Any) -> tuple[HiddenField, ...]:
+    """What the spec hides under its default rulings: its entries that always hold, and those
+    a record's default brings (``when``: FOOL-AMB-21 and OURO-AMB-39 hidden)."""
+    from rulespec.reference.registry import new_game
+
+    engine = new_game(spec.game_id, players=spec.min_players)
+    return hidden_fields(spec.data) + engine.hidden_by_rulings()
+
+
 def test_the_specs_hide_hands_money_and_decks() -> None:
-    """FOOL-DEAL-01, OURO-SETUP-03, OURO-EOD-03: hands, money and the decks are hidden."""
-    paths = {s.game_id: {(h.path, h.visible_to) for h in hidden_fields(s.data)}
+    """FOOL-AMB-21, OURO-AMB-39 (hands, by default), OURO-EOD-03 (money), FOOL-DEAL-01 and
+    OURO-DRAW-01 (the deck, the bag): hidden under the default rulings."""
+    paths = {s.game_id: {(h.path, h.visible_to) for h in _by_default(s)}
              for s in all_specs()}
     assert {("$.hands[*]", "owner"), ("$.deck", "nobody")} <= paths["fool"]
     assert {("$.players[*].hand", "owner"), ("$.players[*].money", "owner"),
@@ -131,7 +141,7 @@ def test_views_leave_the_state_unchanged() -> None:
     """A view is a copy: the engine's state is not redacted in place."""
     spec = get_spec("fool")
     state: dict[str, Any] = {"hands": [{"a": 1}, {"b": 2}], "deck": [1]}
-    fields = hidden_fields(replace(spec).data)
+    fields = _by_default(replace(spec))
     seen = view(state, fields, 0)
     assert seen["hands"][1] == HIDDEN and state["hands"][1] == {"b": 2}
 

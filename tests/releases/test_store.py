@@ -46,7 +46,7 @@ def test_ouro_de_tolo_has_a_first_release_and_a_major_one() -> None:
     """The first release is what landed at 3e44d90; OURO-CARD-11 made the next one MAJOR."""
     assert [(r.version, r.date) for r in releases("ouro-de-tolo")] == [
         ("1.0.0", "2026-11-29"), ("2.0.0", "2026-12-01"), ("2.1.0", "2026-12-01"),
-        ("2.1.1", "2026-12-01"), ("2.2.0", "2026-12-02")]
+        ("2.1.1", "2026-12-01"), ("2.2.0", "2026-12-02"), ("2.3.0", "2026-12-02")]
     first = release_spec("ouro-de-tolo", "1.0.0")
     assert "OURO-CARD-11" not in first.by_id("clauses")
     assert first.reference_module == "reference.games.ouro_de_tolo"
@@ -61,7 +61,7 @@ def test_an_unknown_release_names_the_releases() -> None:
     """The error says which releases there are, in a whole sentence."""
     with pytest.raises(UnknownRelease) as err:
         release_spec("fool", "9.9.9")
-    assert str(err.value) == "fool has no release '9.9.9'; the releases of 'fool' are 1.0.0, 1.1.0, 1.2.0, 1.2.1, 1.3.0"
+    assert str(err.value) == "fool has no release '9.9.9'; the releases of 'fool' are 1.0.0, 1.1.0, 1.2.0, 1.2.1, 1.3.0, 1.4.0"
 
 
 def test_a_bad_version_says_how_to_write_one() -> None:
@@ -75,7 +75,7 @@ def test_a_bad_version_says_how_to_write_one() -> None:
 def test_the_previous_release_is_the_frozen_current_version() -> None:
     """Today's spec is checked against the frozen copy of its own version when there is one."""
     found = previous_release("ruby-rhino")
-    assert found == Release("ruby-rhino", "0.2.3", "2026-12-02", found.summary if found else "")
+    assert found == Release("ruby-rhino", "0.2.4", "2026-12-02", found.summary if found else "")
 
 
 def test_a_plugin_game_without_releases_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -81,6 +81,8 @@ def _pytest(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
+# Integration: a child pytest run of the kit's items, 10 s (issue 46's budget).
+@pytest.mark.integration
 def test_pytest_plugin_runs_the_kit_as_tests(tmp_path: Path) -> None:
     """`pytest --rulespec-engine CMD --rulespec-game ID` passes for the reference."""
     done = _pytest("--rulespec-engine", " ".join(serve_command(GAME)), "--rulespec-game", GAME,

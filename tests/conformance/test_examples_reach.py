@@ -86,6 +86,8 @@ def _uncovered(game: str, result: RunResult) -> list[str]:
     return sorted(c for c, ids in by_clause.items() if not ids - left)
 
 
+# Integration: every rule example of a game through the kit, 10-15 s each (issue 46's budget).
+@pytest.mark.integration
 @pytest.mark.parametrize("game", GAMES)
 def test_an_engine_of_the_first_release_runs_an_example_of_every_clause(game: str) -> None:
     """Every clause with rule examples (FOOL-DEAL-02, OURO-END-01, DDO-END-01, RR-END-01...)
@@ -191,6 +193,8 @@ def test_asking_for_an_undeclared_parameter_or_ruling_names_the_hello_line() -> 
                             Scope(rulings={"FOOL-AMB-03": "seven-and-eight"})) is None
 
 
+# Integration: a whole conform run of a first-release engine, 14 s (issue 46's budget).
+@pytest.mark.integration
 def test_asking_for_a_record_newer_than_the_release_says_so() -> None:
     """--ruling FOOL-AMB-15=hand-at-a-time (FOOL-DEAL-01) on an engine of 1.0.0: the record
     came in 1.1.0."""

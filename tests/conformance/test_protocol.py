@@ -179,6 +179,8 @@ def test_a_misbehaving_engine_is_a_protocol_failure(mode: str, kind: str, words:
     assert adapter.proc is None, "the misbehaving engine was left running"
 
 
+# Integration: every golden trace replayed after a crash, 10 s (issue 46's budget).
+@pytest.mark.integration
 def test_the_kit_goes_on_to_the_golden_traces_after_a_crash(tmp_path: Path) -> None:
     """After a PROTOCOL failure the kit restarts the engine and goes on to its next check."""
     report, _ = _check_misbehaving("crash", 40, tmp_path, timeout=5, examples=2, golden=True)

@@ -33,6 +33,8 @@ def _failure(check: str = "DIFF-STATE", **kw: Any) -> Failure:
     return replace(Failure(check, ("OURO-CARD-01",), "it differs", config), **kw)
 
 
+# Integration: a whole --infer run, 10 s (issue 46's budget).
+@pytest.mark.integration
 def test_a_ruling_of_a_later_release_is_only_also_possible() -> None:
     """OURO-AMB-32 and OURO-AMB-10's day-order came in 2.1.0 (OURO-DRAW-05, OURO-CARD-07): an
     engine of 1.0.0 is not told it behaves like them, only that they would explain it there."""

@@ -103,3 +103,30 @@ def test_the_same_seed_gives_the_same_sweep_and_the_time_stops_it() -> None:
     late = _sweep(time.monotonic() - 1, MAX_LOOKS)
     assert {p["stopped"] for a in ("RR-AMB-01", "RR-AMB-04")
             for p in late["records"][a]["precision"]} == {"budget"}
+
+
+def test_local_processes_and_a_dask_cluster_give_the_same_sequential_sweep() -> None:
+    """Done-when of issue 44: the sequential design's sweep file is the same, byte for byte,
+    whatever runs its batches (this process, two local processes, a Dask LocalCluster)."""
+    import json
+
+    from tests.support import dask_distributed
+
+    def sweep(workers: int, cluster: str | None) -> str:
+        with executor_for(workers, cluster) as executor:
+            data = sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
+                                    deadline=time.monotonic() + 600, max_looks=3)
+        data.pop("measured_on")
+        return json.dumps(data, sort_keys=True)
+
+    inline = sweep(1, None)
+    assert sweep(2, None) == inline
+    distributed = dask_distributed()
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                       dashboard_address=None)
+    try:
+        assert sweep(1, cluster.scheduler_address) == inline
+    finally:
+        cluster.close()
+    measured = json.loads(inline)["records"]["RR-AMB-01"]
+    assert measured["precision"] and measured["measurements"][0]["results"]

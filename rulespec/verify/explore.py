@@ -137,6 +137,9 @@ _MEMORY_EVERY = 2048
 MEMO_STATES = 400_000
 #: Every this many reused digests, the first is computed again and compared.
 RECHECK_EVERY = 50
+#: Memories taken (of expanded and of merged engines) after which they stop being taken if
+#: fewer than one in 20 reused a digest.
+WORTH_AFTER = 5000
 
 
 class Explorer:
@@ -164,6 +167,7 @@ class Explorer:
         #: (``Cloner.memory``): the same engine for play, so the same one step ahead.
         self.remember = remember
         self._digests: dict[bytes, int] = {}
+        self._looked = 0
         self.progress = progress
         self.checks = StateChecks(start, self.view.abstraction())
         self.store = StateStore()
@@ -327,7 +331,7 @@ class Explorer:
             actor = engine.current_player()
             digest = _behaviour(None if actor is None else _code(actor), moves, keys, labels)
             if self.remember:  # an engine merged later with this one's memory: the same digest
-                memory = self.cloner.memory(engine)
+                memory = self._memory(engine)
                 if memory is not None:
                     if len(self._digests) >= MEMO_STATES:
                         self._digests.clear()
@@ -340,7 +344,7 @@ class Explorer:
         actor, moves, problem = self.checks.moves(child)
         if problem is not None:  # a malformed result or moves: the state differs from its key's
             return self._violate(problem, self._path(parent, move))
-        memory = self.cloner.memory(child) if self.remember else None
+        memory = self._memory(child)
         digest = None if memory is None else self._digests.get(memory)
         recheck = False
         if digest is not None:
@@ -382,6 +386,19 @@ class Explorer:
         if known != digest:
             return self._behaviour(self._path(target), self._path(parent, move))
         return True
+
+    def _memory(self, engine: Engine) -> bytes | None:
+        """Return the engine's memory while remembering digests is worth it."""
+        if not self.remember:
+            return None
+        self._looked += 1
+        if self._looked == WORTH_AFTER and self.stats.digests_reused * 20 < WORTH_AFTER:
+            # Fewer than one in 20 of the memories taken met one seen before (Dado de Ouro's
+            # few merges each follow a new roll): they cost more than they save.
+            self.remember = False
+            self._digests.clear()
+            return None
+        return self.cloner.memory(engine)
 
     def _settle(self, index: int, digest: int) -> bool:
         """Keep a state's digest and compare the merges that waited for it."""

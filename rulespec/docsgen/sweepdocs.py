@@ -185,6 +185,7 @@ def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any])
                    f"{text(setting_label(m))}</summary>\n\n"
                    "<div class=\"rs-impact\" data-search-exclude markdown>\n\n"
                    + table(_HEADERS, rows) + "\n</div>\n\n</details>\n\n")
+    out.append(precision_block(record))
     odd = _first_player_note(record)
     if odd:
         out.append(odd)
@@ -200,6 +201,39 @@ def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any])
         out.append(f"Charts: {code(r['option'])} with {code(r['agent'])} players at "
                    f"{text(setting_label(m))}.\n\n")
     return "".join(out)
+
+
+#: Why a sequential measurement stopped, as the record page says it.
+_STOPPED = {"precision": "reached its target",
+            "budget": "stopped by the sweep's time budget",
+            "looks": "stopped after its last look"}
+
+
+def precision_block(record: Mapping[str, Any]) -> str:
+    """Return how precisely a sequential sweep measured the record, and what stopped each
+    measurement (its target, its looks or the time): empty for a sweep of fixed size.
+
+    Each row is one setting and agent: the widest half-width of a seat's win-rate change at
+    the sweep's corrected level, against the target the design set (±2 points for random
+    players on an open record, ±5 for the strongest agent; settled records ±5 and ±10).
+    """
+    rows = []
+    for p in record.get("precision") or []:
+        where = setting_label(p)
+        rows.append([text(where), code(p["agent"]), text(p.get("group", "")),
+                     f"±{100 * float(p['half_width']):.1f} pts",
+                     f"±{100 * float(p['target']):g} pts",
+                     f"{int(p['games']):,}", str(p["looks"]),
+                     text(_STOPPED.get(str(p["stopped"]), str(p["stopped"])))])
+    if not rows:
+        return ""
+    return ("**Precision.** Measured in rounds until each seat's win-rate change was known to its "
+            "target, or the looks or the sweep's time ran out; the half-width is the widest "
+            "seat's, corrected over every seat interval and every look.\n\n"
+            '<div class="rs-impact" data-search-exclude markdown>\n\n'
+            + table(["Setting", "Agent", "Record", "Known to", "Target", "Games", "Looks",
+                     "Stopped"], rows)
+            + "\n</div>\n\n")
 
 
 def _chart_result(record: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]] | None:

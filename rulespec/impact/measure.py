@@ -268,13 +268,16 @@ Progress = Callable[[Tally], None]
 def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
         precision: float | None = None, max_games: int = 4000,
         progress: Progress | None = None,
-        until: Callable[[Tally], bool] | None = None) -> Tally:
+        until: Callable[[Tally], bool] | None = None,
+        next_round: Callable[[Tally], int] | None = None) -> Tally:
     """Play the planned games and return the tally.
 
     Without ``precision`` or ``until``: ``games`` paired games per option (rounded up to whole
-    batches). With either: rounds of :data:`ROUND_BATCHES` batches until every rate interval
-    is narrower than ``precision``, ``until(tally)`` says enough (it is asked once a round), or
-    ``max_games`` per option are played.
+    batches). With either: rounds of :data:`ROUND_BATCHES` batches (or as many as
+    ``next_round(tally)`` asks for after each round) until every rate interval is narrower
+    than ``precision``, ``until(tally)`` says enough (it is asked once a round), or
+    ``max_games`` per option are played. The batches are numbered in order whatever the
+    rounds' sizes, so the games played depend on the seed and on the total only.
     """
     tally = Tally(plan_, seed, batch_size, {a: [] for a in plan_.agents})
     if not plan_.options:
@@ -296,11 +299,14 @@ def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
     if precision is None and until is None:
         play(max(1, -(-games // batch_size)))
         return tally
+    batches = ROUND_BATCHES
     while True:
-        play(ROUND_BATCHES)
+        play(batches)
         if tally.played() >= max_games:
             return tally
         if precision is not None and widest_rate(tally.measured("-", tests=False)) < precision:
             return tally
         if until is not None and until(tally):
             return tally
+        if next_round is not None:
+            batches = max(1, next_round(tally))

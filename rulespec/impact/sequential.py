@@ -26,6 +26,7 @@ the sweep says so (``stopped: budget``).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from typing import Any
 
 from rulespec.impact.agents import AGENTS
 from rulespec.impact.effects import ALPHA
-from rulespec.impact.measure import Tally, plan, run
+from rulespec.impact.measure import ROUND_BATCHES, Tally, plan, run
 from rulespec.impact.power import seat_standard_error
 from rulespec.impact.sweep import Log, Probed, Setting, merge_tally
 from rulespec.spec.model import Spec
@@ -148,6 +149,18 @@ class _Looks:
             return False
         return True
 
+    def next_round(self, played: int, batch_size: int) -> int:
+        """Return the batches of the next round: enough to reach the aim if the spread stays
+        as measured (the half-width shrinks as one over the root of the games), at least
+        :data:`ROUND_BATCHES` and at most as many games again as played so far, so that one
+        noisy early look cannot overshoot. Fixed rounds of 200 games capped a measurement at
+        25 looks, 5,000 games: ±2.9 points where ±2 was asked (Dado de Ouro, 4 players)."""
+        if played <= 0 or self.half_width <= self.aim:
+            return ROUND_BATCHES
+        needed = played * (self.half_width / self.aim) ** 2
+        more = min(needed - played, played)
+        return max(ROUND_BATCHES, math.ceil(more / batch_size))
+
     def to_json(self, games: int) -> dict[str, Any]:
         return {"target": self.aim, "half_width": round(self.half_width, 6),
                 "stopped": self.stopped, "looks": self.looks, "games": games}
@@ -166,5 +179,6 @@ def _to_precision(spec: Spec, records: Sequence[str], agent: str, setting: Setti
         looks.stopped = "budget"
         return None, looks.to_json(0)
     tally = run(the_plan, seed=seed, games=0, batch_size=batch_size, executor=executor,
-                until=looks.enough, max_games=10**9)
+                until=looks.enough, max_games=10**9,
+                next_round=lambda t: looks.next_round(t.played(), batch_size))
     return tally, looks.to_json(tally.played())

@@ -130,3 +130,19 @@ def test_local_processes_and_a_dask_cluster_give_the_same_sequential_sweep() -> 
         cluster.close()
     measured = json.loads(inline)["records"]["RR-AMB-01"]
     assert measured["precision"] and measured["measurements"][0]["results"]
+
+
+def test_rounds_grow_toward_the_games_the_aim_needs() -> None:
+    """Fixed rounds of 200 games stopped Dado de Ouro's open record at ±2.9 points after its
+    25 looks; a round now asks for the games the aim needs, at most doubling what was played."""
+    looks = _Looks(aim=0.02, z=3.0, deadline=time.monotonic() + 60, max_looks=MAX_LOOKS)
+    looks.half_width = 0.04  # four times the games needed: capped at doubling
+    assert looks.next_round(200, 50) == 200 // 50
+    assert looks.next_round(5000, 50) == 5000 // 50
+    looks.half_width = 0.022  # 1.21 times the games: 210 more of 1,000, five batches of 50
+    assert looks.next_round(1000, 50) == 5
+    looks.half_width = 0.0201  # a few games short: never fewer than a round
+    assert looks.next_round(1000, 50) == 4
+    looks.half_width = 0.019  # reached: the round size stays the default
+    assert looks.next_round(1000, 50) == 4
+    assert looks.next_round(0, 50) == 4

@@ -333,9 +333,11 @@ class Engine(ABC):
         """Return the result (scores, ranking, winners) once terminal, else None."""
 
     def hidden_by_rulings(self) -> tuple[HiddenField, ...]:
-        """Return what this configuration's rulings hide beyond the spec's ``state.hidden``
-        entries that always hold: its entries whose ``when`` holds under these rulings (a
-        record's reading of who sees what, such as OURO-AMB-37 in-hand). See ``observation``.
+        """Return what this configuration's rulings hide beyond what the spec's ``state.hidden``
+        hides under the default rulings: its entries whose ``when`` holds under these rulings and
+        not the defaults (a record's reading of who sees what, such as OURO-AMB-37 in-hand). An
+        option that hides less than the default (FOOL-AMB-21 open) is served by
+        ``rulespec.reference.observation.observed_fields``. See ``observation``.
         It reads the rulings with ``ruled``: asking what a player sees is not play, and must
         not count a decision point in the engine asked (the game counts the decision point
         where the question comes up in play, a deal for instance)."""

@@ -8,11 +8,11 @@ A player's view of a state is the state with every field hidden from that player
 and so may the conformance kit's observable level.
 
 An entry may hold only under some options of a record (``when``: record id -> option ids, a
-record's reading of who sees what); :func:`hidden_fields` returns the entries that always hold,
-:func:`hidden_when` those that hold under given rulings (``Engine.hidden_by_rulings`` reads
-them). Every entry, and every ``state.public`` entry (what the rulebook puts in sight), says
-why: a ``quote`` of one of its clauses that says it, or the ``readings`` that decide it
-(:func:`provenance_problems`).
+record's reading of who sees what); :func:`hidden_fields` returns the entries that hold under
+given rulings (by default, under each record's default), :func:`hidden_when` those that given
+rulings bring beyond the defaults (``Engine.hidden_by_rulings`` returns them). Every entry, and
+every ``state.public`` entry (what the rulebook puts in sight), says why: a ``quote`` of one of
+its clauses that says it, or the ``readings`` that decide it (:func:`sight_problems`).
 """
 
 from __future__ import annotations
@@ -68,31 +68,45 @@ def parse_path(path: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def hidden_fields(data: Mapping[str, Any]) -> tuple[HiddenField, ...]:
-    """Return the ``state.hidden`` entries of spec ``data`` (a Spec's ``data``) that hold under
-    every ruling (no ``when``), parsed."""
-    return _parsed(e for e in data.get("state", {}).get("hidden", []) if not e.get("when"))
+def hidden_fields(data: Mapping[str, Any], ruled: Callable[[str], str] | None = None,
+                  ) -> tuple[HiddenField, ...]:
+    """Return the ``state.hidden`` entries of spec ``data`` (a Spec's ``data``) that hold, parsed:
+    those without a ``when``, and those whose ``when`` holds under the rulings ``ruled`` gives
+    (record id -> the option chosen; None: each record's default)."""
+    ruled = ruled or _defaults(data)
+    return _parsed(e for e in data.get("state", {}).get("hidden", []) if _holds(e, ruled))
 
 
 def hidden_when(data: Mapping[str, Any], ruled: Callable[[str], str],
                 ) -> tuple[HiddenField, ...]:
-    """Return the ``state.hidden`` entries of ``data`` with a ``when`` that holds under the
-    rulings ``ruled`` gives (record id -> the option chosen), parsed."""
+    """Return the ``state.hidden`` entries of ``data`` that the rulings ``ruled`` gives bring
+    beyond the defaults: a ``when`` that holds under them and not under the defaults (OURO-AMB-37
+    in-hand). What ``Engine.hidden_by_rulings`` returns, so ``hidden_fields(data)`` plus it is
+    what is hidden, for every option that hides more than the default."""
+    default = _defaults(data)
     return _parsed(e for e in data.get("state", {}).get("hidden", [])
-                   if e.get("when") and all(ruled(str(record)) in options
-                                            for record, options in e["when"].items()))
+                   if e.get("when") and _holds(e, ruled) and not _holds(e, default))
+
+
+def _defaults(data: Mapping[str, Any]) -> Callable[[str], str]:
+    options = {str(r.get("id")): str((r.get("default") or {}).get("option"))
+               for r in data.get("ambiguities") or [] if isinstance(r, Mapping)}
+    return lambda record: options.get(record, "")
+
+
+def _holds(entry: Mapping[str, Any], ruled: Callable[[str], str]) -> bool:
+    when = entry.get("when") or {}
+    return all(ruled(str(record)) in options for record, options in when.items())
 
 
 def who_sees_by_default(data: Mapping[str, Any]) -> list[tuple[Any, Any]]:
     """Return (path, visible_to) of each ``state.hidden`` entry of ``data`` that holds under the
     default rulings, in order (what ``rulespec diff`` compares: an entry a record's other
     option brings is that record's reading, which the records' rules classify)."""
-    ruled = {str(r.get("id")): (r.get("default") or {}).get("option")
-             for r in data.get("ambiguities") or [] if isinstance(r, Mapping)}
+    default = _defaults(data)
     hidden = (data.get("state") or {}).get("hidden") or []
     return [(h.get("path"), h.get("visible_to")) if isinstance(h, Mapping) else (h, None)
-            for h in hidden if not isinstance(h, Mapping) or all(
-                ruled.get(str(k)) in (v or []) for k, v in (h.get("when") or {}).items())]
+            for h in hidden if not isinstance(h, Mapping) or _holds(h, default)]
 
 
 def _parsed(entries: Any) -> tuple[HiddenField, ...]:

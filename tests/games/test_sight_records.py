@@ -76,15 +76,21 @@ def test_the_other_parts_are_hidden_whatever_the_hand_record(option: str) -> Non
 
 def test_fools_gold_in_hand_is_read_from_the_spec() -> None:
     """OURO-AMB-37 in-hand: the spec's entry with `when` hides the others' Fool's Gold
-    (OURO-DRAW-04 places only the valuable stones in sight); displayed hides nothing of them."""
+    (OURO-DRAW-04 places only the valuable stones in sight); it is what the ruling brings beyond
+    the defaults (Engine.hidden_by_rulings), while OURO-AMB-39 open hides less than they do."""
+    from rulespec.reference.observation import observed_fields
     from rulespec.spec.registry import get_spec
     from rulespec.spec.visibility import hidden_fields, hidden_when
 
     data = get_spec("ouro-de-tolo").data
-    always = {f.path for f in hidden_fields(data)}
-    assert "$.players[*].stones.fools_gold" not in always
-    assert "$.players[*].hand" not in always  # held under OURO-AMB-39 hidden only
-    in_hand = hidden_when(data, {"OURO-AMB-37": "in-hand", "OURO-AMB-39": "open"}.__getitem__)
-    assert [f.path for f in in_hand] == ["$.players[*].stones.fools_gold"]
-    displayed = hidden_when(data, {"OURO-AMB-37": "displayed", "OURO-AMB-39": "hidden"}.__getitem__)
-    assert [f.path for f in displayed] == ["$.players[*].hand"]
+    by_default = {f.path for f in hidden_fields(data)}
+    assert "$.players[*].stones.fools_gold" not in by_default
+    assert "$.players[*].hand" in by_default  # OURO-AMB-39's default, hidden
+    rulings = {"OURO-AMB-37": "in-hand", "OURO-AMB-39": "open"}
+    assert [f.path for f in hidden_when(data, rulings.__getitem__)] == [
+        "$.players[*].stones.fools_gold"]
+    shown = {f.path for f in hidden_fields(data, rulings.__getitem__)}
+    assert "$.players[*].hand" not in shown and "$.players[*].stones.fools_gold" in shown
+    engine = new_game("ouro-de-tolo", players=3, rulings=rulings)
+    assert {f.path for f in observed_fields(engine)} == shown
+    assert [f.path for f in engine.hidden_by_rulings()] == ["$.players[*].stones.fools_gold"]

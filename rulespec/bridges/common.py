@@ -20,8 +20,9 @@ from typing import Any, Self
 
 from rulespec.bridges.encoding import ActionEncoding
 from rulespec.reference.core import CHANCE, Action, Actor, Config, Engine, make_config
+from rulespec.reference.observation import observed_fields
 from rulespec.spec.model import Spec
-from rulespec.spec.visibility import HiddenField, hidden_fields, view
+from rulespec.spec.visibility import HiddenField, view
 
 #: The default cap on the number of actions (chance included) of one game. The rules of some
 #: games (dice games whose ties repeat) set no bound; a game that reaches the cap is truncated
@@ -65,11 +66,11 @@ class BridgeGame:
 
     @cached_property
     def hidden(self) -> tuple[HiddenField, ...]:
-        """Return the state fields hidden from some player: the spec's ``state.hidden``, then
-        what this configuration's rulings hide (``Engine.hidden_by_rulings``: a record of who
-        sees what, such as OURO-AMB-37's in-hand, where a player's Fool's Gold are out of the
-        others' sight)."""
-        return hidden_fields(self.spec.data) + tuple(self.new_engine().hidden_by_rulings())
+        """Return the state fields hidden from some player under this configuration's rulings:
+        the spec's ``state.hidden`` entries that hold under them (a record of who sees what:
+        OURO-AMB-37's in-hand hides a player's Fool's Gold, FOOL-AMB-21's open shows the hands)
+        and what the game adds (``rulespec.reference.observation.observed_fields``)."""
+        return observed_fields(self.new_engine())
 
     @property
     def perfect_information(self) -> bool:

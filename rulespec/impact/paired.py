@@ -35,10 +35,10 @@ from typing import Any
 
 from rulespec.impact.agents import Agent, Observation, make_agent
 from rulespec.reference.core import CHANCE, Action, Actor, Engine, make_config
+from rulespec.reference.observation import observed_fields
 from rulespec.reference.registry import engine_class
 from rulespec.spec.model import Spec
 from rulespec.spec.registry import get_spec
-from rulespec.spec.visibility import hidden_fields
 
 #: A game still running after this many actions is cut short and counted as having no winner.
 MAX_ACTIONS = 20_000
@@ -111,9 +111,9 @@ def play_game(spec: Spec, rulings: Mapping[str, str], players: int,
     engine = (engine_type or engine_class(spec))(spec, config)
     chance: dict[str, random.Random] = {}
     decide = random.Random(derive_seed(seed, "players"))
-    # What the players may not see: the spec's state.hidden and what the rulings hide (a record
-    # of who sees what, such as OURO-AMB-37 in-hand): the agents choose from their view.
-    hidden = hidden_fields(spec.data) + tuple(engine.hidden_by_rulings())
+    # What the players may not see: the spec's state.hidden under the rulings (a record of who
+    # sees what, such as OURO-AMB-37 in-hand): the agents choose from their view.
+    hidden = observed_fields(engine)
     needs = any(a.needs_history for a in seats)
     states: list[dict[str, Any]] | None = [engine.state()] if needs else None
     history: list[tuple[Actor, Action]] = []

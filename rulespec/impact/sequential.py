@@ -88,17 +88,25 @@ def planned_intervals(spec: Spec, where: Mapping[str, Sequence[Setting]],
 
 def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: Any,
                      deadline: float, intervals: int | None = None,
-                     max_looks: int = MAX_LOOKS, log: Log | None = None) -> dict[str, Any]:
+                     max_looks: int = MAX_LOOKS, log: Log | None = None,
+                     groups: Sequence[str] = ("open", "settled"),
+                     into: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Measure the open records, then the settled ones, each to its target or until
     ``deadline`` (``time.monotonic``); return the game's sweep data. ``intervals`` is the
     number of seat intervals of the whole sweep (every game probed), for the correction;
-    default: this game's."""
+    default: this game's.
+
+    ``groups`` measures only those groups, adding to the records of ``into`` (an earlier
+    call's data) if given: a sweep of several games measures every game's open records before
+    any settled one (``rulespec impact --reached --sequential``), and the data is the same as
+    one call's, since every measurement's seeds come from the master seed alone."""
     spec, used, where = probed.spec, probed.agents, probed.where
     k = intervals or planned_intervals(spec, where, used)
     level = ALPHA / (max(k, 1) * max_looks)
     z = NormalDist().inv_cdf(1 - level / 2)
-    records = {amb: {**rec, "precision": []} for amb, rec in probed.records().items()}
-    for group in ("open", "settled"):
+    records = (dict(into["records"]) if into is not None else
+               {amb: {**rec, "precision": []} for amb, rec in probed.records().items()})
+    for group in groups:
         chosen = {a: ss for a, ss in where.items() if is_open(spec, a) == (group == "open")}
         for setting in sorted({s for ss in chosen.values() for s in ss}):
             here = [a for a, ss in chosen.items() if setting in ss]

@@ -52,10 +52,14 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                       for spec in specs]
             intervals = sum(planned_intervals(p.spec, p.where, p.agents) for p in probed)
             log(f"probed {len(probed)} game(s): {intervals} seat intervals planned")
-            for p in probed:
-                data[p.spec.game_id] = sequential_sweep(p, seed=seed, batch_size=batch_size,
-                                                        executor=executor, deadline=deadline,
-                                                        intervals=intervals, log=log)
+            # Every game's open records before any game's settled ones: the time runs out on
+            # the records whose answer matters least.
+            for group in ("open", "settled"):
+                for p in probed:
+                    data[p.spec.game_id] = sequential_sweep(
+                        p, seed=seed, batch_size=batch_size, executor=executor,
+                        deadline=deadline, intervals=intervals, log=log, groups=(group,),
+                        into=data.get(p.spec.game_id))
     family = finish(data)
     log(f"done: {family} tests, Holm-corrected")
     if save:

@@ -146,3 +146,23 @@ def test_rounds_grow_toward_the_games_the_aim_needs() -> None:
     looks.half_width = 0.019  # reached: the round size stays the default
     assert looks.next_round(1000, 50) == 4
     assert looks.next_round(0, 50) == 4
+
+
+def test_open_then_settled_in_two_passes_is_the_one_call_sweep() -> None:
+    """``rulespec impact --reached --sequential`` measures every game's open records before any
+    settled one; done in two passes (``groups``, ``into``) the sweep is the one-call sweep."""
+    import json
+
+    deadline = time.monotonic() + 600
+    with executor_for(1, None) as executor:
+        whole = sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
+                                 deadline=deadline, max_looks=2)
+        opened = sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
+                                  deadline=deadline, max_looks=2, groups=("open",))
+        assert [p["group"] for p in opened["records"]["RR-AMB-01"]["precision"]] == ["open"]
+        assert opened["records"]["RR-AMB-04"]["precision"] == []
+        both = sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
+                                deadline=deadline, max_looks=2, groups=("settled",), into=opened)
+    for data in (whole, both):
+        data.pop("measured_on")
+    assert json.dumps(both, sort_keys=True) == json.dumps(whole, sort_keys=True)

@@ -208,8 +208,8 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def _clause_quotes(data: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Return clause id -> every quote its citations hold."""
+def clause_quotes(data: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Return clause id -> every quote its citations hold, whitespace folded."""
     out: dict[str, list[str]] = {}
 
     def walk(value: Any, into: list[str]) -> None:
@@ -243,7 +243,7 @@ def sight_problems(data: Mapping[str, Any]) -> tuple[list[Located], list[Located
     """
     errors: list[Located] = []
     missing: list[Located] = []
-    quotes = _clause_quotes(data)
+    quotes = clause_quotes(data)
     records = {str(a.get("id")): {str(o.get("id")) for o in a.get("options") or []}
                for a in data.get("ambiguities") or [] if isinstance(a, Mapping)}
     state = data.get("state") or {}

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.spec.registry import get_spec
+from rulespec.spec.visibility import clause_quotes
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {"ouro-de-tolo": "OURO", "fool": "FOOL", "ruby-rhino": "RR", "dado-de-ouro": "DDO"}
@@ -58,19 +59,6 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\\|", "|")).strip()
 
 
-def _clause_quotes(clause: object) -> list[str]:
-    out: list[str] = []
-    if isinstance(clause, dict):
-        if isinstance(clause.get("quote"), str) and "source" in clause:
-            out.append(_norm(clause["quote"]))
-        for value in clause.values():
-            out += _clause_quotes(value)
-    elif isinstance(clause, list):
-        for value in clause:
-            out += _clause_quotes(value)
-    return out
-
-
 def verbatim(shown: str, quote: str) -> bool:
     """Whether ``shown`` is word for word in ``quote``: each part between "..." in order."""
     at = 0
@@ -87,8 +75,7 @@ def verbatim(shown: str, quote: str) -> bool:
 def quoted_lines(game: str) -> list[tuple[str, str, list[str], list[str]]]:
     """Return (question number, outcome, shown quotes, the quotes of the clauses the outcome
     cites) for each question answered by a clause or dismissed."""
-    spec = get_spec(game)
-    clauses = spec.by_id("clauses")
+    clauses = clause_quotes(get_spec(game).data)
     text = (ROOT / "docs" / "editors" / "questions" / f"{game}.md").read_text(encoding="utf-8")
     out = []
     for line in text.splitlines():
@@ -100,8 +87,7 @@ def quoted_lines(game: str) -> list[tuple[str, str, list[str], list[str]]]:
         if kind not in QUOTED_OUTCOMES:
             continue
         shown = [_norm(a or b) for a, b in SHOWN.findall(outcome)]
-        cited_quotes = [q for i in sorted(cited(outcome, PAGES[game])) if i in clauses
-                        for q in _clause_quotes(clauses[i])]
+        cited_quotes = [q for i in sorted(cited(outcome, PAGES[game])) for q in clauses.get(i, [])]
         out.append((cells[0].lstrip("| "), outcome, shown, cited_quotes))
     return out
 

@@ -56,3 +56,14 @@ def test_incremental_and_whole_validation_agree_on_mutated_states() -> None:
                 else:
                     bad[key] = [value]
                 assert validator.is_valid(bad) == validator.whole.is_valid(bad), (game, key)
+
+
+def test_an_array_with_a_declared_view_still_validates_only_its_new_items() -> None:
+    """Ruby Rhino's ``history`` (read by RR-INV-ROUND-WINNER) carries ``x-verify``, an annotation
+    with no say in validity: the validator still splits it and checks only what was appended."""
+    spec = get_spec("ruby-rhino")
+    assert "x-verify" in spec.state_schema["properties"]["history"]
+    validator = StateValidator(spec.state_schema)
+    assert "history" in validator._arrays
+    for state in _states("ruby-rhino", 3, 2):
+        assert validator.is_valid(state) == validator.whole.is_valid(state)

@@ -24,7 +24,7 @@ _SAFE_ROOT = frozenset({"type", "required", "additionalProperties", "properties"
 #: Keywords of an array property whose validity splits into the array's own keywords and each
 #: item's validity (so a list that only grew since its last valid value checks its new items).
 _SPLIT_ARRAY = frozenset({"type", "items", "minItems", "maxItems", "description", "title",
-                          "$comment", "x-clauses", "x-pending", "x-phases"})
+                          "$comment", "x-clauses", "x-pending", "x-phases", "x-verify"})
 
 
 class StateValidator:

@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 
 # Phases of the canonical state.
 from rulespec.reference import CHANCE, Action, Actor, Config, ConfigError, Engine, Rejection
-from rulespec.reference.core import copy_state
 from rulespec.spec import Spec
 
 FIRST_PLAYER = "first_player"
@@ -139,8 +138,11 @@ class Pig(Engine):
         other._scores = list(self._scores)
         other._turns = list(self._turns)
         other._decisions = dict(self._decisions)
-        if self._result is not None:
-            other._result = copy_state(self._result)
+        result = self._result
+        if result is not None:
+            other._result = {"scores": list(result["scores"]),
+                             "ranking": [list(g) for g in result["ranking"]],
+                             "winners": list(result["winners"])}
         return other
 
     def rule_rejection(self, action: Action) -> Rejection:

@@ -86,6 +86,13 @@ def planned_intervals(spec: Spec, where: Mapping[str, Sequence[Setting]],
     return total
 
 
+def measurements(spec: Spec, where: Mapping[str, Sequence[Setting]], agents: Sequence[str],
+                 group: str) -> int:
+    """Return how many measurements (a setting and an agent each) ``group`` of a game needs."""
+    chosen = [ss for a, ss in where.items() if is_open(spec, a) == (group == "open")]
+    return len({s for ss in chosen for s in ss}) * len(agents)
+
+
 def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: Any,
                      deadline: float, intervals: int | None = None,
                      max_looks: int = MAX_LOOKS, log: Log | None = None,
@@ -108,13 +115,19 @@ def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: An
                {amb: {**rec, "precision": []} for amb, rec in probed.records().items()})
     for group in groups:
         chosen = {a: ss for a, ss in where.items() if is_open(spec, a) == (group == "open")}
+        left = measurements(spec, where, used, group)
         for setting in sorted({s for ss in chosen.values() for s in ss}):
             here = [a for a, ss in chosen.items() if setting in ss]
             for agent in used:
                 aim = target(agent, used, group)
+                # Each measurement still to make gets an equal share of the time left, so one
+                # slow game cannot take the whole budget from the records after it; time a
+                # measurement does not need (it reached its target) goes to the next ones.
+                share = time.monotonic() + max(0.0, deadline - time.monotonic()) / max(left, 1)
+                left -= 1
                 tally, stop = _to_precision(spec, here, agent, setting, seed=seed,
                                             batch_size=batch_size, executor=executor,
-                                            aim=aim, z=z, deadline=deadline,
+                                            aim=aim, z=z, deadline=min(deadline, share),
                                             max_looks=max_looks)
                 if tally is not None:
                     merge_tally(records, tally, setting)

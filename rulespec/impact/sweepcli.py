@@ -45,7 +45,11 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                                                 batch_size=batch_size, executor=executor,
                                                 log=log)
         else:
-            from rulespec.impact.sequential import planned_intervals, sequential_sweep
+            from rulespec.impact.sequential import (
+                measurements,
+                planned_intervals,
+                sequential_sweep,
+            )
 
             deadline = started + 60 * minutes
             probed = [probe_game(spec, agents=agents, seed=seed, executor=executor)
@@ -54,12 +58,19 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
             log(f"probed {len(probed)} game(s): {intervals} seat intervals planned")
             # Every game's open records before any game's settled ones: the time runs out on
             # the records whose answer matters least.
+            # The time left is shared among the games by how many measurements each still
+            # needs (and, inside a game, among its measurements).
             for group in ("open", "settled"):
+                left = sum(measurements(p.spec, p.where, p.agents, group) for p in probed)
                 for p in probed:
+                    mine = measurements(p.spec, p.where, p.agents, group)
+                    share = time.monotonic() + (max(0.0, deadline - time.monotonic())
+                                                * mine / max(left, 1))
+                    left -= mine
                     data[p.spec.game_id] = sequential_sweep(
                         p, seed=seed, batch_size=batch_size, executor=executor,
-                        deadline=deadline, intervals=intervals, log=log, groups=(group,),
-                        into=data.get(p.spec.game_id))
+                        deadline=min(deadline, share), intervals=intervals, log=log,
+                        groups=(group,), into=data.get(p.spec.game_id))
     family = finish(data)
     log(f"done: {family} tests, Holm-corrected")
     if save:

@@ -166,3 +166,22 @@ def test_open_then_settled_in_two_passes_is_the_one_call_sweep() -> None:
     for data in (whole, both):
         data.pop("measured_on")
     assert json.dumps(both, sort_keys=True) == json.dumps(whole, sort_keys=True)
+
+
+def test_the_time_is_shared_so_no_measurement_takes_it_all() -> None:
+    """Two open measurements of RR-AMB-01 (2 and 3 players) whose target needs far more than the
+    four seconds given: each gets a share and plays, the second is not starved by the first
+    (Fool's first open measurement had taken a whole 58-minute sweep)."""
+    three = Setting(3)
+    where: dict[str, list[Setting]] = {a: [] for a in SPEC.ambiguities}
+    where["RR-AMB-01"] = [TWO, three]
+    reached = {s: {a: (50 if s in where[a] else 0) for a in SPEC.ambiguities}
+               for s in (TWO, three)}
+    probed = Probed(SPEC, [TWO, three], [], reached, ["random"], where, 50)
+    with executor_for(1, None) as executor:
+        data = sequential_sweep(probed, seed=3, batch_size=5, executor=executor,
+                                deadline=time.monotonic() + 4, max_looks=MAX_LOOKS)
+    stops = data["records"]["RR-AMB-01"]["precision"]
+    assert [s["players"] for s in stops] == [2, 3]
+    assert all(s["games"] > 0 for s in stops), stops
+    assert stops[0]["stopped"] == "budget", stops

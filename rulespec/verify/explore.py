@@ -341,9 +341,6 @@ class Explorer:
 
     def _merge(self, target: int, child: Engine, parent: int, move: int) -> bool:
         """Check an engine merged into state ``target`` behaves as ``target``'s does."""
-        actor, moves, problem = self.checks.moves(child)
-        if problem is not None:  # a malformed result or moves: the state differs from its key's
-            return self._violate(problem, self._path(parent, move))
         memory = self._memory(child)
         digest = None if memory is None else self._digests.get(memory)
         recheck = False
@@ -351,6 +348,10 @@ class Explorer:
             self.stats.digests_reused += 1
             recheck = self.stats.digests_reused % RECHECK_EVERY == 1
         if digest is None or recheck:
+            # An engine with a memory met before has the moves already checked with it.
+            actor, moves, problem = self.checks.moves(child)
+            if problem is not None:  # a malformed result or moves: not its key's state
+                return self._violate(problem, self._path(parent, move))
             try:
                 found = (self._terminal_digest(child) if actor is None
                          else self._digest(child, actor, moves)[0])

@@ -24,6 +24,7 @@ from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
 from rulespec.docsgen import parts, publish, weight
+from rulespec.docsgen.changes import since_starts
 from rulespec.docsgen.matrix import (
     check_reports,
     load_index,
@@ -96,7 +97,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {exc}") from exc
     _built["pages"].append(_matrix(specs, reports))
-    _built["traces"] = _trace_files(specs, reports)
+    _built["traces"] = _trace_files(specs, reports, since={
+        game: [e.label for e in since_starts(history) if e.label]
+        for game, history in _built["histories"].items()})
     nav = config.nav
     section = next((entry for entry in nav or [] if isinstance(entry, dict)
                     and isinstance(entry.get(GAMES_SECTION), list)), None)
@@ -122,8 +125,10 @@ def _matrix(specs: list[Spec], folder: Path) -> docsgen.Page:
     return matrix_page(reports, specs, profiles, load_index(folder), folder, checked=known)
 
 
-def _trace_files(specs: list[Spec], reports: Path) -> dict[str, str]:
-    """Return the trace viewer's data scripts: site path -> content."""
+def _trace_files(specs: list[Spec], reports: Path, *,
+                 since: dict[str, list[str]]) -> dict[str, str]:
+    """Return the trace viewer's data scripts: site path -> content (``since``: the releases
+    each game's Changes page lists the changes since)."""
     from rulespec.spec import all_specs
 
     known = {spec.game_id: spec for spec in all_specs()}
@@ -132,7 +137,7 @@ def _trace_files(specs: list[Spec], reports: Path) -> dict[str, str]:
     traces = (docsgen.golden_traces(known) + docsgen.failure_traces(reports / "failures")
               + [t for spec in specs for t in docsgen.example_traces(spec)])
     out = {f"{docsgen.TRACE_DIR}/catalog.js": docsgen.catalog_script(
-        traces, list(known.values()), documented=[s.game_id for s in specs])}
+        traces, list(known.values()), documented=[s.game_id for s in specs], since=since)}
     for trace in traces:
         out[f"{docsgen.TRACE_DIR}/{trace.name}.js"] = docsgen.trace_script(trace)
     return out

@@ -331,6 +331,18 @@
         el("p", { text: f.message }),
       ]);
       if (f.clauses && f.clauses.length) box.append(el("p", { text: "Clauses:" }), clauseLinks(trace.header.game, f.clauses));
+      // What changed in the spec since the release the engine was checked against.
+      const info = catalog.games[trace.header.game];
+      const version = trace.header.spec_version;
+      if (info && info.docs && version) {
+        const page = siteRoot + info.docs + "changes/";
+        const listed = (info.since || []).includes(version);
+        const said = listed ? "what changed in " + info.title + " since " + version
+          : version === info.version ? "nothing since: " + version + " is " + info.title + "'s current release (its Changes page)"
+            : info.title + "'s Changes page (" + version + " is not one of the releases it lists)";
+        box.append(el("p", {}, ["Checked against spec " + version + ": ",
+          el("a", { href: listed ? page + "#since-" + encodeURIComponent(version) : page, class: "rs-trace-since" }, [said])]));
+      }
       if (at !== null && at !== step) {
         box.append(el("p", {}, [el("a", { href: stepHref(at), class: "rs-trace-goto" }, ["Go to step " + at + ", where it failed"])]));
         return box;

@@ -7,6 +7,7 @@ two cannot disagree (a test reads the figures the prose quotes back from the tab
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -94,6 +95,12 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
             f"{where}.")
 
 
+#: A chart's title, as the SVG carries it (escaped).
+_SVG_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.DOTALL)
+#: A chart's legend as rulespec.impact.distchart draws it, last: a swatch and a label for the
+#: default, then for the option (colours and labels as the SVG carries them, escaped).
+_SWATCH = r'<rect [^>]*width="9" height="9" fill="(#[0-9A-Fa-f]{6})"/><text [^>]*>([^<]*)</text>'
+_SVG_LEGEND = re.compile(_SWATCH + _SWATCH + r"\n</svg>")
 _HEADERS = ["Option", "Agent", "Games", "Trigger rate (and where the options differed)",
             "Seat win-rate change (corrected), and the smallest it could show (80% power)",
             "First player's win-rate change", "Length change", "Margin change",
@@ -194,8 +201,9 @@ def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any])
         m, r = chart
         ident = f"dist-{amb_id}"
         out.append('<div class="rs-impact-chart">\n'
-                   + win_rate_bars_svg(r, record["baseline"], ident=f"{ident}-wins")
-                   + (score_histogram_svg(r, record["baseline"], ident=f"{ident}-scores")
+                   + captioned(win_rate_bars_svg(r, record["baseline"], ident=f"{ident}-wins"))
+                   + (captioned(score_histogram_svg(r, record["baseline"],
+                                                    ident=f"{ident}-scores"))
                       if r.get("score_histogram") else "")
                    + "</div>\n\n")
         out.append(f"Charts: {code(r['option'])} with {code(r['agent'])} players at "
@@ -234,6 +242,24 @@ def precision_block(record: Mapping[str, Any]) -> str:
             + table(["Setting", "Agent", "Record", "Known to", "Target", "Games", "Looks",
                      "Stopped"], rows)
             + "\n</div>\n\n")
+
+
+def captioned(svg: str) -> str:
+    """Return a chart as a figure whose caption is its title and its legend (the style sheet
+    hides those drawn in the picture: at 320 px wide, a long title or option id was cut).
+    Blank-line free, as raw HTML in Markdown must be."""
+    title = _SVG_TITLE.search(svg)
+    if title is None:
+        return svg
+    legend = _SVG_LEGEND.search(svg)
+    keys = ""
+    if legend is not None:
+        keys = "<br>" + " ".join(
+            f'<span class="rs-key"><span style="color: {colour}">■</span> {label}</span>'
+            for colour, label in (legend.group(1, 2), legend.group(3, 4)))
+    hidden = " rs-chart-keyed" if legend is not None else ""
+    return (f'<figure class="rs-chart{hidden}">\n<figcaption aria-hidden="true">'
+            f"<strong>{title.group(1)}</strong>{keys}</figcaption>\n{svg}</figure>\n")
 
 
 def _chart_result(record: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any]] | None:

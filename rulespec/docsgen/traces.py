@@ -94,11 +94,14 @@ def failure_traces(folder: Path) -> list[TraceFile]:
     return out
 
 
-def game_catalog(spec: Spec, *, documented: bool) -> dict[str, Any]:
-    """Return what the viewer shows about one game: clauses per action kind, statements."""
+def game_catalog(spec: Spec, *, documented: bool, since: Sequence[str] = ()) -> dict[str, Any]:
+    """Return what the viewer shows about one game: clauses per action kind, statements, its
+    version and the releases its Changes page lists the changes since (``since``)."""
     return {
         "title": game_title(spec),
         "docs": f"{game_dir(spec)}/" if documented else None,
+        "version": spec.version,
+        "since": list(since),
         "actions": {str(a["id"]): [str(c) for c in a.get("clauses", [])]
                     for a in spec.section("actions")},
         "clauses": {str(c["id"]): str(c["statement"]) for c in spec.section("clauses")},
@@ -106,12 +109,15 @@ def game_catalog(spec: Spec, *, documented: bool) -> dict[str, Any]:
 
 
 def catalog_script(traces: Sequence[TraceFile], specs: Sequence[Spec],
-                   documented: Iterable[str]) -> str:
-    """Return ``traces/catalog.js``."""
+                   documented: Iterable[str], *,
+                   since: Mapping[str, Sequence[str]] | None = None) -> str:
+    """Return ``traces/catalog.js`` (``since``: by game, the releases its Changes page lists
+    the changes since)."""
     shown = set(documented)
     data = {
         "traces": [{"name": t.name, "game": t.game, "kind": t.kind} for t in traces],
-        "games": {spec.game_id: game_catalog(spec, documented=spec.game_id in shown)
+        "games": {spec.game_id: game_catalog(spec, documented=spec.game_id in shown,
+                                             since=(since or {}).get(spec.game_id, ()))
                   for spec in specs},
     }
     return f"window.rulespecTraceCatalog({json.dumps(data, ensure_ascii=False)});\n"

@@ -625,3 +625,23 @@ def test_generated_pages_link_their_source_file() -> None:
     md = '<p class="rs-provenance">Generated from <code>specs/fool.yaml</code>, spec 1.</p>'
     out = docsgen.link_repository_files(md, "https://example.org/r/")
     assert '<a href="https://example.org/r/blob/HEAD/specs/fool.yaml"><code>specs/fool.yaml</code></a>' in out
+
+
+def test_a_charts_title_and_legend_are_its_caption() -> None:
+    """A distribution chart's title and legend go into an HTML caption, which wraps (drawn in
+    the 320 px picture, Ruby Rhino's nothing-to-move-cannot-complete ran past it and was cut);
+    the picture keeps them for its accessible name, the style sheet hides their drawing."""
+    from rulespec.docsgen.sweepdocs import captioned
+    from rulespec.impact.distchart import win_rate_bars_svg
+
+    result = {"win_counts": {"baseline": [10, 20], "option": [5, 25]}, "games": 50,
+              "option": "nothing-to-move-cannot-complete", "agent": "random"}
+    svg = win_rate_bars_svg(result, "trade", ident="x")
+    out = captioned(svg)
+    assert out.startswith('<figure class="rs-chart rs-chart-keyed">\n<figcaption aria-hidden="true">'
+                          "<strong>Win rate per seat, nothing-to-move-cannot-complete (random), "
+                          "50 games each</strong><br>")
+    assert '<span style="color: #0072B2">■</span> trade (default)</span>' in out
+    assert '<span style="color: #D55E00">■</span> nothing-to-move-cannot-complete</span>' in out
+    assert svg in out and "\n\n" not in out
+    assert captioned("<svg></svg>") == "<svg></svg>", "a picture without a title stays as it is"

@@ -1247,5 +1247,173 @@ def test_rule_editor_finds_the_open_record_that_matters_most(browser: Chromium,
             timeout=15)
         assert re.search(r"Measured\.|Impact\.", shown["text"]), shown["text"][:300]
         assert shown["width"] <= width, f"the record's page scrolls sideways ({shown['width']} px)"
+        # Its charts' titles too (a long one ran past the picture and was cut).
+        fits(browser, width, f"{record}'s page")
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+# -- the three journeys (issue 45, item 6) ------------------------------------------------------
+
+#: What sticks out of the screen on the way: an element of the page past its right edge that no
+#: box of its own scrolls (a wide table may scroll in its own box; code is checked on its own),
+#: and a text of a picture cut by the picture's edge (a chart's title once was). The page's own
+#: width besides.
+OVERFLOW_JS = """(() => {
+  const W = document.documentElement.clientWidth, out = [];
+  const boxed = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (/(auto|scroll)/.test(getComputedStyle(p).overflowX) && p.scrollWidth > p.clientWidth + 1) return true;
+    }
+    return false;
+  };
+  for (const el of document.querySelectorAll('article *')) {
+    // In code, the spaces where a wrapped line breaks hang past its end, unseen; code that
+    // does not wrap scrolls in its own box.
+    if (el.closest('pre')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width && r.right > W + 1 && !boxed(el)) out.push(el.tagName + ' ' + (el.textContent || '').trim().slice(0, 40));
+  }
+  for (const svg of document.querySelectorAll('article svg')) {
+    // A picture drawn past its edge (overflow visible) is cut where its box is.
+    let clip = svg;
+    if (getComputedStyle(svg).overflow === 'visible') {
+      do clip = clip.parentElement; while (clip !== document.body && getComputedStyle(clip).overflowX === 'visible');
+    }
+    const box = clip === document.body ? {left: 0, right: W} : clip.getBoundingClientRect();
+    if (!svg.getBoundingClientRect().width) continue;
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width && (r.right > box.right + 1 || r.left < box.left - 1)) out.push('cut: ' + t.textContent.slice(0, 40));
+    }
+  }
+  return {width: document.documentElement.scrollWidth, out: out.slice(0, 5)};
+})()"""
+
+
+def fits(browser: Chromium, width: int, where: str) -> None:
+    """Nothing on the page sticks out at ``width`` px."""
+    shown = browser.evaluate(OVERFLOW_JS)
+    assert shown["width"] <= width and not shown["out"], f"{where} at {width} px: {shown}"
+
+
+def click(browser: Chromium, selector: str) -> None:
+    """Click the first element ``selector`` finds, scrolled into view, as a reader would."""
+    found = browser.evaluate(f"(() => {{ const a = document.querySelector({json.dumps(selector)});"
+                             " if (!a) return false; a.scrollIntoView({block: 'center'});"
+                             " a.click(); return true; })()")
+    assert found, f"nothing to click: {selector}"
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_the_implementers_journey(browser: Chromium, registry_server: str, width: int) -> None:
+    """Conformance page: the command that runs the kit is on it (0 clicks); a failure's trace at
+    its step is 3 clicks (the matrix, a red mark, "step through"); what changed since the
+    release the engine was checked against is 1 more, from the failure. At 400 px the matrix's
+    marks are on screen (each row a card) and nothing on the way sticks out."""
+    browser.viewport(width, 900, mobile=width < 600)
+    clicks = 0
+    try:
+        browser.open(f"{registry_server}/implementers/conformance/")
+        command = browser.wait_for(
+            "(() => { const c = Array.from(document.querySelectorAll('article pre code')).find("
+            "(c) => c.textContent.includes('rulespec conform --engine')); if (!c) return null;"
+            " const r = c.getBoundingClientRect(); return {text: c.textContent, right: r.right,"
+            " scrolls: c.scrollWidth > c.clientWidth + 1}; })()")
+        assert command["right"] <= width and not command["scrolls"], command
+        fits(browser, width, "the conformance page")
+
+        click(browser, "article a[href$='matrix/']")
+        clicks += 1
+        browser.wait_for("location.pathname.endsWith('/implementers/matrix/') && "
+                         "!!document.querySelector('.rs-matrix.rs-labelled')")
+        marks = browser.evaluate("Array.from(document.querySelector('.rs-matrix')"
+                                 ".querySelectorAll('.rs-cell')).map((m) => {"
+                                 " const r = m.getBoundingClientRect(); return [r.left, r.right]; })")
+        assert marks and all(left >= 0 and right <= width for left, right in marks), \
+            f"the first matrix's marks are off screen at {width} px: {marks[:5]}"
+        fits(browser, width, "the matrix")
+
+        click(browser, ".rs-matrix a[href^='#fail-']")
+        clicks += 1
+        failure = browser.wait_for("location.hash.startsWith('#fail-') && location.hash.slice(1)")
+        step_link = browser.evaluate(
+            f"(() => {{ let n = document.getElementById({json.dumps(failure)});"
+            " for (; n; n = n.nextElementSibling) { const a = n.querySelector &&"
+            " n.querySelector(\"a[href*='trace-viewer']\"); if (a) return a.getAttribute('href'); }"
+            " return null; })()")
+        assert step_link and "step=" in step_link, f"{failure}: no link to its trace"
+        step = int(re.search(r"step=(\d+)", step_link).group(1))  # type: ignore[union-attr]
+        click(browser, f"article a[href='{step_link}']")
+        clicks += 1
+        shown = browser.wait_for("(() => { const s = document.querySelector('.rs-trace-step');"
+                                 " const f = document.querySelector('.rs-trace-failure');"
+                                 " return s && f && {step: s.textContent, failure: f.textContent}; })()",
+                                 timeout=20)
+        assert shown["step"].startswith(f"step {step} of"), shown
+        assert f"at step {step}" in shown["failure"], shown["failure"][:200]
+        assert clicks == 3, "the conformance page to a failure's trace at its step"
+        fits(browser, width, "the trace viewer")
+
+        # The failure says which release the engine was checked against and links the game's
+        # changes since it (or says it is the current release).
+        since = browser.evaluate("document.querySelector('.rs-trace-since').getAttribute('href')")
+        assert "/changes/" in since, since
+
+        # Back to the conformance page (one click in the menu), then §7's "since" link.
+        browser.open(f"{registry_server}/implementers/conformance/")
+        clicks += 1
+        click(browser, "article a[href*='/changes/#since-']")
+        clicks += 1
+        listed = browser.wait_for("location.hash.startsWith('#since-') && document.readyState"
+                                  f" === 'complete' && ((r) => r && r.top < 300 && r)({SINCE_LIST_JS})",
+                                  timeout=15)
+        assert listed["heading"].startswith("Since ") and listed["items"], listed
+        assert not any("None" in item for item in listed["items"])
+        assert clicks == 5, "a failure's trace, then the changes since a release"
+        fits(browser, width, "the Changes page")
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_the_newcomers_journey(browser: Chromium, registry_server: str, width: int) -> None:
+    """Home: what rulespec is is the first paragraph (0 clicks); the install command is on the
+    page and one click on its copy button copies it whole; nothing sticks out."""
+    browser.viewport(width, 900, mobile=width < 600)
+    try:
+        browser.open(f"{registry_server}/")
+        intro = browser.evaluate("document.querySelector('article h1 + p').textContent")
+        assert "rulebooks" in intro and "specifications" in intro, intro
+        browser.wait_for("document.querySelectorAll('article button[data-md-type=copy]').length")
+        fits(browser, width, "the home page")
+        # Record what the copy button copies (the theme selects the code, then asks to copy).
+        browser.evaluate("document.execCommand = (c) => { window.rsCopied = c === 'copy' ?"
+                         " String(window.getSelection()) : null; return true; };"
+                         " if (navigator.clipboard) navigator.clipboard.writeText = (t) =>"
+                         " { window.rsCopied = t; return Promise.resolve(); }; true")
+        block = ("Array.from(document.querySelectorAll('article .highlight')).find((h) =>"
+                 " h.textContent.includes('pip install'))")
+        assert browser.evaluate(f"!!({block})"), "no install command on the home page"
+        browser.evaluate(f"(() => {{ const b = ({block}); b.scrollIntoView({{block: 'center'}});"
+                         " b.querySelector('button[data-md-type=copy]').click(); })()")
+        copied = browser.wait_for("window.rsCopied")
+        assert "pip install" in copied, copied
+        assert copied.strip() == browser.evaluate(f"({block}).querySelector('code').textContent"
+                                                  ".trim()"), "the copy is not the whole command"
+    finally:
+        browser.command("Emulation.clearDeviceMetricsOverride", session=True)
+
+
+def test_at_400_px_no_chart_is_cut(browser: Chromium, registry_server: str) -> None:
+    """Every game's register at 400 px: the charts' titles (captions now), legends and labels
+    are whole, and nothing else sticks out. "Win rate per seat, end-of-day-table-by-name
+    (random), 400 games each" (OURO-AMB-01) was drawn 448 px wide in a 320 px picture."""
+    browser.viewport(400, 900, mobile=True)
+    try:
+        for spec in all_specs():
+            browser.open(f"{registry_server}/games/{spec.game_id}/ambiguities/")
+            browser.wait_for("document.readyState === 'complete'")
+            fits(browser, 400, f"{spec.game_id}'s register")
     finally:
         browser.command("Emulation.clearDeviceMetricsOverride", session=True)

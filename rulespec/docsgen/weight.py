@@ -7,8 +7,7 @@ images are inline SVG. The budgets of issue 45 are :data:`BUDGETS`; ``tests/docs
 checks the built registry site against them.
 
 The build hook makes the site lighter with what changes nothing a reader sees:
-:func:`squeeze_html` drops the indentation of the theme's templates (a sixth of every page)
-and the element around each whitespace token of highlighted code (300 KB of the site),
+:func:`squeeze_html` drops the indentation of the theme's templates (a sixth of every page),
 and :func:`unused_search_languages` names the theme's word splitters and stemmers for other
 languages, which an English-only search never loads.
 """
@@ -31,9 +30,6 @@ SEARCH_FILES = ("search/search_index.json",)
 _KEEP = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>|<textarea\b.*?</textarea>|"
                    r"<script\b.*?</script>|<style\b.*?</style>)", re.IGNORECASE | re.DOTALL)
 _INDENT = re.compile(r"\n[ \t\r\n]+")
-#: A highlighted code block's whitespace token (Pygments' class ``w``), which no style colours:
-#: its spaces look the same without the element around them.
-_WHITESPACE_TOKEN = re.compile(r'<span class="w">([ \t\r\n]*)</span>')
 _LOADS = re.compile(r"<(?:script[^>]*\ssrc|link[^>]*rel=\"?stylesheet\"?[^>]*\shref)=\"?([^\"\s>]+)",
                     re.IGNORECASE)
 
@@ -100,9 +96,8 @@ def site_weight(site: Path) -> Weight:
 def squeeze_html(page: str) -> str:
     """Return ``page`` without the indentation and blank lines between its lines, except in
     preformatted text, scripts and styles. A line break stays where there was one: the page
-    looks the same (HTML collapses a run of whitespace to one space). The whitespace tokens of
-    highlighted code lose their element and keep their spaces."""
-    parts = _KEEP.split(_WHITESPACE_TOKEN.sub(r"\1", page))
+    looks the same (HTML collapses a run of whitespace to one space)."""
+    parts = _KEEP.split(page)
     return "".join(part if at % 2 else _INDENT.sub("\n", part) for at, part in enumerate(parts))
 
 

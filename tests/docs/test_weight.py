@@ -51,12 +51,6 @@ def test_the_weight_of_a_small_site(tmp_path: Path) -> None:
     assert weight.over() == {"first_visit": [], "page": [], "site": []}
 
 
-def test_whitespace_tokens_of_highlighted_code_lose_their_element() -> None:
-    page = '<pre><code><span class="p">{</span>\n<span class="w">  </span><span class="nt">"a"</span></code></pre>'
-    assert squeeze_html(page) == ('<pre><code><span class="p">{</span>\n  '
-                                  '<span class="nt">"a"</span></code></pre>')
-
-
 @pytest.mark.skipif(not Path("/usr/bin/node").exists(), reason="node is not installed")
 def test_a_packed_trace_script_unpacks_to_the_trace(tmp_path: Path) -> None:
     """The site's trace scripts carry the trace gzipped in base64; the viewer's unpack (run here

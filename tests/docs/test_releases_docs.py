@@ -98,6 +98,8 @@ def test_changes_page_lists_every_release_newest_first(
             body = section(page, f"release-{item.version}")
             assert f"Released <code>{item.date}</code>." in body, f"{item.version}: no date"
             words = re.sub(r"\[<code>([^<]+)</code>\]\([^)]+\)", r"\1", body)
+            # A summary's `code` is rendered as code (Dado de Ouro 1.4.0's names a command).
+            words = re.sub(r"<code>([^<]+)</code>", r"`\1`", words)
             assert item.summary in words.replace("\\", ""), f"{item.version}: no summary"
 
 

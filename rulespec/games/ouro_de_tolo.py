@@ -1617,9 +1617,12 @@ def heuristic(config: Config, view: Any, player: int) -> float:
         stones = seat["stones"]
         if not isinstance(stones, dict) or seat["status"] == ACCIDENT:
             return 0.0
-        total = sum(k * int(values.get(c, 0)) for c, k in stones.items() if not fools.get(c))
+        # A count the view hides (``"<hidden>"``: the others' Fool's Gold under OURO-AMB-37
+        # in-hand) is unknown to this player, so it adds nothing.
+        seen = {c: k for c, k in stones.items() if isinstance(k, int)}
+        total = sum(k * int(values.get(c, 0)) for c, k in seen.items() if not fools.get(c))
         if seat["status"] == IN_MINE:
-            held = sum(k for c, k in stones.items() if fools.get(c))
+            held = sum(k for c, k in seen.items() if fools.get(c))
             total *= 1 - held / accident_at
         return float(total)
 

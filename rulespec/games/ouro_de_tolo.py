@@ -1620,7 +1620,7 @@ def heuristic(config: Config, view: Any, player: int) -> float:
         # A count the view hides (``"<hidden>"``: the others' Fool's Gold under OURO-AMB-37
         # in-hand) is unknown to this player, so it adds nothing.
         seen = {c: k for c, k in stones.items() if isinstance(k, int)}
-        total = sum(k * int(values.get(c, 0)) for c, k in seen.items() if not fools.get(c))
+        total: float = sum(k * int(values.get(c, 0)) for c, k in seen.items() if not fools.get(c))
         if seat["status"] == IN_MINE:
             held = sum(k for c, k in seen.items() if fools.get(c))
             total *= 1 - held / accident_at

@@ -47,6 +47,18 @@ def slowest(path: Path, count: int) -> list[tuple[str, float]]:
     return [(name, float(seconds)) for name, seconds in ranked[:count]]
 
 
+def by_file(path: Path, count: int) -> list[tuple[str, float]]:
+    """Return the ``count`` test files whose tests took longest together."""
+    try:
+        durations = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    files: dict[str, float] = {}
+    for name, seconds in durations.items():
+        files[name.split("::")[0]] = files.get(name.split("::")[0], 0.0) + float(seconds)
+    return sorted(files.items(), key=lambda item: (-item[1], item[0]))[:count]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget-seconds", type=float, help="CPU seconds (default: pyproject)")
@@ -69,11 +81,16 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.monotonic() - wall
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         ranked = slowest(durations, args.slowest)
+        files = by_file(durations, 10)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
     print(f"\n== test budget: {len(ranked)} slowest tests (seconds, setup + call + teardown)")
     for name, seconds in ranked:
         print(f"{seconds:8.1f}  {name}")
+    if files:
+        print("== test budget: the 10 test files that took longest, all their tests together")
+        for name, seconds in files:
+            print(f"{seconds:8.1f}  {name}")
     limit = cpu_budget * (1 + margin)
     print(f"== test budget: CPU {cpu:.0f} s over {wall:.0f} s of wall clock; budget {cpu_budget:.0f} s "
           f"of CPU, refused past {limit:.0f} s (margin {margin:.0%})")

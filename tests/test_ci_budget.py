@@ -31,6 +31,7 @@ def test_a_run_past_its_budget_fails_and_names_the_slowest() -> None:
     assert "OVER" in result.stderr
     lines = [line.split()[-1] for line in result.stdout.splitlines() if "t.py::" in line]
     assert lines == ["t.py::slow", "t.py::mid"]
+    assert "4.6  t.py" in result.stdout  # the file's tests together
 
 
 def test_a_run_inside_its_budget_passes() -> None:

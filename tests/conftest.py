@@ -65,6 +65,23 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         Path(path).write_text(json.dumps(_durations, indent=0, sort_keys=True), encoding="utf-8")
 
 
+#: Whole test files that run in the integration step, not the default run, each with its reason
+#: and the seconds its tests took together in the default run (clean CI clone, two workers,
+#: measured by .ci/test_budget.py on 2026-12-02, when the default run took 635 s of CPU against
+#: its budget of 540). CI runs them all; ``-m integration`` runs them locally.
+INTEGRATION_FILES = {
+    "tests/conformance/test_profile.py":
+        "ruling profiles: whole --infer runs against the planted engines (36 s)",
+    "tests/conformance/test_release_terms.py":
+        "what the kit says of older releases: whole conform and --infer runs (30 s)",
+    "tests/docs/test_changed_in.py":
+        "every clause's and record's 'changed in' over every frozen release (20 s)",
+    "tests/verify/test_merge_memory.py":
+        "reused merge digests against a search without them, on whole Pig and Rhino "
+        "searches (13 s)",
+}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip tests marked ``slow`` or ``integration`` unless they are asked for (``pytest -m
     slow``, ``pytest -m integration``): the default run stays under five minutes on two cores,
@@ -72,6 +89,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     documentation site built (``WHOLE_SITE_FIXTURES``, directly or through another fixture) is
     marked ``integration`` here, before ``-m`` selects."""
     for item in items:
+        if item.nodeid.split("::")[0] in INTEGRATION_FILES:
+            item.add_marker(pytest.mark.integration)
         fixtures = set(getattr(item, "fixturenames", ()))
         if WHOLE_SITE_FIXTURES & fixtures or (item.nodeid.startswith(EXAMPLE_SITE[0])
                                               and EXAMPLE_SITE[1] in fixtures):

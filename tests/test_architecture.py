@@ -17,6 +17,7 @@ import sys
 import textwrap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import grimp
 import pytest
@@ -114,11 +115,11 @@ def test_the_floors_contract_catches_an_upward_import(tmp_path: Path) -> None:
     assert "house.bottom -> house.top" in result.stdout
 
 
-def _contracts() -> list[dict[str, object]]:
+def _contracts() -> list[dict[str, Any]]:
     import tomllib
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    contracts: list[dict[str, object]] = data["tool"]["importlinter"]["contracts"]
+    contracts: list[dict[str, Any]] = data["tool"]["importlinter"]["contracts"]
     return contracts
 
 

@@ -40,6 +40,8 @@ def test_json_report(tmp_path: Path) -> None:
     assert set(data["invariants"].values()) == {"proven", "checked"}
 
 
+# Integration: a search run to its state bound through the command line, 8 s (issue 46's budget).
+@pytest.mark.integration
 def test_a_bounded_search_says_so() -> None:
     code, out = run("ruby-rhino", "-n", "2", "--max-states", "300")
     assert code == 0, out

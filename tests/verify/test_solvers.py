@@ -86,6 +86,8 @@ def test_optimal_outcomes_go_to_floating_point_on_large_graphs(
     assert float(best.outcomes.wins[0]) == pytest.approx(4 / 7, abs=1e-12)
 
 
+# Integration: the whole of Pig to 20 explored and solved both ways, 8 s (issue 46's budget).
+@pytest.mark.integration
 def test_dense_solvers_agree_with_the_sweeps_on_pig_to_20() -> None:
     """PIG-TURN-04 to PIG-TURN-08, PIG-END-01: Pig to 20 on the spec's die (12,654 states under
     the published view pig-at-once): optimal play by strategy improvement on dense blocks gives

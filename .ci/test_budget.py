@@ -37,25 +37,26 @@ def budget_from(pyproject: Path) -> dict[str, float]:
     return {"cpu-seconds": float(table["cpu-seconds"]), "margin": float(table["margin"])}
 
 
-def slowest(path: Path, count: int) -> list[tuple[str, float]]:
-    """Return the ``count`` slowest tests of the durations file (none if it was not written)."""
+def read_durations(path: Path) -> dict[str, float]:
+    """Return each test's duration from the file ``tests/conftest.py`` wrote (none if it did not)."""
     try:
         durations = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
+        return {}
+    return {str(name): float(seconds) for name, seconds in durations.items()}
+
+
+def slowest(durations: dict[str, float], count: int) -> list[tuple[str, float]]:
+    """Return the ``count`` slowest tests."""
     ranked = sorted(durations.items(), key=lambda item: (-item[1], item[0]))
-    return [(name, float(seconds)) for name, seconds in ranked[:count]]
+    return ranked[:count]
 
 
-def by_file(path: Path, count: int) -> list[tuple[str, float]]:
+def by_file(durations: dict[str, float], count: int) -> list[tuple[str, float]]:
     """Return the ``count`` test files whose tests took longest together."""
-    try:
-        durations = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
     files: dict[str, float] = {}
     for name, seconds in durations.items():
-        files[name.split("::")[0]] = files.get(name.split("::")[0], 0.0) + float(seconds)
+        files[name.split("::")[0]] = files.get(name.split("::")[0], 0.0) + seconds
     return sorted(files.items(), key=lambda item: (-item[1], item[0]))[:count]
 
 
@@ -80,8 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         status = subprocess.run(command, env={**os.environ, ENV: str(durations)}, check=False).returncode
         wall = time.monotonic() - wall
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        ranked = slowest(durations, args.slowest)
-        files = by_file(durations, 10)
+        measured = read_durations(durations)
+    ranked = slowest(measured, args.slowest)
+    files = by_file(measured, 10)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
     print(f"\n== test budget: {len(ranked)} slowest tests (seconds, setup + call + teardown)")

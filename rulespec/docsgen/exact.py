@@ -15,6 +15,7 @@ plugin's own site) shows no exact block; neither file can run code (JSON, read a
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -48,8 +49,18 @@ class ExactRow:
 
 
 def _load(path: Path) -> list[Mapping[str, Any]]:
+    """Return the file's documents, parsed once per file version (every record page asks)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return []
+    return _parsed(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(path: str, stamp: int) -> list[Mapping[str, Any]]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     return [d for d in data if isinstance(d, Mapping)] if isinstance(data, list) else []

@@ -86,6 +86,13 @@ def planned_intervals(spec: Spec, where: Mapping[str, Sequence[Setting]],
     return total
 
 
+def time_share(deadline: float, part: int, whole: int) -> float:
+    """Return the deadline of ``part`` of ``whole`` measurements still to make: their share of
+    the time left before ``deadline`` (``time.monotonic``)."""
+    now = time.monotonic()
+    return now + max(0.0, deadline - now) * part / max(whole, 1)
+
+
 def measurements(spec: Spec, where: Mapping[str, Sequence[Setting]], agents: Sequence[str],
                  group: str) -> int:
     """Return how many measurements (a setting and an agent each) ``group`` of a game needs."""
@@ -123,7 +130,7 @@ def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: An
                 # Each measurement still to make gets an equal share of the time left, so one
                 # slow game cannot take the whole budget from the records after it; time a
                 # measurement does not need (it reached its target) goes to the next ones.
-                share = time.monotonic() + max(0.0, deadline - time.monotonic()) / max(left, 1)
+                share = time_share(deadline, 1, left)
                 left -= 1
                 tally, stop = _to_precision(spec, here, agent, setting, seed=seed,
                                             batch_size=batch_size, executor=executor,

@@ -49,6 +49,7 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                 measurements,
                 planned_intervals,
                 sequential_sweep,
+                time_share,
             )
 
             deadline = started + 60 * minutes
@@ -64,8 +65,7 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                 left = sum(measurements(p.spec, p.where, p.agents, group) for p in probed)
                 for p in probed:
                     mine = measurements(p.spec, p.where, p.agents, group)
-                    share = time.monotonic() + (max(0.0, deadline - time.monotonic())
-                                                * mine / max(left, 1))
+                    share = time_share(deadline, mine, left)
                     left -= mine
                     data[p.spec.game_id] = sequential_sweep(
                         p, seed=seed, batch_size=batch_size, executor=executor,

@@ -11,6 +11,8 @@ calling process's state, so that its result is the same whichever executor ran i
 from __future__ import annotations
 
 import importlib
+import sys
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -20,6 +22,9 @@ from rulespec.exitcodes import EXIT_USAGE
 
 #: The extra that installs Dask distributed, as ``pip`` names it.
 CLUSTER_EXTRA = "pip install 'rulespec[cluster]'"
+#: Seconds the local worker processes are given to exit once the work is done (or abandoned)
+#: before they are terminated.
+SHUTDOWN_GRACE = 30.0
 
 
 class ExecutorError(Exception):
@@ -65,5 +70,37 @@ def executor_for(jobs: int, cluster: str | None = None) -> Iterator[Any]:
     if jobs <= 1:
         yield InlineExecutor()
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
         yield pool
+    finally:
+        shut_down(pool, grace=SHUTDOWN_GRACE)
+
+
+def shut_down(pool: ProcessPoolExecutor, *, grace: float) -> list[int]:
+    """Shut ``pool`` down without waiting forever; return the pids of workers terminated.
+
+    ``ProcessPoolExecutor``'s own exit waits for every worker, however long: a worker stuck (a
+    task that never returns, or, seen once at the end of a ``rulespec matrix`` run, a worker
+    blocked on the result queue's lock while the pool's manager thread joined it) held the
+    command, and the interpreter's exit after it, for good, deaf to SIGTERM. Here the tasks not
+    started are cancelled, the workers get ``grace`` seconds to finish what they run and exit,
+    and the ones still alive are terminated, with a line on stderr naming them. The work handed
+    back before is not touched: every caller has its results by then, or is leaving on an error.
+    """
+    # A snapshot of the workers before shutdown forgets them.
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
+    for worker in workers:
+        worker.join(timeout=max(0.0, deadline - time.monotonic()))
+    stuck = [w for w in workers if w.is_alive()]
+    for worker in stuck:
+        worker.terminate()
+    for worker in stuck:
+        worker.join(timeout=5.0)
+    if stuck:
+        pids = ", ".join(str(w.pid) for w in stuck)
+        print(f"rulespec: {len(stuck)} worker process(es) still running {grace:g} s after "
+              f"the work ended were terminated (pid {pids})", file=sys.stderr)
+    return [int(w.pid or 0) for w in stuck]

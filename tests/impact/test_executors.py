@@ -47,3 +47,34 @@ def test_dask_local_cluster_agrees_with_local_processes() -> None:
     finally:
         cluster.close()
     assert dask == local
+
+
+def _forever() -> None:
+    import time
+
+    time.sleep(3600)
+
+
+def test_a_stuck_worker_is_terminated_after_the_grace(capsys: Any) -> None:
+    """A worker that never ends (here a task that sleeps an hour) no longer holds the command
+    at its exit: after the grace it is terminated and named on stderr."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rulespec.executors import shut_down
+
+    pool = ProcessPoolExecutor(max_workers=1)
+    pool.submit(_forever)
+    pool.submit(_forever)  # never started: cancelled
+    time.sleep(0.5)
+    started = time.monotonic()
+    stuck = shut_down(pool, grace=0.5)
+    assert time.monotonic() - started < 10
+    assert len(stuck) == 1
+    assert "were terminated (pid" in capsys.readouterr().err
+
+
+def test_workers_that_finish_are_not_terminated(capsys: Any) -> None:
+    with executor_for(2) as pool:
+        assert pool.submit(abs, -3).result() == 3
+    assert "terminated" not in capsys.readouterr().err

@@ -170,12 +170,17 @@ def _first_player_note(record: Mapping[str, Any]) -> str:
 def sweep_block(amb_id: str, record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
     """Return the measured part of a record: verdict, tables per setting, charts."""
     out = [f"**Measured.** {text(measured_prose(record, data))}\n\n"]
+    # A settled record kept by a sweep of the open records only says when it was measured.
+    when = record.get("kept") or data
+    kept = (" (kept by the sweep of the open records of "
+            f"{text(str(data['measured_on']))}, its intervals corrected with theirs)"
+            if record.get("kept") else "")
     if record["measurements"]:
         # The method, the same on every record: left out of the search index.
         out.append("<div data-search-exclude markdown>\n\n"
                    f"Paired games against the default {code(record['baseline'])} (same seeds), "
-                   f"master seed {code(data['seed'])}, rulespec {code(data['rulespec'])}, "
-                   f"{code(data['measured_on'])}; brackets are 95% intervals. *Outcome changed* "
+                   f"master seed {code(when['seed'])}, rulespec {code(when['rulespec'])}, "
+                   f"{code(when['measured_on'])}{kept}; brackets are 95% intervals. *Outcome changed* "
                    "counts pairs whose winners differ, beside the same count for two unrelated "
                    "default games (the reshuffle baseline): near it, the ruling only reshuffles "
                    "play. *Test p*: the permutation test of no change in the outcome "

@@ -100,6 +100,36 @@ def measurements(spec: Spec, where: Mapping[str, Sequence[Setting]], agents: Seq
     return len({s for ss in chosen for s in ss}) * len(agents)
 
 
+def kept_settled(probed: Probed, saved: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the records a sweep of the open records only starts from: each open record
+    unmeasured, each settled one as ``saved`` (a saved sweep of the game) measured it, marked
+    ``kept`` with when, by which rulespec and with which seed.
+
+    The settled records' intervals are corrected again with the open ones' (over every seat
+    interval of both and every look the open ones may take): wider than when they were saved,
+    never narrower, so the family's error rate stays at most ``alpha``. A settled record the
+    saved sweep lacks cannot be kept: measure it with a whole sweep first."""
+    spec = probed.spec
+    fresh = probed.records()
+    missing = sorted(a for a in fresh if not is_open(spec, a) and a not in saved["records"])
+    if missing:
+        raise ValueError(f"the saved sweep of {spec.game_id} ({saved.get('measured_on')}) has no "
+                         f"measurement of the settled record(s) {', '.join(missing)}; a sweep of "
+                         f"the open records only keeps the settled ones as saved: run rulespec "
+                         f"impact {spec.game_id} --reached --sequential MINUTES --save without "
+                         f"--open-only first")
+    kept = {key: saved.get(key) for key in ("measured_on", "rulespec", "seed", "batch_size")}
+    records: dict[str, Any] = {}
+    for amb, rec in fresh.items():
+        if is_open(spec, amb):
+            records[amb] = {**rec, "precision": []}
+        else:
+            old = saved["records"][amb]
+            records[amb] = {**old, "precision": list(old.get("precision") or []),
+                            "kept": old.get("kept") or kept}
+    return {"records": records}
+
+
 def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: Any,
                      deadline: float, intervals: int | None = None,
                      max_looks: int = MAX_LOOKS, log: Log | None = None,

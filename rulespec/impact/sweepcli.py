@@ -24,9 +24,12 @@ from rulespec.impact.sweep import (
 
 def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[str, int],
                 seed: int, batch_size: int, jobs: int, cluster: str | None, fmt: str,
-                save: bool, quiet: bool, minutes: float | None = None) -> None:
+                save: bool, quiet: bool, minutes: float | None = None,
+                open_only: bool = False) -> None:
     """Sweep ``games``, correct the tests across all of them, print and (``save``) write.
-    With ``minutes``, the sequential design (``rulespec.impact.sequential``) within them."""
+    With ``minutes``, the sequential design (``rulespec.impact.sequential``) within them; with
+    ``open_only`` too, only the open records are measured and the settled ones are kept from
+    the saved sweeps (``rulespec.impact.sequential.kept_settled``)."""
     from rulespec.spec.registry import get_spec
 
     specs = [get_spec(g) for g in games]
@@ -53,6 +56,8 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
             )
 
             deadline = started + 60 * minutes
+            # Read before the probe: a missing saved sweep is said at once, not minutes later.
+            saved = {spec.game_id: _saved_sweep(spec) for spec in specs} if open_only else {}
             probed = [probe_game(spec, agents=agents, seed=seed, executor=executor)
                       for spec in specs]
             intervals = sum(planned_intervals(p.spec, p.where, p.agents) for p in probed)
@@ -61,7 +66,15 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
             # the records whose answer matters least.
             # The time left is shared among the games by how many measurements each still
             # needs (and, inside a game, among its measurements).
-            for group in ("open", "settled"):
+            if open_only:
+                from rulespec.impact.sequential import kept_settled
+
+                for p in probed:
+                    try:
+                        data[p.spec.game_id] = kept_settled(p, saved[p.spec.game_id])
+                    except ValueError as exc:
+                        raise click.UsageError(str(exc)) from None
+            for group in ("open",) if open_only else ("open", "settled"):
                 left = sum(measurements(p.spec, p.where, p.agents, group) for p in probed)
                 for p in probed:
                     mine = measurements(p.spec, p.where, p.agents, group)
@@ -71,6 +84,10 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                         p, seed=seed, batch_size=batch_size, executor=executor,
                         deadline=min(deadline, share), intervals=intervals, log=log,
                         groups=(group,), into=data.get(p.spec.game_id))
+            if open_only:
+                for p in probed:
+                    data[p.spec.game_id]["design"]["settled"] = (
+                        "kept from the saved sweep (each such record says when it was measured)")
     family = finish(data)
     log(f"done: {family} tests, Holm-corrected")
     if save:
@@ -84,6 +101,19 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
         return
     for gid, game in data.items():
         click.echo(verdicts_text(gid, game))
+
+
+def _saved_sweep(spec: Any) -> dict[str, Any]:
+    """Return ``spec``'s saved sweep, which ``--open-only`` keeps the settled records of."""
+    from rulespec.impact.sweep import load_sweep
+
+    loaded = load_sweep(spec.path, spec.game_id)
+    if loaded is None:
+        raise click.UsageError(f"--open-only keeps the settled records of the saved sweep, and "
+                               f"{spec.game_id} has none at "
+                               f"{sweep_path(spec.path, spec.game_id)}; run rulespec impact "
+                               f"{spec.game_id} --reached --save first")
+    return loaded
 
 
 def rejudge(games: Sequence[str], fmt: str, quiet: bool) -> None:

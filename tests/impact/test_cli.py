@@ -30,6 +30,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     (["ruby-rhino", "--players", "9"], "ruby-rhino is for"),
     (["fool", "--games", "0"], "--games"),
     (["fool", "--precision", "1.5"], "--precision"),
+    (["fool", "--reached", "--open-only"], "--open-only is a way of measuring --sequential"),
 ])
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
                              words: str) -> None:

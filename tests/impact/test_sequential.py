@@ -7,6 +7,8 @@ chooses the coins, RR-CURSE-02) as one open and one settled record of Ruby Rhino
 
 from __future__ import annotations
 
+import functools
+import json
 import time
 from statistics import NormalDist
 from typing import Any
@@ -42,6 +44,12 @@ def _sweep(deadline: float, max_looks: int) -> dict[str, Any]:
     with executor_for(1, None) as executor:
         return sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
                                 deadline=deadline, max_looks=max_looks)
+
+
+@functools.cache
+def _one_look() -> str:
+    """A one-look sweep (seed 3), as JSON: made once, shared by the tests that read it."""
+    return json.dumps(_sweep(time.monotonic() + 600, 1))
 
 
 def test_open_records_first_and_the_strongest_agent_aims_lower() -> None:
@@ -96,7 +104,7 @@ def test_the_sweep_measures_open_then_settled_and_corrects_over_the_looks() -> N
 
 
 def test_the_same_seed_gives_the_same_sweep_and_the_time_stops_it() -> None:
-    one, two = _sweep(time.monotonic() + 600, 1), _sweep(time.monotonic() + 600, 1)
+    one, two = json.loads(_one_look()), _sweep(time.monotonic() + 600, 1)
     for data in (one, two):
         data.pop("measured_on")
     assert one == two
@@ -153,8 +161,6 @@ def test_rounds_grow_toward_the_games_the_aim_needs() -> None:
 def test_open_then_settled_in_two_passes_is_the_one_call_sweep() -> None:
     """``rulespec impact --reached --sequential`` measures every game's open records before any
     settled one; done in two passes (``groups``, ``into``) the sweep is the one-call sweep."""
-    import json
-
     deadline = time.monotonic() + 600
     with executor_for(1, None) as executor:
         whole = sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
@@ -170,10 +176,27 @@ def test_open_then_settled_in_two_passes_is_the_one_call_sweep() -> None:
     assert json.dumps(both, sort_keys=True) == json.dumps(whole, sort_keys=True)
 
 
-def test_the_time_is_shared_so_no_measurement_takes_it_all() -> None:
+class _Clock:
+    """A clock that moves a quarter of a second each time it is read: the sweep's time
+    decisions, made on it, do not depend on how busy the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 0.25
+        return self.now
+
+
+def test_the_time_is_shared_so_no_measurement_takes_it_all(monkeypatch: Any) -> None:
     """Two open measurements of RR-AMB-01 (2 and 3 players) whose target needs far more than the
-    two seconds given: each gets a share and plays, the second is not starved by the first
-    (Fool's first open measurement had taken a whole 58-minute sweep)."""
+    two (clock) seconds given: each gets a share and plays, the second is not starved by the
+    first (Fool's first open measurement had taken a whole 58-minute sweep). On the wall clock
+    this failed on a busy machine, where the first round alone took both seconds."""
+    from rulespec.impact import sequential
+
+    clock = _Clock()
+    monkeypatch.setattr(sequential, "time", clock)
     three = Setting(3)
     where: dict[str, list[Setting]] = {a: [] for a in SPEC.ambiguities}
     where["RR-AMB-01"] = [TWO, three]
@@ -182,8 +205,37 @@ def test_the_time_is_shared_so_no_measurement_takes_it_all() -> None:
     probed = Probed(SPEC, [TWO, three], [], reached, ["random"], where, 50)
     with executor_for(1, None) as executor:
         data = sequential_sweep(probed, seed=3, batch_size=5, executor=executor,
-                                deadline=time.monotonic() + 2, max_looks=MAX_LOOKS)
+                                deadline=2.0, max_looks=MAX_LOOKS)
     stops = data["records"]["RR-AMB-01"]["precision"]
     assert [s["players"] for s in stops] == [2, 3]
     assert all(s["games"] > 0 for s in stops), stops
     assert stops[0]["stopped"] == "budget", stops
+
+
+def test_a_sweep_of_the_open_records_keeps_the_settled_ones_as_saved() -> None:
+    """``--open-only``: RR-AMB-01 (deferred) is measured again, RR-AMB-04 (ruled) keeps the
+    saved sweep's measurement, marked with when it was made, and both are corrected together;
+    a saved sweep lacking a settled record is refused with what to do."""
+    from rulespec.impact.sequential import kept_settled
+
+    saved = json.loads(_one_look())
+    saved.update(measured_on="2026-12-01", rulespec="0.3.0")
+    with executor_for(1, None) as executor:
+        start = kept_settled(_probed(), saved)
+        assert start["records"]["RR-AMB-01"]["measurements"] == []
+        kept = start["records"]["RR-AMB-04"]
+        assert kept["measurements"] == saved["records"]["RR-AMB-04"]["measurements"] != []
+        assert kept["kept"]["measured_on"] == "2026-12-01"
+        again = sequential_sweep(_probed(), seed=4, batch_size=5, executor=executor,
+                                 deadline=time.monotonic() + 600, max_looks=1,
+                                 groups=("open",), into=start)
+    assert [p["group"] for p in again["records"]["RR-AMB-01"]["precision"]] == ["open"]
+    assert again["records"]["RR-AMB-01"]["measurements"] != \
+        saved["records"]["RR-AMB-01"]["measurements"]  # seed 4, not the saved seed 3
+    assert again["records"]["RR-AMB-04"]["kept"]["rulespec"] == "0.3.0"
+    finish({"ruby-rhino": again})
+    assert again["records"]["RR-AMB-04"]["verdict"]["status"] in ("none", "effect",
+                                                                    "distribution")
+    del saved["records"]["RR-AMB-04"]
+    with pytest.raises(ValueError, match=r"settled record.*RR-AMB-04.*without --open-only"):
+        kept_settled(_probed(), saved)

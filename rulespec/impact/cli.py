@@ -188,12 +188,16 @@ def _measure(spec: Spec, ambiguities: list[str], agents: tuple[str, ...], player
               help="With --sequential: measure the open records only, within MINUTES; the "
                    "settled ones keep the measurements of the saved sweeps, and every test and "
                    "interval is corrected over both.")
+@click.option("--only", "only", default="", metavar="AMB,...",
+              help="With --sequential: measure these records only (any status; with --open-only "
+                   "the open ones too), keeping the others as saved.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: str,
            games_spec: str, precision: float | None, max_games: int, batch_size: int,
            players: int | None, seed: int, jobs: int, cluster: str | None, fmt: str,
            chart: Path | None, write: bool, saved: Path | None, reached: bool, save: bool,
-           rejudge: bool, minutes: float | None, open_only: bool, quiet: bool) -> None:
+           rejudge: bool, minutes: float | None, open_only: bool, only: str,
+           quiet: bool) -> None:
     """Measure how much each option of an ambiguity changes play, against the default.
 
     For every option of every ambiguity (or those named), paired games are played with the same
@@ -210,9 +214,10 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
     output_file(chart, "--chart")
     if rejudge and not reached:
         raise click.UsageError("--rejudge reads a --reached sweep; add --reached")
-    if open_only and minutes is None:
-        raise click.UsageError("--open-only is a way of measuring --sequential; add "
-                               "--reached --sequential MINUTES")
+    named = [a.strip() for a in only.split(",") if a.strip()]
+    if (open_only or named) and minutes is None:
+        raise click.UsageError(f"{'--open-only' if open_only else '--only'} is a way of "
+                               "measuring --sequential; add --reached --sequential MINUTES")
     if save and not reached:
         raise click.UsageError("--save writes a --reached sweep; add --reached")
     if reached:
@@ -231,7 +236,8 @@ def impact(game: str | None, ambiguities: tuple[str, ...], sweep: bool, agents: 
             _rejudge(_ids() if sweep else [str(game)], fmt, quiet)
             return
         run_reached(_ids() if sweep else [str(game)], names, per_agent, seed, batch_size, jobs,
-                    cluster, fmt, save, quiet, minutes=minutes, open_only=open_only)
+                    cluster, fmt, save, quiet, minutes=minutes, open_only=open_only,
+                    only=named)
         return
     if minutes is not None:
         raise click.UsageError("--sequential measures a --reached sweep; add --reached")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -100,34 +100,39 @@ def measurements(spec: Spec, where: Mapping[str, Sequence[Setting]], agents: Seq
     return len({s for ss in chosen for s in ss}) * len(agents)
 
 
-def kept_settled(probed: Probed, saved: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the records a sweep of the open records only starts from: each open record
-    unmeasured, each settled one as ``saved`` (a saved sweep of the game) measured it, marked
-    ``kept`` with when, by which rulespec and with which seed.
+def keep_saved(probed: Probed, saved: Mapping[str, Any],
+               measure: Collection[str]) -> dict[str, Any]:
+    """Return the records a sweep of the records ``measure`` only starts from: each of those
+    unmeasured, every other one as ``saved`` (a saved sweep of the game) measured it, marked
+    ``kept`` with when, by which rulespec and with which seed (``--open-only``, ``--only``).
 
-    The settled records' intervals are corrected again with the open ones' (over every seat
-    interval of both and every look the open ones may take): wider than when they were saved,
-    never narrower, so the family's error rate stays at most ``alpha``. A settled record the
-    saved sweep lacks cannot be kept: measure it with a whole sweep first."""
+    The kept records' intervals are corrected again with the new ones (over every seat
+    interval of both and every look the new ones may take): wider than when they were saved,
+    never narrower, so the family's error rate stays at most ``alpha``. A record the saved
+    sweep lacks cannot be kept: it must be measured."""
     spec = probed.spec
     fresh = probed.records()
-    missing = sorted(a for a in fresh if not is_open(spec, a) and a not in saved["records"])
+    missing = sorted(a for a in fresh if a not in measure and a not in saved["records"])
     if missing:
         raise ValueError(f"the saved sweep of {spec.game_id} ({saved.get('measured_on')}) has no "
-                         f"measurement of the settled record(s) {', '.join(missing)}; a sweep of "
-                         f"the open records only keeps the settled ones as saved: run rulespec "
-                         f"impact {spec.game_id} --reached --sequential MINUTES --save without "
-                         f"--open-only first")
+                         f"measurement of {', '.join(missing)}; a sweep of some records keeps "
+                         f"the others as saved: measure those too (--only), or run rulespec "
+                         f"impact {spec.game_id} --reached --sequential MINUTES --save")
     kept = {key: saved.get(key) for key in ("measured_on", "rulespec", "seed", "batch_size")}
     records: dict[str, Any] = {}
     for amb, rec in fresh.items():
-        if is_open(spec, amb):
+        if amb in measure:
             records[amb] = {**rec, "precision": []}
         else:
             old = saved["records"][amb]
             records[amb] = {**old, "precision": list(old.get("precision") or []),
                             "kept": old.get("kept") or kept}
     return {"records": records}
+
+
+def open_records(spec: Spec) -> set[str]:
+    """Return the records of ``spec`` whose question is open (``--open-only``)."""
+    return {a for a in spec.ambiguities if is_open(spec, a)}
 
 
 def sequential_sweep(probed: Probed, *, seed: int, batch_size: int, executor: Any,

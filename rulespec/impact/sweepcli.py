@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -25,14 +26,18 @@ from rulespec.impact.sweep import (
 def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[str, int],
                 seed: int, batch_size: int, jobs: int, cluster: str | None, fmt: str,
                 save: bool, quiet: bool, minutes: float | None = None,
-                open_only: bool = False) -> None:
+                open_only: bool = False, only: Sequence[str] = ()) -> None:
     """Sweep ``games``, correct the tests across all of them, print and (``save``) write.
     With ``minutes``, the sequential design (``rulespec.impact.sequential``) within them; with
-    ``open_only`` too, only the open records are measured and the settled ones are kept from
-    the saved sweeps (``rulespec.impact.sequential.kept_settled``)."""
+    ``open_only`` or ``only`` too, only the open records, or those named, are measured and the
+    others are kept from the saved sweeps (``rulespec.impact.sequential.keep_saved``)."""
     from rulespec.spec.registry import get_spec
 
     specs = [get_spec(g) for g in games]
+    unknown = sorted(set(only) - {a for spec in specs for a in spec.ambiguities})
+    if unknown:
+        raise click.UsageError(f"--only names {', '.join(map(repr, unknown))}, not a record of "
+                               f"{', '.join(games)}")
     started = time.monotonic()
 
     def log(line: str) -> None:
@@ -56,8 +61,9 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
             )
 
             deadline = started + 60 * minutes
+            some = open_only or bool(only)
             # Read before the probe: a missing saved sweep is said at once, not minutes later.
-            saved = {spec.game_id: _saved_sweep(spec) for spec in specs} if open_only else {}
+            saved = {spec.game_id: _saved_sweep(spec) for spec in specs} if some else {}
             probed = [probe_game(spec, agents=agents, seed=seed, executor=executor)
                       for spec in specs]
             intervals = sum(planned_intervals(p.spec, p.where, p.agents) for p in probed)
@@ -66,15 +72,20 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
             # the records whose answer matters least.
             # The time left is shared among the games by how many measurements each still
             # needs (and, inside a game, among its measurements).
-            if open_only:
-                from rulespec.impact.sequential import kept_settled
+            if some:
+                from rulespec.impact.sequential import keep_saved, open_records
 
-                for p in probed:
+                for i, p in enumerate(probed):
+                    measure = (open_records(p.spec) if open_only else set()) | set(only)
                     try:
-                        data[p.spec.game_id] = kept_settled(p, saved[p.spec.game_id])
+                        data[p.spec.game_id] = keep_saved(p, saved[p.spec.game_id], measure)
                     except ValueError as exc:
                         raise click.UsageError(str(exc)) from None
-            for group in ("open",) if open_only else ("open", "settled"):
+                    # Only the records to measure are planned; the correction (intervals)
+                    # still spans every record's.
+                    probed[i] = replace(p, where={a: ss for a, ss in p.where.items()
+                                                  if a in measure})
+            for group in ("open", "settled"):
                 left = sum(measurements(p.spec, p.where, p.agents, group) for p in probed)
                 for p in probed:
                     mine = measurements(p.spec, p.where, p.agents, group)
@@ -84,10 +95,11 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                         p, seed=seed, batch_size=batch_size, executor=executor,
                         deadline=min(deadline, share), intervals=intervals, log=log,
                         groups=(group,), into=data.get(p.spec.game_id))
-            if open_only:
+            if some:
                 for p in probed:
-                    data[p.spec.game_id]["design"]["settled"] = (
-                        "kept from the saved sweep (each such record says when it was measured)")
+                    data[p.spec.game_id]["design"]["kept"] = (
+                        "the records not measured are kept from the saved sweep (each says "
+                        "when it was measured)")
     family = finish(data)
     log(f"done: {family} tests, Holm-corrected")
     if save:

@@ -31,6 +31,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     (["fool", "--games", "0"], "--games"),
     (["fool", "--precision", "1.5"], "--precision"),
     (["fool", "--reached", "--open-only"], "--open-only is a way of measuring --sequential"),
+    (["fool", "--reached", "--only", "FOOL-AMB-03"], "--only is a way of measuring"),
+    (["fool", "--reached", "--sequential", "1", "--only", "FOOL-AMB-99"],
+     "--only names 'FOOL-AMB-99', not a record of fool"),
 ])
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], args: list[str],
                              words: str) -> None:

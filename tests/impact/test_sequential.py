@@ -216,12 +216,12 @@ def test_a_sweep_of_the_open_records_keeps_the_settled_ones_as_saved() -> None:
     """``--open-only``: RR-AMB-01 (deferred) is measured again, RR-AMB-04 (ruled) keeps the
     saved sweep's measurement, marked with when it was made, and both are corrected together;
     a saved sweep lacking a settled record is refused with what to do."""
-    from rulespec.impact.sequential import kept_settled
+    from rulespec.impact.sequential import keep_saved, open_records
 
     saved = json.loads(_one_look())
     saved.update(measured_on="2026-12-01", rulespec="0.3.0")
     with executor_for(1, None) as executor:
-        start = kept_settled(_probed(), saved)
+        start = keep_saved(_probed(), saved, open_records(SPEC))
         assert start["records"]["RR-AMB-01"]["measurements"] == []
         kept = start["records"]["RR-AMB-04"]
         assert kept["measurements"] == saved["records"]["RR-AMB-04"]["measurements"] != []
@@ -237,5 +237,7 @@ def test_a_sweep_of_the_open_records_keeps_the_settled_ones_as_saved() -> None:
     assert again["records"]["RR-AMB-04"]["verdict"]["status"] in ("none", "effect",
                                                                     "distribution")
     del saved["records"]["RR-AMB-04"]
-    with pytest.raises(ValueError, match=r"settled record.*RR-AMB-04.*without --open-only"):
-        kept_settled(_probed(), saved)
+    with pytest.raises(ValueError, match=r"no measurement of RR-AMB-04; .*measure those too"):
+        keep_saved(_probed(), saved, open_records(SPEC))
+    # --only RR-AMB-04: measured, so nothing is missing
+    assert keep_saved(_probed(), saved, {"RR-AMB-04"})["records"]["RR-AMB-04"]["measurements"] == []

@@ -66,6 +66,10 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
                           for m in record["measurements"])
     family = data["correction"]["family"]
     kind = f" (effect kind {record['effect']})" if record.get("effect") else ""
+    if verdict["status"] == "unmeasured":
+        return (f"Not measured{kind}: the sweep's time ran out before any of its games (at "
+                f"{settings_text(record['settings_tried'])}); this says nothing of whether its "
+                "decision point is reached.")
     if verdict["status"] == "unreached":
         return (f"Never reached{kind}: no game reached this decision point, neither in the probe "
                 f"({data['probe_games']} baseline games per setting) nor in the measurement at "
@@ -306,6 +310,8 @@ def effect_cell(record: Mapping[str, Any] | None) -> str:
                  for a, d in sorted(seen.items(), key=lambda x: -int(games.get(x[0], 0)))]
         said = f"({'; '.join(parts)})" if parts else f"at {v['games']} games"
         return f'<span data-key="0">no measurable effect {text(said)}</span>'
+    if v["status"] == "unmeasured":
+        return '<span data-key="-1">not measured (the sweep\'s time ran out)</span>'
     return '<span data-key="-1">never reached</span>'
 
 

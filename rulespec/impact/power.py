@@ -92,7 +92,7 @@ def with_detectable(data: dict[str, Any]) -> dict[str, Any]:
     level = float((data.get("correction") or {}).get("seat_level") or 0.05)
     for rec in data.get("records", {}).values():
         v = rec.get("verdict")
-        if isinstance(v, dict) and "detectable" not in v and v.get("status") != "unreached":
+        if isinstance(v, dict) and "detectable" not in v and v.get("status") not in ("unreached", "unmeasured"):
             v["detectable"] = detectable(rec, level)
     return data
 

@@ -130,6 +130,25 @@ def keep_saved(probed: Probed, saved: Mapping[str, Any],
     return {"records": records}
 
 
+def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any]) -> list[str]:
+    """Give back, in ``data`` (a sweep of some records, :func:`keep_saved`), the saved
+    measurement of every record that was to be measured but played no game before the time ran
+    out (its precision entries, all "budget" at 0 games, are kept beside it); return those
+    records. Without this, a short budget would turn a record's saved figures into nothing."""
+    restored = []
+    for amb, rec in data["records"].items():
+        stops = rec.get("precision") or []
+        old = saved["records"].get(amb)
+        if (old is None or rec.get("kept") or rec["measurements"] or not stops
+                or any(int(p["games"]) for p in stops)):
+            continue
+        kept = {key: saved.get(key) for key in ("measured_on", "rulespec", "seed", "batch_size")}
+        data["records"][amb] = {**old, "kept": old.get("kept") or kept,
+                                "precision": [*(old.get("precision") or []), *stops]}
+        restored.append(amb)
+    return restored
+
+
 def open_records(spec: Spec) -> set[str]:
     """Return the records of ``spec`` whose question is open (``--open-only``)."""
     return {a for a in spec.ambiguities if is_open(spec, a)}

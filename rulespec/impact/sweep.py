@@ -264,10 +264,15 @@ def verdict(record: Mapping[str, Any], alpha: float = ALPHA) -> dict[str, Any]:
     ``effect``: a seat's win-rate change whose corrected interval excludes zero (the largest
     such change, with its setting, option and agent); ``distribution``: no such seat, but the
     outcome distribution (scores, margin) differs after Holm's correction; ``none``: neither;
-    ``unreached``: the decision point was reached in no game measured.
+    ``unreached``: the decision point was reached in no game measured; ``unmeasured``: no game
+    was played at all, a sequential sweep's time having run out before the record's turn (it
+    says nothing of whether the point is reached).
     """
     results = [(m, r) for m in record["measurements"] for r in m["results"]
                if float(r["trigger_rate"]["value"]) > 0]
+    stops = record.get("precision") or []
+    if not record["measurements"] and stops and all(int(p["games"]) == 0 for p in stops):
+        return {"status": "unmeasured", "settings_tried": len(record["settings_tried"])}
     if not results:
         return {"status": "unreached", "settings_tried": len(record["settings_tried"])}
     games = min(int(r["games"]) for _, r in results)

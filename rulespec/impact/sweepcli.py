@@ -96,7 +96,12 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                         deadline=min(deadline, share), intervals=intervals, log=log,
                         groups=(group,), into=data.get(p.spec.game_id))
             if some:
+                from rulespec.impact.sequential import restore_unplayed
+
                 for p in probed:
+                    for amb in restore_unplayed(data[p.spec.game_id], saved[p.spec.game_id]):
+                        log(f"{p.spec.game_id} {amb}: no game played before the time ran out; "
+                            "the saved measurement is kept")
                     data[p.spec.game_id]["design"]["kept"] = (
                         "the records not measured are kept from the saved sweep (each says "
                         "when it was measured)")
@@ -190,4 +195,7 @@ def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
         elif v["status"] == "unreached":
             lines.append(f"      {amb:<12} never reached; settings tried: "
                          f"{settings_text(rec['settings_tried'])}")
+        elif v["status"] == "unmeasured":
+            lines.append(f"      {amb:<12} not measured: the sweep's time ran out before any "
+                         "of its games")
     return "\n".join(lines) + "\n"

@@ -241,3 +241,24 @@ def test_a_sweep_of_the_open_records_keeps_the_settled_ones_as_saved() -> None:
         keep_saved(_probed(), saved, open_records(SPEC))
     # --only RR-AMB-04: measured, so nothing is missing
     assert keep_saved(_probed(), saved, {"RR-AMB-04"})["records"]["RR-AMB-04"]["measurements"] == []
+
+
+def test_a_record_the_time_left_unplayed_keeps_its_saved_figures() -> None:
+    """``--only RR-AMB-04`` with no time left: no game is played, and the record keeps the saved
+    measurement (with the budget stops beside it) instead of turning into "never reached"; a
+    sweep with nothing saved calls it unmeasured, not unreached."""
+    from rulespec.impact.sequential import keep_saved, restore_unplayed
+    from rulespec.impact.sweep import verdict
+
+    saved = json.loads(_one_look())
+    with executor_for(1, None) as executor:
+        late = sequential_sweep(_probed(), seed=3, batch_size=5, executor=executor,
+                                deadline=time.monotonic() - 1, max_looks=1,
+                                into=keep_saved(_probed(), saved, {"RR-AMB-04"}))
+    record = late["records"]["RR-AMB-04"]
+    assert record["measurements"] == [] and verdict(record)["status"] == "unmeasured"
+    assert restore_unplayed(late, saved) == ["RR-AMB-04"]
+    record = late["records"]["RR-AMB-04"]
+    assert record["measurements"] == saved["records"]["RR-AMB-04"]["measurements"] != []
+    assert [p["stopped"] for p in record["precision"]][-1] == "budget"
+    assert restore_unplayed(late, saved) == []

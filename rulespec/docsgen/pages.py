@@ -552,15 +552,17 @@ def ambiguities_page(spec: Spec, history: History | None = None) -> str:
         return "".join(out)
     out.append("Every open question met while encoding the rules. Each option is implemented in "
                "the reference interpreter and selectable with `--ruling ID=OPTION`; the default "
-               "is what the reference does when no ruling is given.\n\n")
+               "is what the reference does when no ruling is given. Each record below shows its "
+               "question, its default and what was measured; *The whole record* unfolds its "
+               "sources, options, evidence, figures, history and witnesses, and opens by itself "
+               "when a link names the record.\n\n")
     histories = {} if history is None else {spec.game_id: history}
     out.append(register_table([(spec, a) for a in records], prefix="", with_game=False,
                               histories=histories))
     traces = golden_traces([spec.game_id])
     for amb in records:
-        out.append(ambiguity_block(amb, links, history))
-        out.append(witness_table(spec, amb))
-        out.append(record_traces(spec, amb, traces, prefix=TO_DOCS))
+        out.append(ambiguity_block(amb, links, history, more=witness_table(spec, amb)
+                                   + record_traces(spec, amb, traces, prefix=TO_DOCS)))
     return "".join(out)
 
 

@@ -9,8 +9,11 @@ where it cannot (a site opened from ``file://``), the block shows a link to the 
 opens as a page of its own. The search index is written before this runs, so the moved text
 is still found, at its section.
 
-A body with an ``id`` in it stays: a link may point into it. So does a body with another
-folded block inside.
+A body with an ``id`` in it stays (a link may point into it), unless its block is of a class
+in :data:`CARRIES_IDS` (an ambiguity record's fold): then its placeholder lists the ids it
+took (``data-ids``), and ``parts.js`` opens the block and loads the part when the address names
+one of them. Folded blocks may nest: a block moves with the blocks inside it, and never both
+a block and one inside it move.
 """
 
 from __future__ import annotations
@@ -25,8 +28,14 @@ TARGET = 250_000
 MIN_BODY = 500
 #: The folder of a page's parts, beside the page.
 PARTS_DIR = "parts"
-_FOLDED = re.compile(r"(<details\b(?![^>]*\bopen\b)[^>]*>\s*<summary\b[^>]*>(.*?)</summary>)"
-                     r"(.*?)(</details>)", re.IGNORECASE | re.DOTALL)
+#: Classes of folded blocks whose body moves with the ids in it (listed on its placeholder):
+#: an ambiguity record's fold (rulespec.docsgen.register.RECORD_FOLD).
+CARRIES_IDS = ("rs-record",)
+_TAGS = re.compile(r"<details\b[^>]*>|</details\s*>", re.IGNORECASE)
+_OPEN = re.compile(r"\bopen\b", re.IGNORECASE)
+_SUMMARY = re.compile(r"\s*<summary\b[^>]*>(.*?)</summary>", re.IGNORECASE | re.DOTALL)
+_CLASS = re.compile(r"""\bclass=["']([^"']*)["']""", re.IGNORECASE)
+_ID = re.compile(r"""\bid=["']([^"']+)["']""", re.IGNORECASE)
 _TITLE = re.compile(r"<title>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
 
@@ -41,9 +50,45 @@ class Part:
     text: str
 
 
-def _movable(body: str) -> bool:
-    lowered = body.lower()
-    return " id=" not in lowered and "<details" not in lowered and len(body) > MIN_BODY
+@dataclass(frozen=True)
+class _Fold:
+    """A folded ``<details>`` block of a page: where its body starts and ends."""
+
+    start: int  # the block's opening tag
+    body: int  # the body, after the summary
+    close: int  # the closing tag
+    summary: str
+    ids: tuple[str, ...]
+
+    def size(self, page: str) -> int:
+        return len(page[self.body:self.close].encode("utf-8"))
+
+
+def _folds(page: str) -> list[_Fold]:
+    """Return the page's folded blocks that may move, outermost and innermost alike."""
+    found: list[_Fold] = []
+    stack: list[re.Match[str]] = []
+    for tag in _TAGS.finditer(page):
+        if not tag.group(0).startswith("</"):
+            stack.append(tag)
+            continue
+        if not stack:
+            continue
+        opening = stack.pop()
+        head = opening.group(0)
+        summary = _SUMMARY.match(page, opening.end(), tag.start())
+        if _OPEN.search(head[len("<details"):]) or summary is None:
+            continue
+        body = page[summary.end():tag.start()]
+        named = _CLASS.search(head)
+        carries = bool(named and set(named.group(1).split()) & set(CARRIES_IDS))
+        ids = tuple(dict.fromkeys(_ID.findall(body)))
+        if len(body) <= MIN_BODY or (ids and not carries):
+            continue
+        if not carries and "<details" in body.lower():
+            continue
+        found.append(_Fold(opening.start(), summary.end(), tag.start(), summary.group(1), ids))
+    return found
 
 
 def defer_folded(page: str, *, target: int = TARGET) -> tuple[str, list[Part]]:
@@ -52,33 +97,31 @@ def defer_folded(page: str, *, target: int = TARGET) -> tuple[str, list[Part]]:
     size = len(page.encode("utf-8"))
     if size <= target:
         return page, []
-    found = list(_FOLDED.finditer(page))
     title_match = _TITLE.search(page)
     title = html.unescape(_TAG.sub("", title_match.group(1))).strip() if title_match else ""
-    chosen: dict[int, int] = {}
-    for at in sorted((i for i, m in enumerate(found) if _movable(m.group(3))),
-                     key=lambda i: (-len(found[i].group(3)), i)):
+    chosen: list[tuple[_Fold, int]] = []
+    for fold in sorted(_folds(page), key=lambda f: (-f.size(page), f.start)):
         if size <= target:
             break
-        chosen[at] = len(chosen) + 1
-        size -= len(found[at].group(3).encode("utf-8"))
+        if any(fold.start < other.close and other.start < fold.close for other, _ in chosen):
+            continue  # inside a block already moved, or around one
+        chosen.append((fold, len(chosen) + 1))
+        size -= fold.size(page)
     if not chosen:
         return page, []
     parts: list[Part] = []
     out: list[str] = []
     last = 0
-    for at, match in enumerate(found):
-        number = chosen.get(at)
-        if number is None:
-            continue
+    for fold, number in sorted(chosen, key=lambda fn: fn[0].start):
         path = f"{PARTS_DIR}/{number}.html"
-        summary = html.unescape(_TAG.sub("", match.group(2))).strip()
-        body = match.group(3)
+        summary = html.unescape(_TAG.sub("", fold.summary)).strip()
+        body = page[fold.body:fold.close]
         kilobytes = max(1, round(len(body.encode("utf-8")) / 1000))
-        out += [page[last:match.start(3)],
-                f'\n<div class="rs-part" data-part="{path}"><p><a href="{path}">Open it on '
+        ids = f' data-ids="{html.escape(" ".join(fold.ids))}"' if fold.ids else ""
+        out += [page[last:fold.body],
+                f'\n<div class="rs-part" data-part="{path}"{ids}><p><a href="{path}">Open it on '
                 f"its own</a> ({kilobytes} KB).</p></div>\n"]
-        last = match.start(4)
+        last = fold.close
         parts.append(Part(path, _part_page(f"{title}: {summary}" if title else summary, body)))
     out.append(page[last:])
     return "".join(out), sorted(parts, key=lambda p: int(p.path.split("/")[1].split(".")[0]))

@@ -104,8 +104,17 @@ def _short(value: str, limit: int = 90) -> str:
     return value if len(value) <= limit else value[:limit].rsplit(" ", 1)[0] + " …"
 
 
-def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | None = None) -> str:
-    """Return one record: its question, sources, options, default, evidence, impact, history.
+def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | None = None, *,
+                    more: str = "") -> str:
+    """Return one record: what it asks and what was found at once, the rest folded.
+
+    Shown at once: its badges, question, default and the verdict of its measured impact. The
+    fold (``<details class="rs-record">``, :data:`RECORD_FOLD`) holds its sources, options,
+    the default's rationale, rejected readings, evidence, exact and measured figures, history
+    and ``more`` (its witnesses and traces); the register script opens it when the address
+    names the record, and a heavy page's build moves it to a part of its own
+    (:mod:`rulespec.docsgen.parts`), so the register of a game with many measured records
+    stays under the page budget (issue 45).
 
     With the game's ``history`` it says in which release it appeared and last changed.
     """
@@ -118,7 +127,41 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
     out.append(f"**Question.** {links.prose(amb['question'])}\n\n")
     if amb.get("duplicate_of"):
         out.append(f"Duplicate of {links.to(str(amb['duplicate_of']))}.\n\n")
+    default = amb["default"]
+    out.append(f"**Default:** {code(default['option'])} (authority: "
+               f"{badge('authority', str(default['authority']))}).\n\n")
+    verdict, figures = _impact_parts(impact_block(amb, links))
+    out.append(verdict)
+    folded, named = _folded(amb, links, figures)
+    body = folded + more
+    if body.strip():
+        out.append(f'<details class="{RECORD_FOLD}" markdown>\n<summary>The whole record: '
+                   f"{', '.join([*named, *(['witnesses and traces'] if more.strip() else [])])}"
+                   f"</summary>\n\n{body.rstrip()}\n\n</details>\n\n")
+    return "".join(out)
+
+
+#: The class of a record's fold (its sources, options, figures, history, witnesses).
+RECORD_FOLD = "rs-record"
+
+
+def _impact_parts(block: str) -> tuple[str, str]:
+    """Split a record's impact block into its verdict (the **Impact.** and **Measured.**
+    paragraphs, shown at once) and its figures (tables, charts, precision: folded)."""
+    verdict: list[str] = []
+    rest = block
+    while rest.startswith(("**Impact.**", "**Measured.**")):
+        paragraph, _, rest = rest.partition("\n\n")
+        verdict.append(paragraph + "\n\n")
+    return "".join(verdict), rest
+
+
+def _folded(amb: Mapping[str, Any], links: Links, figures: str) -> tuple[str, list[str]]:
+    """Return a record's folded body and the names of what it holds, for the fold's summary."""
+    out: list[str] = []
+    named: list[str] = []
     if amb.get("sources"):
+        named.append("sources")
         out.append("**Sources.**\n\n")
         for number, cit in enumerate(amb["sources"], 1):
             where = f"{code(cit['source'])}, section {code(cit['section'])}"
@@ -131,6 +174,7 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
     if amb.get("touches"):
         out.append(f"**Touches:** {links.many(amb['touches'])}\n\n")
     default = amb["default"]
+    named.append("options")
     rows = []
     for opt in amb["options"]:
         how = []
@@ -142,8 +186,7 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
         mark = "**default**" if opt["id"] == default["option"] else ""
         rows.append([code(opt["id"]), links.prose(opt["summary"]), "; ".join(how), mark])
     out.append("**Options.**\n\n" + table(["Option", "Reading", "Implemented as", ""], rows) + "\n")
-    out.append(f"**Default:** {code(default['option'])} (authority: "
-               f"{badge('authority', str(default['authority']))}). {links.prose(default['rationale'])}\n\n")
+    out.append(f"**Why {code(default['option'])}.** {links.prose(default['rationale'])}\n\n")
     if amb.get("rejected"):
         out.append("**Rejected readings.**\n\n")
         for rej in amb["rejected"]:
@@ -151,6 +194,7 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
                        f"{links.prose(rej['reason'])}\n")
         out.append("\n")
     if amb.get("evidence"):
+        named.append("evidence")
         out.append("**Evidence.**\n\n")
         for ev in amb["evidence"]:
             about = [text(ev["kind"])] if ev.get("kind") else []
@@ -162,14 +206,20 @@ def ambiguity_block(amb: Mapping[str, Any], links: Links, history: History | Non
                        + (f" ({'; '.join(about)})" if about else "") + "\n")
         out.append("\n")
     # Exact figures first, where rulespec verify proved the record's options (issue 44 item 5).
-    out.append(exact_block(links.spec.game_id, str(amb["id"])))
-    out.append(impact_block(amb, links))
+    exact = exact_block(links.spec.game_id, str(amb["id"]))
+    if exact:
+        named.append("exact figures")
+    out.append(exact)
+    if figures.strip():
+        named.append("measured figures")
+    out.append(figures)
     if amb.get("history"):
+        named.append("history")
         # Left out of the site search: the changelog carries each real change and its note.
         out.append(unsearched("**History.**\n\n" + table(["Date", "Status", "Note"], [
             [code(h["date"]), badge("status", str(h["status"])), links.prose(h.get("note", ""))]
             for h in amb["history"]])) + "\n")
-    return "".join(out)
+    return "".join(out), named
 
 
 def register_page(specs: Sequence[Spec], *, histories: Mapping[str, History] | None = None

@@ -92,3 +92,24 @@ def test_a_heavy_page_moves_its_largest_folded_bodies_out_until_it_is_light(tmp_
     assert "<title>Rules &amp; more: Bigger</title>" in moved[0].text
     out, moved = defer_folded(page, target=100)
     assert len(moved) == 2 and big not in out and with_id in out and "<p>s</p>" in out
+
+
+def test_a_records_fold_moves_with_its_ids_and_the_folds_inside_it() -> None:
+    """An ambiguity record's fold (register.RECORD_FOLD) moves whole, the folds inside it
+    with it, and its placeholder lists the ids it took, so the page can open it when the
+    address names one (OURO-EX-VALUES-COMPONENTS, a witness, is inside OURO-AMB-01's fold). A
+    plain fold with a fold inside stays; the inner one may move on its own."""
+    from rulespec.docsgen.register import RECORD_FOLD
+
+    inner = "<details><summary>Every figure</summary><p>" + "f" * 3000 + "</p></details>"
+    record = (f'<details class="{RECORD_FOLD}"><summary>The whole record</summary>'
+              f'<p><span id="OURO-EX-VALUES-COMPONENTS"></span>{"w" * 2000}</p>{inner}</details>')
+    plain = f"<details><summary>Plain</summary><p>{'p' * 2000}</p>{inner}</details>"
+    page = f"<html><head><title>Register</title></head><body>{record}{plain}</body></html>"
+    out, moved = defer_folded(page, target=len(page) - 1000)
+    assert len(moved) == 1 and "w" * 2000 in moved[0].text and "f" * 3000 in moved[0].text
+    assert 'data-ids="OURO-EX-VALUES-COMPONENTS"' in out and "w" * 2000 not in out
+    assert out.count("<details") == 3, "the record's own, the plain fold and its inner fold"
+    out, moved = defer_folded(page, target=100)
+    assert len(moved) == 2 and "p" * 2000 in out, "the plain fold stays, its inner fold goes"
+    assert out.count("f" * 3000) == 0

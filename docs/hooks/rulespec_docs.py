@@ -23,7 +23,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from rulespec import docsgen
-from rulespec.docsgen import parts, publish, weight
+from rulespec.docsgen import apiref, parts, publish, weight
 from rulespec.docsgen.changes import since_starts
 from rulespec.docsgen.matrix import (
     check_reports,
@@ -97,6 +97,16 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except docsgen.DocsError as exc:
         raise PluginError(f"rulespec docs: {exc}") from exc
     _built["pages"].append(_matrix(specs, reports))
+    # The Python API reference: an index and a page per group (rulespec.docsgen.apiref).
+    api_source = Path(config.docs_dir) / apiref.API_PAGE
+    if api_source.is_file():
+        try:
+            groups = apiref.api_groups(api_source.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise PluginError(f"rulespec docs: {exc}") from exc
+        _built["pages"] += apiref.api_pages(api_source.read_text(encoding="utf-8"))
+        if groups and not apiref.api_nav(config.nav or [], groups):
+            raise PluginError(f"rulespec docs: mkdocs.yml nav needs an entry for {apiref.API_PAGE}")
     _built["traces"] = _trace_files(specs, reports, since={
         game: [e.label for e in since_starts(history) if e.label]
         for game, history in _built["histories"].items()})
@@ -228,6 +238,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     """Fill the generation markers of hand-written pages (games table, README commands, where
     the code is)."""
     prefix = "../" * page.file.src_uri.count("/")
+    if page.file.src_uri == apiref.API_PAGE:
+        markdown = apiref.api_index(markdown)
     if config.repo_url:
         markdown = docsgen.link_repository_files(markdown, config.repo_url)
     try:

@@ -12,8 +12,9 @@ is still found, at its section.
 A body with an ``id`` in it stays (a link may point into it), unless its block is of a class
 in :data:`CARRIES_IDS` (an ambiguity record's fold): then its placeholder lists the ids it
 took (``data-ids``), and ``parts.js`` opens the block and loads the part when the address names
-one of them. Folded blocks may nest: a block moves with the blocks inside it, and never both
-a block and one inside it move.
+one of them. Such a block moves with the folded blocks inside it; another block with a fold
+inside stays (the folds inside may move on their own). Never both a block and one inside it
+move.
 """
 
 from __future__ import annotations

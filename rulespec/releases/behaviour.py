@@ -187,8 +187,15 @@ class Watch:
 
         context = make_context({"before": prev, "action": dict(action), "after": state,
                                 "params": dict(params), "config": dict(config)})
+        tagged = f"{kind}\0{source}"
         for event in self.events:
             if event.kinds is not None and str(action.get("kind")) not in event.kinds:
+                continue
+            found = self.broken.get(f"events.{event.ident}")
+            if found is not None and tagged in found.sources:
+                # Broken in this source already: the change counts sources, and says where it
+                # broke first; evaluating it again at every later step (a failing expression
+                # falls back to the slow library each time) changed neither.
                 continue
             try:
                 event.when.evaluate_in(context)

@@ -269,13 +269,14 @@ def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
         precision: float | None = None, max_games: int = 4000,
         progress: Progress | None = None,
         until: Callable[[Tally], bool] | None = None,
-        next_round: Callable[[Tally], int] | None = None) -> Tally:
+        next_round: Callable[[Tally], int] | None = None,
+        first_round: int = ROUND_BATCHES) -> Tally:
     """Play the planned games and return the tally.
 
     Without ``precision`` or ``until``: ``games`` paired games per option (rounded up to whole
-    batches). With either: rounds of :data:`ROUND_BATCHES` batches (or as many as
-    ``next_round(tally)`` asks for after each round) until every rate interval is narrower
-    than ``precision``, ``until(tally)`` says enough (it is asked once a round), or
+    batches). With either: rounds of batches (the first of ``first_round``, then
+    :data:`ROUND_BATCHES` or as many as ``next_round(tally)`` asks for after each round)
+    until every rate interval is narrower than ``precision``, ``until(tally)`` says enough (it is asked once a round), or
     ``max_games`` per option are played. The batches are numbered in order whatever the
     rounds' sizes, so the games played depend on the seed and on the total only.
     """
@@ -299,7 +300,7 @@ def run(plan_: Plan, *, seed: int, games: int, batch_size: int, executor: Any,
     if precision is None and until is None:
         play(max(1, -(-games // batch_size)))
         return tally
-    batches = ROUND_BATCHES
+    batches = max(1, first_round)
     while True:
         play(batches)
         if tally.played() >= max_games:

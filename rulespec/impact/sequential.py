@@ -48,6 +48,9 @@ TARGETS: dict[str, dict[str, float]] = {"open": {"random": 0.02, "strongest": 0.
                                         "settled": {"random": 0.05, "strongest": 0.10}}
 #: Looks (rounds of batches) a measurement may take at most.
 MAX_LOOKS = 25
+#: Batches of a measurement's first round, before its pace is known: two, one for each of two
+#: workers, where a round of :data:`ROUND_BATCHES` could already overrun a short share.
+FIRST_ROUND = 2
 
 
 def is_open(spec: Spec, record: str) -> bool:
@@ -217,6 +220,8 @@ class _Looks:
     looks: int = 0
     half_width: float = 1.0
     stopped: str = "looks"
+    #: When the measurement began (``time.monotonic``): rounds are then sized to the time left.
+    started: float | None = None
 
     def enough(self, tally: Tally) -> bool:
         self.looks += 1
@@ -236,12 +241,24 @@ class _Looks:
         as measured (the half-width shrinks as one over the root of the games), at least
         :data:`ROUND_BATCHES` and at most as many games again as played so far, so that one
         noisy early look cannot overshoot. Fixed rounds of 200 games capped a measurement at
-        25 looks, 5,000 games: ±2.9 points where ±2 was asked (Dado de Ouro, 4 players)."""
+        25 looks, 5,000 games: ±2.9 points where ±2 was asked (Dado de Ouro, 4 players).
+
+        Once the measurement's pace is known (``started``), a round is also cut to the
+        batches that fit in the time left at that pace (at least one): a round of greedy Fool
+        games had run twenty minutes past an 80-second share, taking the time of the
+        measurements after it."""
         if played <= 0 or self.half_width <= self.aim:
-            return ROUND_BATCHES
-        needed = played * (self.half_width / self.aim) ** 2
-        more = min(needed - played, played)
-        return max(ROUND_BATCHES, math.ceil(more / batch_size))
+            want = ROUND_BATCHES
+        else:
+            needed = played * (self.half_width / self.aim) ** 2
+            more = min(needed - played, played)
+            want = max(ROUND_BATCHES, math.ceil(more / batch_size))
+        if self.started is None or played <= 0:
+            return want
+        now = time.monotonic()
+        per_batch = (now - self.started) / (played / batch_size)
+        fit = int((self.deadline - now) / per_batch) if per_batch > 0 else want
+        return max(1, min(want, fit))
 
     def to_json(self, games: int) -> dict[str, Any]:
         return {"target": self.aim, "half_width": round(self.half_width, 6),
@@ -253,7 +270,7 @@ def _to_precision(spec: Spec, records: Sequence[str], agent: str, setting: Setti
                   deadline: float, max_looks: int) -> tuple[Tally | None, dict[str, Any]]:
     """Measure ``records`` at one setting with one agent, look after look, until the aim."""
     the_plan = plan(spec, records, [agent], setting.players, setting.variants)
-    looks = _Looks(aim, z, deadline, max_looks)
+    looks = _Looks(aim, z, deadline, max_looks, started=time.monotonic())
     if not the_plan.options:
         looks.stopped, looks.half_width = "no option", 0.0
         return None, looks.to_json(0)
@@ -261,6 +278,6 @@ def _to_precision(spec: Spec, records: Sequence[str], agent: str, setting: Setti
         looks.stopped = "budget"
         return None, looks.to_json(0)
     tally = run(the_plan, seed=seed, games=0, batch_size=batch_size, executor=executor,
-                until=looks.enough, max_games=10**9,
+                until=looks.enough, max_games=10**9, first_round=FIRST_ROUND,
                 next_round=lambda t: looks.next_round(t.played(), batch_size))
     return tally, looks.to_json(tally.played())

@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from rulespec.executors import executor_for
+from rulespec.impact.measure import ROUND_BATCHES
 from rulespec.impact.sequential import (
+    FIRST_ROUND,
     MAX_LOOKS,
     TARGETS,
     _Looks,
@@ -88,7 +90,8 @@ def test_the_sweep_measures_open_then_settled_and_corrects_over_the_looks() -> N
     first, second = (data["records"][a]["precision"][0] for a in ("RR-AMB-01", "RR-AMB-04"))
     assert first["group"] == "open" and second["group"] == "settled"
     assert first["target"] == TARGETS["open"]["random"]
-    assert first["stopped"] == "looks" and first["looks"] == 2 and first["games"] == 40
+    assert first["stopped"] == "looks" and first["looks"] == 2
+    assert first["games"] == 5 * (FIRST_ROUND + ROUND_BATCHES)
     assert data["design"]["looks"] == 2 and data["design"]["intervals"] > 0
     assert data["records"]["RR-AMB-05"]["measurements"] == []
     finish({"ruby-rhino": data})
@@ -177,14 +180,14 @@ def test_open_then_settled_in_two_passes_is_the_one_call_sweep() -> None:
 
 
 class _Clock:
-    """A clock that moves a quarter of a second each time it is read: the sweep's time
+    """A clock that moves a tenth of a second each time it is read: the sweep's time
     decisions, made on it, do not depend on how busy the machine is."""
 
     def __init__(self) -> None:
         self.now = 0.0
 
     def monotonic(self) -> float:
-        self.now += 0.25
+        self.now = round(self.now + 0.1, 6)
         return self.now
 
 
@@ -262,3 +265,21 @@ def test_a_record_the_time_left_unplayed_keeps_its_saved_figures() -> None:
     assert record["measurements"] == saved["records"]["RR-AMB-04"]["measurements"] != []
     assert [p["stopped"] for p in record["precision"]][-1] == "budget"
     assert restore_unplayed(late, saved) == []
+
+
+def test_a_round_is_cut_to_the_time_left_at_the_measured_pace(monkeypatch: Any) -> None:
+    """Ten clock seconds for the first 100 games (two batches of 50): with 10 seconds left, a
+    round the aim would make 4 batches long is cut to the 2 that fit, and to 1 (never none)
+    when less than a batch's time is left."""
+    from rulespec.impact import sequential
+
+    clock = _Clock()
+    monkeypatch.setattr(sequential, "time", clock)
+    looks = _Looks(aim=0.02, z=3.0, deadline=20.0, max_looks=MAX_LOOKS, started=0.0)
+    looks.half_width = 0.04
+    clock.now = 9.9  # read once more: 10.0
+    assert looks.next_round(100, 50) == 2
+    clock.now = 31.9
+    assert looks.next_round(100, 50) == 1
+    looks.started = None  # pace unknown: the aim alone
+    assert looks.next_round(100, 50) == 4

@@ -190,7 +190,10 @@ def _sweep_summary(sweep: Mapping[str, Any], links: Links, prefix: str, top: int
         out.append(f"{plural(len(ranked) - top, 'more record')} with a measurable effect in "
                    f"[the game's register]({prefix}ambiguities.md).\n")
     none = [(a, r["verdict"]) for a, r in records if r["verdict"]["status"] == "none"]
-    never = [a for a, r in records if r["verdict"]["status"] == "unreached"]
+    never = [a for a, r in records if r["verdict"]["status"] == "unreached"
+             and not r["verdict"].get("asked")]
+    alike = [a for a, r in records if r["verdict"]["status"] == "unreached"
+             and r["verdict"].get("asked")]
     if none:
         fewest = min(int(v["games"]) for _, v in none)
         out.append(f"{plural(len(none), 'record')}: no measurable effect at {fewest} or more "
@@ -205,4 +208,7 @@ def _sweep_summary(sweep: Mapping[str, Any], links: Links, prefix: str, top: int
                          rows) + "\n")
     if never:
         out.append(f"Never reached in any setting tried: {', '.join(never)}.\n")
+    if alike:
+        out.append(f"Asked, but never arising (every option played alike wherever asked): "
+                   f"{', '.join(alike)}.\n")
     return "".join(out) + "\n"

@@ -70,6 +70,11 @@ def measured_prose(record: Mapping[str, Any], data: Mapping[str, Any]) -> str:
         return (f"Not measured{kind}: the sweep's time ran out before any of its games (at "
                 f"{settings_text(record['settings_tried'])}); this says nothing of whether its "
                 "decision point is reached.")
+    if verdict["status"] == "unreached" and verdict.get("asked"):
+        return (f"Never arising{kind}: its decision point was asked at {where}, but in every "
+                f"pair measured ({verdict['games']} or more per option) the options played "
+                "alike, the same moves and the same final state, so no reading changes a game "
+                f"there. Settings tried: {settings_text(record['settings_tried'])}.")
     if verdict["status"] == "unreached":
         return (f"Never reached{kind}: no game reached this decision point, neither in the probe "
                 f"({data['probe_games']} baseline games per setting) nor in the measurement at "
@@ -312,6 +317,8 @@ def effect_cell(record: Mapping[str, Any] | None) -> str:
         return f'<span data-key="0">no measurable effect {text(said)}</span>'
     if v["status"] == "unmeasured":
         return '<span data-key="-1">not measured (the sweep\'s time ran out)</span>'
+    if v.get("asked"):
+        return '<span data-key="-1">never arises (asked; every option plays alike)</span>'
     return '<span data-key="-1">never reached</span>'
 
 

@@ -264,7 +264,8 @@ def verdict(record: Mapping[str, Any], alpha: float = ALPHA) -> dict[str, Any]:
     ``effect``: a seat's win-rate change whose corrected interval excludes zero (the largest
     such change, with its setting, option and agent); ``distribution``: no such seat, but the
     outcome distribution (scores, margin) differs after Holm's correction; ``none``: neither;
-    ``unreached``: the decision point was reached in no game measured; ``unmeasured``: no game
+    ``unreached``: the decision point was reached in no game measured, or (``asked``) was
+    asked but the options played alike in every pair measured; ``unmeasured``: no game
     was played at all, a sequential sweep's time having run out before the record's turn (it
     says nothing of whether the point is reached).
     """
@@ -275,6 +276,14 @@ def verdict(record: Mapping[str, Any], alpha: float = ALPHA) -> dict[str, Any]:
         return {"status": "unmeasured", "settings_tried": len(record["settings_tried"])}
     if not results:
         return {"status": "unreached", "settings_tried": len(record["settings_tried"])}
+    # Reached where it matters (issue 44): a point asked where the options play alike (the
+    # same moves and final state in every pair: the arises rate, in sweeps from 0.4) is not
+    # reached there; asked everywhere and arising nowhere, the record is unreached, and says so.
+    if all(r.get("arises_rate") is not None and float(r["arises_rate"]["value"]) == 0
+           for _, r in results):
+        return {"status": "unreached", "asked": True,
+                "settings_tried": len(record["settings_tried"]),
+                "games": min(int(r["games"]) for _, r in results)}
     games = min(int(r["games"]) for _, r in results)
     clear = [(m, r) for m, r in results if any(_clear(iv) for iv in
                                                r["seat_win_rate_change_corrected"] or [])]

@@ -192,6 +192,9 @@ def verdicts_text(game: str, data: Mapping[str, Any]) -> str:
             seen = detectable_text(v)
             lines.append(f"      {amb:<12} no measurable effect at {games} games"
                          + (f": {seen}" if seen else ""))
+        elif v["status"] == "unreached" and v.get("asked"):
+            lines.append(f"      {amb:<12} never arises: asked, but the options played alike "
+                         f"in all {v['games']} pairs of every setting")
         elif v["status"] == "unreached":
             lines.append(f"      {amb:<12} never reached; settings tried: "
                          f"{settings_text(rec['settings_tried'])}")

@@ -8,12 +8,14 @@ stones Light Hand takes) changes nothing when every seat picks uniformly from on
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from rulespec.impact.measure import figures
 from rulespec.impact.paired import BatchTask, GameSummary, run_batch
 
 
+@functools.cache
 def _pairs(game: str, players: int, record: str, option: str,
            agent: str = "random") -> list[tuple[GameSummary, GameSummary]]:
     task = BatchTask(game, players, agent, 0, 0, 12, (record,), ((record, option),))
@@ -67,3 +69,26 @@ def test_the_players_do_not_see_what_a_ruling_hides() -> None:
     counts = [play_game(spec, {"OURO-AMB-37": "in-hand"}, 3, RandomAgent(), seed,
                         ["OURO-AMB-37"]).decisions[0] for seed in range(12)]
     assert min(counts) == 0, counts
+
+
+def test_asked_everywhere_but_arising_nowhere_is_unreached_and_says_why() -> None:
+    """FOOL-AMB-03 at 4 players (FOOL-FOOL-03): asked in every game, no pair differs; its
+    verdict is unreached with ``asked``, and the texts say it never arises. A sweep saved
+    before the arises rate existed keeps its old verdict (no arises rate: not judged so)."""
+    from rulespec.docsgen.sweepdocs import effect_cell, measured_prose
+    from rulespec.impact.sweep import verdict
+
+    out = figures(_pairs("fool", 4, "FOOL-AMB-03", "eight-only"), 0, 4, test=False)
+    out.update(option="eight-only", agent="random", seat_win_rate_change_corrected=[])
+    record: dict[str, Any] = {"measurements": [{"players": 4, "variants": [], "results": [out]}],
+              "settings_tried": [{"players": 4, "variants": []}], "precision": []}
+    v = verdict(record)
+    assert v["status"] == "unreached" and v["asked"] and v["games"] == 12
+    record["verdict"] = v
+    assert "never arises" in effect_cell(record)
+    assert measured_prose(record, {"correction": {"family": 1}, "probe_games": 50}) \
+        .startswith("Never arising: its decision point was asked at 4 players")
+    old = dict(out)
+    del old["arises_rate"]
+    assert verdict({**record, "measurements": [{"players": 4, "results": [old]}]}) \
+        .get("asked") is None

@@ -32,6 +32,7 @@ from rulespec.spec.fastschema import compile_schema
 from rulespec.spec.model import Spec
 from rulespec.spec.validate import INVARIANT_VARIABLES
 from rulespec.verify.decides import Abstraction, decides
+from rulespec.verify.keys import json_encoder
 from rulespec.verify.memo import Fields, Remembered, SchemaByProperty, reads
 
 KINDS = ("INVARIANT", "STATE-SCHEMA", "CHANCE", "NO-LEGAL-ACTION", "RESULT", "REFUSED",
@@ -198,15 +199,23 @@ class StateChecks:
         return found
 
     def state(self, state: Mapping[str, Any], *, only_unkeyed: bool = False,
-              fields: Fields | None = None) -> Problem | None:
+              fields: Fields | None = None,
+              changed: frozenset[str] | None = None) -> Problem | None:
         """Check the schema and the state (and, once over, terminal) invariants of a state
         (``only_unkeyed``: a state merged under a view, whose key decides the other invariants;
         its schema is still checked, since a view may merge a value the schema refuses;
-        ``fields``: the state's frozen fields, shared with its other checks)."""
+        ``fields``: the state's frozen fields, shared with its other checks; ``changed``: the
+        only top-level fields in which the state may differ from one that passed, as a merged
+        state's from its representative's outside the fields its view's terms reach: a schema
+        checked property by property then checks those alone)."""
         if fields is None:
             fields = Fields(state)
         by_property = self._by_property
-        if not (by_property(state, fields) if by_property is not None else self._schema(state)):
+        if by_property is not None:
+            matches = by_property(state, fields, changed)
+        else:
+            matches = self._schema(state)
+        if not matches:
             return Problem("STATE-SCHEMA", "the canonical state does not match the spec's state "
                            f"schema: {json.dumps(state, sort_keys=True)[:400]}")
         terminal = state.get("result") is not None
@@ -249,10 +258,11 @@ class StateChecks:
         if not legal:
             return actor, [], Problem("NO-LEGAL-ACTION", f"player {actor} is to move and has no "
                                       "legal action")
-        encoded = {_encode(a) for a in legal}
-        if len(encoded) != len(legal):
+        if not _distinct(legal):
             return actor, [], Problem("ENGINE-ERROR", "legal_actions() lists an action twice")
-        share = Fraction(1, len(legal))
+        share = _SHARES.get(len(legal))
+        if share is None:
+            share = _SHARES.setdefault(len(legal), Fraction(1, len(legal)))
         return actor, [(a, share) for a in legal], None
 
     def _result(self, engine: Engine) -> Problem | None:
@@ -262,6 +272,27 @@ class StateChecks:
         if engine.legal_actions():
             return Problem("RESULT", "the game is over but legal_actions() is not empty")
         return result_problem(result, self.players)
+
+
+#: ``1/k`` by k: one object each, so the store finds its number by the object.
+_SHARES: dict[int, Fraction] = {}
+#: Lists of legal actions found to hold no action twice, by their ``repr`` (equal for lists of
+#: JSON values only when they are the same values of the same types, in the same order, and
+#: each list's canonical encodings were compared when it was first met).
+_DISTINCT: set[str] = set()
+
+
+def _distinct(legal: Sequence[Action]) -> bool:
+    """Return whether no action is listed twice (by canonical JSON)."""
+    text = repr(legal)
+    if text in _DISTINCT:
+        return True
+    if len({_encode(a) for a in legal}) != len(legal):
+        return False
+    if len(_DISTINCT) >= _CODES_MAX:
+        _DISTINCT.clear()
+    _DISTINCT.add(text)
+    return True
 
 
 def _actor(actor: Any) -> int:
@@ -297,7 +328,7 @@ def encode_action(action: Any) -> str:
                 flat = text = None
             if text is not None:
                 return text
-    text = json.dumps(action, sort_keys=True, separators=(",", ":"))
+    text = _ACTION_JSON(action)
     if flat is not None:
         if len(_FLAT) >= _CODES_MAX:
             _FLAT.clear()
@@ -310,19 +341,20 @@ def encode_action(action: Any) -> str:
 
 
 _encode = encode_action
+#: ``json.dumps(action, sort_keys=True, separators=(",", ":"))``, its C encoder made once.
+_ACTION_JSON = json_encoder(sort_keys=True, ensure_ascii=True)
 
 
 #: Chance moves found well formed, by their encoding (most chance nodes offer one of a few
 #: lists: the faces of a die); the exact sum is computed once per list.
-_CHANCE_OK: set[tuple[Any, ...]] = set()
+_CHANCE_OK: set[tuple[str, str]] = set()
 
 
 def _chance_problem(outcomes: Sequence[tuple[Action, Any]], legal: Sequence[Action]) -> Problem | None:
-    try:
-        signature = (tuple((_encode(a), type(p), p) for a, p in outcomes),
-                     tuple(_encode(a) for a in legal))
-    except TypeError:  # an action JSON cannot encode: the checks below word it
-        return _chance_problem_of(outcomes, legal)
+    # By repr: equal for lists of JSON values (and exact probabilities) only when they hold the
+    # same values of the same types in the same order; a list is remembered only once
+    # ``_chance_problem_of`` found it well formed, its actions encoded.
+    signature = (repr(outcomes), repr(legal))
     if signature in _CHANCE_OK:
         return None
     problem = _chance_problem_of(outcomes, legal)

@@ -157,6 +157,8 @@ class Explorer:
         # Bound first: a ceiling may be a parameter (cap(turn_total, params.target_score)).
         self.view.bind(dict(start.config.parameters), start.config.to_json())
         self.view.check(start.state())
+        #: The fields in which a merged state may differ from its representative's.
+        self._reached = self.view.reached()
         self.max_states = max_states
         self.max_depth = max_depth
         #: Bytes of resident memory this search may add to the process before it stops (the
@@ -182,18 +184,21 @@ class Explorer:
     # -- keys and digests --------------------------------------------------------------------------
 
     def _key(self, state: Mapping[str, Any]) -> int:
-        return fingerprint(key_bytes(self.view.apply(state) if self.view else state))
+        return fingerprint(self.view.key(state))
 
-    def _digest(self, engine: Engine, actor: int | None, moves: Moves) -> tuple[int, list[int]]:
+    def _digest(self, engine: Engine, actor: int | None, moves: Moves, *,
+                spend: bool = False) -> tuple[int, list[int]]:
         """Return a digest of what can happen next (mover, moves, successor keys) and the
-        successors' keys."""
+        successors' keys (``spend``: the engine is not needed afterwards, and its last move is
+        applied to it rather than to a copy)."""
         keys = []
         labels: list[Any] = []
         edges = bool(self.view.edges)
         state = engine.state() if edges else None
         cloner = self.cloner
-        for action, _ in moves:
-            child = cloner.clone(engine)
+        last = len(moves) - 1
+        for k, (action, _) in enumerate(moves):
+            child = engine if spend and k == last else cloner.clone(engine)
             child.apply(action)
             cloner.check(child)
             child_state = child.state()
@@ -319,8 +324,10 @@ class Explorer:
             else:
                 stats.merges += 1
                 if view:
+                    # Equal keys: equal values outside the fields the view's terms reach
+                    # (the representative's passed), so the schema checks those alone.
                     problem = checks.state(child_state, only_unkeyed=True,
-                                           fields=child_fields)
+                                           fields=child_fields, changed=self._reached)
                     if problem is not None:
                         return self._violate(problem, self._path(index, k))
                 if self.check_merges and not self._merge(target, child, index, k):
@@ -347,6 +354,9 @@ class Explorer:
         if digest is not None:
             self.stats.digests_reused += 1
             recheck = self.stats.digests_reused % RECHECK_EVERY == 1
+        self.stats.merges_checked += 1
+        if len(self._result.memory) < 64 and self.stats.merges_checked <= MEMORY_SAMPLES:
+            self._result.memory.update(self._memory_differences(target, child))
         if digest is None or recheck:
             # An engine with a memory met before has the moves already checked with it.
             actor, moves, problem = self.checks.moves(child)
@@ -354,7 +364,7 @@ class Explorer:
                 return self._violate(problem, self._path(parent, move))
             try:
                 found = (self._terminal_digest(child) if actor is None
-                         else self._digest(child, actor, moves)[0])
+                         else self._digest(child, actor, moves, spend=True)[0])
             except Exception as exc:
                 return self._violate(Problem("ENGINE-ERROR", f"a move of a merged state raised "
                                              f"{type(exc).__name__}: {exc}"),
@@ -371,9 +381,6 @@ class Explorer:
                     self._digests.clear()
                 self._digests[memory] = found
             digest = found
-        self.stats.merges_checked += 1
-        if len(self._result.memory) < 64 and self.stats.merges_checked <= MEMORY_SAMPLES:
-            self._result.memory.update(self._memory_differences(target, child))
         digests = self.store.digests
         known = digests[target] if target < len(digests) else None
         if known is None:
@@ -480,7 +487,25 @@ def _behaviour(actor: int | None, moves: Moves, keys: list[int], labels: list[An
     """Return the digest of what can happen next in a state: who moves, the moves and their
     probabilities, the successors' keys and the moves' labels. A state expanded and a state
     merged into it are compared by it, so both are digested here, the same way."""
-    return _hash(repr((actor, [(encode_action(a), str(p)) for a, p in moves], keys, labels)))
+    return _hash(repr((actor, _moves_text(moves), keys, labels)))
+
+
+#: The canonical text of lists of moves, by their ``repr`` (equal for lists of JSON actions and
+#: exact probabilities only when they hold the same values of the same types in the same
+#: order): the same few lists (a die's faces, roll or hold) come again at every state.
+_MOVES_TEXT: dict[str, str] = {}
+
+
+def _moves_text(moves: Moves) -> str:
+    """Return the moves' actions as canonical JSON and their probabilities, as one text."""
+    shown = repr(moves)
+    text = _MOVES_TEXT.get(shown)
+    if text is None:
+        text = repr([(encode_action(a), str(p)) for a, p in moves])
+        if len(_MOVES_TEXT) >= 1 << 16:
+            _MOVES_TEXT.clear()
+        _MOVES_TEXT[shown] = text
+    return text
 
 
 def _hash(text: str) -> int:

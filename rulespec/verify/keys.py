@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from hashlib import blake2b
 from typing import Any
 
@@ -150,6 +150,10 @@ class View:
                      + [(split_path(f), "last", 0) for f in self.last]
                      + [(split_path(f), "relative", 0) for f in self.relative]
                      + [(split_path(f), "cap", k) for f, k in self.cap.items()])
+        #: Whether every term is on a top-level field (``key`` then keys by shape).
+        self._flat = all(len(parts) == 1 for parts, _, _ in self._ops)
+        self._plans: dict[tuple[str, ...], tuple[bytes, tuple[str, ...],
+                                                 tuple[tuple[int, str, int], ...]]] = {}
 
     def _unbound(self) -> None:
         if not self._ready:
@@ -158,6 +162,12 @@ class View:
 
     def __bool__(self) -> bool:
         return bool(self.terms)
+
+    def reached(self) -> frozenset[str]:
+        """Return the top-level fields a term forgets or abstracts (``last``, ``relative``,
+        ``cap``; a dotted path's first name): two states with equal keys hold the same value in
+        every other field (``keep`` terms only add to the key)."""
+        return frozenset(parts[0] for parts, _, _ in self._ops)
 
     def describe(self) -> str:
         """Return the view's terms as a phrase (``turns forgotten, last(opening)``)."""
@@ -276,6 +286,43 @@ class View:
                 raise ViewError(f"cap({path}, K): {path} holds {type(value).__name__}, not a "
                                 "number or a list of numbers")
         self._numbers = frozenset(numbers)
+
+    def key(self, state: Mapping[str, Any]) -> bytes:
+        """Return the bytes that identify ``state`` under the view: equal for two states exactly
+        when ``key_bytes(self.apply(state))`` is (not the same bytes).
+
+        A state whose terms are all on top-level fields is keyed without building its viewed
+        copy: by its *shape* (its fields in their order, met before), the sorted names of the
+        fields kept, as JSON, then the kept values in that order, each abstracted, as one JSON
+        list (with the kept expressions' values last). The names' JSON ends where the values'
+        begins, so equal bytes mean equal names and equal values.
+        """
+        if type(state) is not dict or not self._flat:
+            return key_bytes(self.apply(state) if self.terms else state)
+        shape = tuple(state)
+        plan = self._plans.get(shape)
+        if plan is None:
+            plan = self._plan(shape)
+        prefix, names, abstracted = plan
+        values = [state[n] for n in names]
+        for position, kind, ceiling in abstracted:
+            values[position] = _abstract(values[position], kind, ceiling)
+        if self._kept:
+            values.append(self.kept(state))
+        return prefix + _VALUES_JSON(values).encode("utf-8")
+
+    def _plan(self, shape: tuple[str, ...]) -> tuple[bytes, tuple[str, ...],
+                                                     tuple[tuple[int, str, int], ...]]:
+        if not self._ready:
+            self._unbound()
+        ops = {parts[0]: (kind, ceiling) for parts, kind, ceiling in self._ops}
+        names = tuple(sorted(n for n in shape if ops.get(n, ("", 0))[0] != "forget"))
+        abstracted = tuple((i, *ops[n]) for i, n in enumerate(names) if n in ops)
+        prefix = key_bytes([list(names), bool(self._kept)])
+        if len(self._plans) >= 256:
+            self._plans.clear()
+        plan = self._plans[shape] = (prefix, names, abstracted)
+        return plan
 
     def apply(self, state: Mapping[str, Any]) -> Any:
         """Return ``state`` as the view keys it (a copy where it changes; the engine's own
@@ -429,7 +476,33 @@ def _change(value: Any, parts: Sequence[str], kind: str, ceiling: int) -> Any:
     return copy
 
 
-_KEY_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+def json_encoder(*, sort_keys: bool, ensure_ascii: bool = False) -> Callable[[Any], str]:
+    """Return ``json.JSONEncoder(sort_keys=..., separators=(",", ":"), ensure_ascii=...)
+    .encode``, the same text, without building the C encoder again at every call.
+
+    ``JSONEncoder.encode`` makes a new C encoder object per call, which cost more than encoding a
+    game's state. This one is made once; circular references are not looked for (a circular
+    canonical state fails with RecursionError rather than ValueError), so it keeps no state
+    between calls and is safe in threads.
+    """
+    reference = json.JSONEncoder(sort_keys=sort_keys, separators=(",", ":"),
+                                 ensure_ascii=ensure_ascii)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: the library's own
+        return reference.encode
+    strings = (json.encoder.encode_basestring_ascii if ensure_ascii
+               else json.encoder.encode_basestring)
+    encode = make(None, reference.default, strings, None, ":", ",", sort_keys, False, True)
+    join = "".join
+
+    def encoded(value: Any) -> str:
+        return join(encode(value, 0))
+
+    return encoded
+
+
+_KEY_JSON = json_encoder(sort_keys=True)
+_VALUES_JSON = _KEY_JSON
 
 
 def key_bytes(state: Any) -> bytes:

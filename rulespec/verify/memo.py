@@ -17,7 +17,6 @@ are remembered: a failing one stops the search.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from time import perf_counter
@@ -26,6 +25,7 @@ from typing import Any
 from rulespec.spec.celparse import MACROS, Unsupported, parse
 from rulespec.spec.fastschema import compile_schema
 from rulespec.verify.decides import subtrees
+from rulespec.verify.keys import json_encoder
 
 #: How many distinct value combinations one check remembers before it starts again.
 LIMIT = 1 << 18
@@ -37,7 +37,7 @@ ABSENT = object()
 #: A field the state does not have (not the same as a field holding null).
 _MISSING = object()
 #: Keys in their order, not sorted: a comprehension over a map reads its keys in order.
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps = json_encoder(sort_keys=False)
 
 
 def frozen(value: Any) -> Any:
@@ -257,15 +257,19 @@ class SchemaByProperty:
                     for name, sub in properties.items()},
                    list(schema.get("required", [])), additional is False)
 
-    def __call__(self, state: Any, fields: Fields) -> bool:
-        """Return whether ``state`` matches the schema (``fields``: its frozen fields)."""
+    def __call__(self, state: Any, fields: Fields, only: frozenset[str] | None = None) -> bool:
+        """Return whether ``state`` matches the schema (``fields``: its frozen fields; ``only``:
+        check these top-level properties alone, their presence and values, when every other
+        property is known to hold the value of a state that matched)."""
         if type(state) is not dict:
             return False
         for name in self._required:
-            if name not in state:
+            if name not in state and (only is None or name in only):
                 return False
         checks, passed, looks = self._checks, self._passed, self._looks
-        for name, value in state.items():
+        items = (state.items() if only is None
+                 else [(n, state[n]) for n in only if n in state])
+        for name, value in items:
             check = checks.get(name)
             if check is None:
                 if self._closed:

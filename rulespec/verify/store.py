@@ -51,6 +51,7 @@ class StateStore:
         #: Distinct edge probabilities; an edge stores the index of its own.
         self.probabilities: list[Fraction] = []
         self._probability_ids: dict[Fraction, int] = {}
+        self._by_object: dict[int, tuple[Fraction, int]] = {}
         self._table = array("i", [_EMPTY]) * _FIRST_SIZE
         self._mask = _FIRST_SIZE - 1
 
@@ -108,7 +109,15 @@ class StateStore:
 
     def probability_id(self, p: Fraction) -> int:
         """Return the index of probability ``p`` in ``probabilities`` (added if new)."""
+        # By the object first: engines hand out the same few Fraction objects again and again,
+        # and a Fraction's hash is computed in Python at every lookup. Each entry keeps its
+        # object alive, so its id is not reused meanwhile.
+        known = self._by_object.get(id(p))
+        if known is not None and known[0] is p:
+            return known[1]
         found = self._probability_ids.get(p)
+        if len(self._by_object) < 4096:
+            self._by_object[id(p)] = (p, found if found is not None else len(self.probabilities))
         if found is None:
             found = self._probability_ids[p] = len(self.probabilities)
             if found >= 2**16:

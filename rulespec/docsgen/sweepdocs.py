@@ -246,7 +246,9 @@ def precision_block(record: Mapping[str, Any]) -> str:
                      f"±{100 * float(p['half_width']):.1f} pts",
                      f"±{100 * float(p['target']):g} pts",
                      f"{int(p['games']):,}", str(p["looks"]),
-                     text(_STOPPED.get(str(p["stopped"]), str(p["stopped"])))])
+                     text(_STOPPED.get(str(p["stopped"]), str(p["stopped"]))
+                          + ("; fewer games than the figures above, which are kept"
+                             if p.get("superseded") else ""))])
     if not rows:
         return ""
     return ("**Precision.** Measured in rounds until each seat's win-rate change was known to its "

@@ -135,21 +135,37 @@ def keep_saved(probed: Probed, saved: Mapping[str, Any],
 
 def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any]) -> list[str]:
     """Give back, in ``data`` (a sweep of some records, :func:`keep_saved`), the saved
-    measurement of every record that was to be measured but played no game before the time ran
-    out (its precision entries, all "budget" at 0 games, are kept beside it); return those
-    records. Without this, a short budget would turn a record's saved figures into nothing."""
+    measurement of every record that was to be measured but came out with fewer games than
+    saved, for every agent, at every setting saved (a short budget on a busy machine: none at
+    all, or 20 greedy pairs where 50 were saved); return those records. Without this, a sweep
+    of the open records could replace a record's figures with less precise ones, or with
+    nothing. The precision entries of the attempt are listed beside the saved figures."""
     restored = []
     for amb, rec in data["records"].items():
-        stops = rec.get("precision") or []
         old = saved["records"].get(amb)
-        if (old is None or rec.get("kept") or rec["measurements"] or not stops
-                or any(int(p["games"]) for p in stops)):
+        if old is None or rec.get("kept") or not old.get("measurements"):
+            continue
+        new_games, old_games = _games_by(rec), _games_by(old)
+        if any(new_games.get(key, 0) >= n for key, n in old_games.items()) or \
+                not set(new_games) <= set(old_games):
             continue
         kept = {key: saved.get(key) for key in ("measured_on", "rulespec", "seed", "batch_size")}
         data["records"][amb] = {**old, "kept": old.get("kept") or kept,
-                                "precision": [*(old.get("precision") or []), *stops]}
+                                "precision": [*(old.get("precision") or []),
+                                              *({**p, "superseded": True}
+                                                for p in rec.get("precision") or [])]}
         restored.append(amb)
     return restored
+
+
+def _games_by(record: Mapping[str, Any]) -> dict[tuple[int, str, str], int]:
+    """Return the fewest paired games of a record's results per setting and agent."""
+    out: dict[tuple[int, str, str], int] = {}
+    for m in record.get("measurements") or []:
+        for r in m["results"]:
+            key = (int(m["players"]), ",".join(m.get("variants") or []), str(r["agent"]))
+            out[key] = min(out.get(key, int(r["games"])), int(r["games"]))
+    return out
 
 
 def open_records(spec: Spec) -> set[str]:

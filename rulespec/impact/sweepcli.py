@@ -100,8 +100,8 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
 
                 for p in probed:
                     for amb in restore_unplayed(data[p.spec.game_id], saved[p.spec.game_id]):
-                        log(f"{p.spec.game_id} {amb}: no game played before the time ran out; "
-                            "the saved measurement is kept")
+                        log(f"{p.spec.game_id} {amb}: fewer games than saved before the time "
+                            "ran out; the saved measurement is kept")
                     data[p.spec.game_id]["design"]["kept"] = (
                         "the records not measured are kept from the saved sweep (each says "
                         "when it was measured)")

@@ -264,7 +264,26 @@ def test_a_record_the_time_left_unplayed_keeps_its_saved_figures() -> None:
     record = late["records"]["RR-AMB-04"]
     assert record["measurements"] == saved["records"]["RR-AMB-04"]["measurements"] != []
     assert [p["stopped"] for p in record["precision"]][-1] == "budget"
+    assert record["precision"][-1]["superseded"] is True
     assert restore_unplayed(late, saved) == []
+
+
+def test_a_record_measured_less_than_saved_keeps_its_saved_figures() -> None:
+    """The attempt played fewer pairs than the saved figures at every setting and agent (a busy
+    machine's short budget): the saved ones stay; with as many or more, the new ones do."""
+    from rulespec.impact.sequential import restore_unplayed
+
+    saved = json.loads(_one_look())
+    fewer = json.loads(_one_look())
+    for m in fewer["records"]["RR-AMB-01"]["measurements"]:
+        for r in m["results"]:
+            r["games"] = int(r["games"]) - 5
+    assert restore_unplayed(fewer, saved) == ["RR-AMB-01"]
+    assert fewer["records"]["RR-AMB-01"]["measurements"] == \
+        saved["records"]["RR-AMB-01"]["measurements"]
+    assert fewer["records"]["RR-AMB-01"]["kept"]["seed"] == 3
+    same = json.loads(_one_look())
+    assert restore_unplayed(same, saved) == []
 
 
 def test_a_round_is_cut_to_the_time_left_at_the_measured_pace(monkeypatch: Any) -> None:

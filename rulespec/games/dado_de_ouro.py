@@ -220,6 +220,16 @@ class Tie:
         self.players = players
         self.passes: list[Pass] = []
 
+    def copy(self) -> Tie:
+        """Return an independent copy: the re-roll passes copied (only they grow in place);
+        the tied players shared (never changed in place: a pass order may be the same list)."""
+        other = Tie.__new__(Tie)
+        other.kind = self.kind
+        other.value = self.value
+        other.players = self.players
+        other.passes = self.passes[:]
+        return other
+
 
 class Final:
     """The end-of-game tie-break in progress (mutable; ``clone`` copies it)."""
@@ -239,6 +249,22 @@ class Final:
         self.passes_done = 0
         self.rounds_done = 0
         self.totals: list[int | None] = [None] * players_count
+
+    def copy(self) -> Final:
+        """Return an independent copy: the draw and the totals copied (they change in place),
+        the leaders and players shared (only ever replaced), the rest numbers."""
+        other = Final.__new__(Final)
+        other.draw = self.draw[:]
+        other.draw_all = self.draw_all
+        other.leaders = self.leaders
+        other.passes_done = self.passes_done
+        other.players = self.players
+        other.repetition = self.repetition
+        other.rounds = self.rounds
+        other.rounds_done = self.rounds_done
+        other.starter = self.starter
+        other.totals = self.totals[:]
+        return other
 
 
 def _event_text(template: str | None, args: tuple[Any, ...]) -> str:
@@ -283,6 +309,9 @@ class DadoDeOuro(Engine):
     SHARED: ClassVar[frozenset[str]] = frozenset({"rules", "_actions", "_outcomes", "_face_set",
                                                   "_seats_from", "_weighted",
                                                   "_roller_of"})
+    #: What only ``describe`` reads (what the last pass resolution did): never play.
+    #: ``rulespec verify`` leaves it out of an engine's memory.
+    NARRATION: ClassVar[frozenset[str]] = frozenset({"_events"})
 
     # What every roll and pass reads lives in slots (``clone`` copies them like the rest): an
     # instance dict of fewer than 30 attributes keeps CPython 3.11's attribute and method
@@ -420,6 +449,57 @@ class DadoDeOuro(Engine):
                 self._apply(action)
                 return
         raise self.illegal(action)
+
+    def clone(self) -> DadoDeOuro:
+        """Return an independent copy, exact (what ``copy.deepcopy`` gives, but sharing).
+
+        Copied: what an action changes in place (the scores, games won, finished games,
+        opening passes, the pass's rolls, the pending tie-breaks, the tie-break in progress, the
+        decision counts, the narration events). Shared: the configuration's tables
+        (``SHARED``), numbers, strings and tuples, and the lists an action only ever replaces
+        (the pass order, the opening order, the previous round's rolls, the match's standing,
+        the state's cached views of finished games and of the last round). A subclass (which
+        may add attributes of its own) is copied by the base's ``clone``.
+        """
+        if type(self) is not DadoDeOuro:
+            return super().clone()
+        other = object.__new__(DadoDeOuro)
+        other.__dict__.update(self.__dict__)
+        other._decisions = self._decisions.copy()
+        other._games_won = self._games_won[:]
+        other._history = self._history[:]
+        other._opening = self._opening[:]
+        # Slots: the numbers, strings and tuples as they are.
+        other._phase = self._phase
+        other._to_move = self._to_move
+        other._pos = self._pos
+        other._roller = self._roller
+        other._order = self._order
+        other._round = self._round
+        other._rounds_played = self._rounds_played
+        other._round_starter = self._round_starter
+        other._gainer = self._gainer
+        other._gain = self._gain
+        other._loser = self._loser
+        other._loss = self._loss
+        other._max_passes = self._max_passes
+        other._min_passes = self._min_passes
+        other._last_round = self._last_round
+        other._roller_of = self._roller_of
+        other._weighted = self._weighted
+        other._scores = self._scores[:]
+        rolls = self._rolls
+        other._rolls = copied = rolls[:]
+        # Between actions the previous round's rolls are never the pass's own list (a new
+        # pass starts with a new one), but keep them one list if they ever are.
+        other._round_rolls = copied if self._round_rolls is rolls else self._round_rolls
+        other._pending = self._pending[:]  # popped; its (kind, players) pairs are not changed
+        other._events = self._events[:]  # tuples of numbers, strings and tuples
+        tie = self._tie
+        other._tie = None if tie is None else tie.copy()
+        final = self._final
+        other._final = None if final is None else final.copy()
+        return other
 
     def rule_rejection(self, action: Action) -> Rejection:
         """Say why ``action`` is not a legal roll now."""

@@ -27,6 +27,7 @@ from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.invariants import Invariants
 from rulespec.spec.registry import get_spec
 from rulespec.spec.validate import load_spec
+from tests.games.clone_check import check_clones
 from tests.support import checked_game, ruling_sets
 
 GAME = "dado-de-ouro"
@@ -790,3 +791,15 @@ def test_points_across_the_games_of_a_match(option: str, scores: list[int]) -> N
     d.roll(2, 6, 3, 4).clean()  # seats 1, 2, 3, 0: seat 2 gains 6, seat 1 loses 2
     assert d.state["scores"] == [scores[0], scores[1] - 2, scores[2] + 6, scores[3]], \
         f"DDO-AMB-16 {option}"
+
+
+@pytest.mark.parametrize("rulings", [{}, {"DDO-AMB-02": "both-distinct", "DDO-AMB-07": "round-scoring",
+                                          "DDO-AMB-10": "new-draw", "DDO-AMB-14": "all-players"}])
+def test_clone_is_an_exact_independent_copy(rulings: dict[str, str]) -> None:
+    """DDO-TURN-01, DDO-TIE-03, DDO-END-01, DDO-END-04: the engine's own ``clone`` equals
+    ``copy.deepcopy`` after every roll of random matches (a two-faced die: ties, tie-breaks and
+    end-of-game tie-breaks at most steps), plays on alike, and shares nothing a roll changes."""
+    steps = check_clones(GAME, seeds=range(2), rulings=rulings, max_steps=120,
+                         parameters={"die_faces": [1, 2], "rounds_per_game": 2,
+                                     "games_to_win": 2, "tiebreak_rolls": 2})
+    assert steps > 100

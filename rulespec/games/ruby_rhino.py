@@ -275,6 +275,11 @@ class RubyRhino(Engine):
         "_names", "_effects", "_die_outcomes", "_die_actions", "_faces", "_choose_actions",
         "_first_actions", "_first_outcomes", "_last_action", "_first_weights", "_die_counts",
         "_die_of", "_die_weighted", "_die_probs", "_unprinted"})
+    #: What only ``describe`` reads (what the last action did): never play. ``rulespec verify``
+    #: leaves it out of an engine's memory.
+    NARRATION: ClassVar[frozenset[str]] = frozenset({
+        "_last_action", "_last_roller", "_last_effect", "_last_count", "_last_complete",
+        "_last_winner"})
 
     # What every roll reads lives in slots (``clone`` copies them like the rest): an instance
     # dict of fewer than 30 attributes keeps CPython 3.11's attribute and method lookups on
@@ -494,6 +499,49 @@ class RubyRhino(Engine):
                 self._apply(action)
                 return
         raise self.illegal(action)
+
+    def clone(self) -> RubyRhino:
+        """Return an independent copy, exact (what ``copy.deepcopy`` gives, but sharing).
+
+        Copied: what an action changes in place (the coins, the dice, the scores, the list of
+        finished rounds, the decision counts). Shared: the configuration's tables (``SHARED``),
+        numbers, strings and frozen values, the finished rounds' records and the result (each
+        made once and never changed after). A subclass (which may add attributes of its own)
+        is copied by the base's ``clone``.
+        """
+        if type(self) is not RubyRhino:
+            return super().clone()
+        other = object.__new__(RubyRhino)
+        other.__dict__.update(self.__dict__)
+        other._decisions = self._decisions.copy()
+        # Slots: the numbers, strings and shared values as they are.
+        other._chest = self._chest
+        other._dice_count = self._dice_count
+        other._die_of = self._die_of
+        other._die_weighted = self._die_weighted
+        other._effects = self._effects
+        other._first = self._first
+        other._last_action = self._last_action
+        other._last_complete = self._last_complete
+        other._last_count = self._last_count
+        other._last_effect = self._last_effect
+        other._last_roller = self._last_roller
+        other._last_winner = self._last_winner
+        other._n = self._n
+        other._phase = self._phase
+        other._result = self._result
+        other._rhino = self._rhino
+        other._rolled = self._rolled
+        other._round = self._round
+        other._starter = self._starter
+        other._to_move = self._to_move
+        other._turn = self._turn
+        other._unprinted = self._unprinted
+        other._coins = self._coins[:]
+        other._dice = self._dice[:]
+        other._scores = self._scores[:]
+        other._history = self._history[:]
+        return other
 
     def rule_rejection(self, action: Action) -> Rejection:
         """Say why ``action`` is illegal now, citing the clause it breaks."""

@@ -23,6 +23,7 @@ from rulespec.reference.play import check_probabilities
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.registry import get_spec
 from rulespec.spec.validate import load_spec
+from tests.games.clone_check import check_clones
 from tests.support import checked_game, ruling_sets
 
 GAME = "ruby-rhino"
@@ -946,3 +947,16 @@ def test_the_same_dice_are_accepted_where_a_roll_takes_the_rhino_from_the_chest(
     if option == "rhino-and-whole-chest":
         rulings["RR-AMB-07"] = "nothing-to-move-is-complete"
     new_game(GAME, players=2, rulings=rulings, parameters=CHEST_ONLY)
+
+
+@pytest.mark.parametrize("rulings", [
+    {"RR-AMB-10": "random-first-player", "RR-AMB-04": "player-chooses"},
+    {"RR-AMB-05": "skip-to-first-who-can", "RR-AMB-06": "partial-keep-roll-again",
+     "RR-AMB-08": "each-step", "RR-AMB-15": "everyone", "RR-AMB-16": "ordered-as-printed"}])
+def test_clone_is_an_exact_independent_copy(rulings: dict[str, str]) -> None:
+    """RR-TURN-02, RR-ROUND-03, RR-ROUND-05, RR-END-01: the engine's own ``clone`` equals
+    ``copy.deepcopy`` after every action of random games (rounds scored, coins dealt again, the
+    game ended), plays on alike, and shares nothing an action changes."""
+    steps = check_clones(GAME, seeds=range(3), players=3, rulings=rulings, max_steps=60,
+                         parameters={"target_score": 20, "total_coins": 9, "coins_per_player": 2})
+    assert steps > 80

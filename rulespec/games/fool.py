@@ -544,6 +544,32 @@ class FoolEngine(StepMemo):
         t = self._by_card.get((action["suit"], action["value"]), -1)
         return t >= 0 and self.deck[t] > 0
 
+    def clone(self) -> FoolEngine:
+        """Return an independent copy, exact (what ``copy.deepcopy`` gives, but sharing).
+
+        Copied: what an action changes in place (the hands, the deck and the cards set aside,
+        the cards played, the trick, the card types left in the deck, the scores and +10 discs,
+        the decision counts). Shared: the configuration's tables and the state's caches
+        (``SHARED``), the step's memos, numbers, strings, tuples and frozen records, and the
+        lists an action only ever replaces (the disc holders, the trick's seat order, the deal
+        quotas). A subclass (which may add attributes of its own) is copied by the base's
+        ``clone``.
+        """
+        if type(self) is not FoolEngine:
+            return super().clone()
+        other = object.__new__(FoolEngine)
+        other.__dict__.update(self.__dict__)
+        other._decisions = self._decisions.copy()
+        other.hands = [hand[:] for hand in self.hands]
+        other.deck = self.deck[:]  # a bytearray or a list, copied as itself
+        other.aside = self.aside[:]
+        other.played = self.played[:]
+        other.trick = self.trick[:]  # (player, card type) pairs
+        other._in_deck = self._in_deck[:]
+        other.scores = self.scores[:]
+        other.plus_tens = self.plus_tens[:]
+        return other
+
     def _apply(self, action: Action) -> None:
         self.invalidate()
         kind = action["kind"]

@@ -23,6 +23,7 @@ from rulespec.reference.core import CHANCE, ConfigError, IllegalAction
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.registry import get_spec
 from rulespec.spec.validate import load_spec
+from tests.games.clone_check import check_clones
 
 GAME = "fool"
 SUITS = {"g": "green", "r": "red", "y": "yellow", "b": "blue", "w": "wild"}
@@ -815,3 +816,17 @@ def test_an_end_score_of_zero_ends_the_game_only_after_a_round(option: str) -> N
         assert not broken, [v.invariant for v in broken]
         prev = state
     assert engine.state()["phase"] == "over", "FOOL-END-01: the game ends after a round"
+
+
+@pytest.mark.parametrize(("players", "rulings"), [
+    (4, {"FOOL-AMB-12": "random", "FOOL-AMB-10": "carry-over"}),
+    (5, {"FOOL-AMB-07": "leader-declares", "FOOL-AMB-15": "hand-at-a-time",
+         "FOOL-AMB-02": "random-subset", "FOOL-AMB-18": "at-once",
+         "FOOL-AMB-17": "counter-clockwise"})])
+def test_clone_is_an_exact_independent_copy(players: int, rulings: dict[str, str]) -> None:
+    """FOOL-DEAL-01, FOOL-TRICK-01, FOOL-SCORE-01, FOOL-END-01: the engine's own ``clone``
+    equals ``copy.deepcopy`` after every deal and play of random games (rounds dealt, tricks
+    won, rounds scored, the game ended), plays on alike, and shares nothing an action changes."""
+    steps = check_clones(GAME, seeds=range(2), players=players, rulings=rulings, max_steps=70,
+                         parameters={"cards_per_player": 3})
+    assert steps > 100

@@ -391,6 +391,9 @@ class OuroDeTolo(StepMemo):
         "_a_card", "_a_first", "_a_favor", "_a_light", "_a_notmine", "_a_redirect", "_a_plain",
         "_a_nme_cancel", "_ci",
         "_stone_names", "_views"})
+    #: What only ``describe`` reads (what the last chance action was for): never play.
+    #: ``rulespec verify`` leaves it out of an engine's memory.
+    NARRATION: ClassVar[frozenset[str]] = frozenset({"_context"})
 
     # The game state lives in slots (``clone`` copies them like the rest): an instance dict of
     # fewer than 30 attributes keeps CPython 3.11's attribute and method lookups on their fast
@@ -662,6 +665,55 @@ class OuroDeTolo(StepMemo):
             self._apply_chance(action)
             return
         self._handlers[action["kind"]](self, action)
+
+    def clone(self) -> OuroDeTolo:
+        """Return an independent copy, exact (what ``copy.deepcopy`` gives, but sharing).
+
+        Copied: the piles, hands, purses and seat lists an action changes (every list of the
+        state, the per-seat ones row by row) and the decision counts. Shared: the
+        configuration's tables and the views by content (``SHARED``), the step's memos, the
+        result (made once), numbers, strings and tuples. A subclass (which may add attributes
+        of its own) is copied by the base's ``clone``.
+        """
+        if type(self) is not OuroDeTolo:
+            return super().clone()
+        other = object.__new__(OuroDeTolo)
+        other.__dict__.update(self.__dict__)
+        other._decisions = self._decisions.copy()
+        # Slots: the numbers, strings, tuples and the result as they are...
+        other._context = self._context
+        other._result = self._result
+        other.bonus = self.bonus
+        other.bonus_taken_by = self.bonus_taken_by
+        other.by = self.by
+        other.caxias = self.caxias
+        other.caxias_drew = self.caxias_drew
+        other.day = self.day
+        other.declared_by = self.declared_by
+        other.effect = self.effect
+        other.first_player = self.first_player
+        other.left = self.left
+        other.next_first = self.next_first
+        other.phase = self.phase
+        other.settled_days = self.settled_days
+        other.target = self.target
+        other.thief = self.thief
+        other.to_move = self.to_move
+        other.turn_player = self.turn_player
+        other.victim = self.victim
+        # ...and the lists copied.
+        other.bag = self.bag[:]
+        other.drawn = self.drawn[:]
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.stones = [row[:] for row in self.stones]
+        other.hands = [row[:] for row in self.hands]
+        other.money = self.money[:]
+        other.owed = self.owed[:]
+        other.status = self.status[:]
+        other.safe = self.safe[:]
+        other.queue = self.queue[:]
+        return other
 
     def _apply(self, action: Action) -> None:
         self._state_memo = self._legal_memo = None  # invalidate(), on the hot path

@@ -18,6 +18,7 @@ from rulespec.reference.core import CHANCE, Action, ConfigError, IllegalAction
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.registry import get_spec
 from rulespec.spec.validate import load_spec
+from tests.games.clone_check import check_clones
 
 GAME = "ouro-de-tolo"
 FILLER = ("dynamite", "favor", "light_hand", "not_mine")
@@ -891,3 +892,17 @@ def test_who_sees_a_players_fools_gold(option: str) -> None:
     expected = 1 if option == "displayed" else HIDDEN
     assert other["stones"]["fools_gold"] == expected, "OURO-AMB-37"
     assert observation(engine, 1)["players"][1]["stones"]["gold"] == 1, "OURO-DRAW-04"
+
+
+@pytest.mark.parametrize(("players", "rulings", "variants"), [
+    (3, {"OURO-AMB-20": "random", "OURO-AMB-03": "random"}, ()),
+    (4, {"OURO-AMB-02": "no-trade", "OURO-AMB-05": "reshuffle-discard", "OURO-AMB-21": "chain"},
+     ("gold-fever", "safe-mine"))])
+def test_clone_is_an_exact_independent_copy(players: int, rulings: dict[str, str],
+                                            variants: tuple[str, ...]) -> None:
+    """OURO-QG-01, OURO-DRAW-01, OURO-EOD-01, OURO-END-01: the engine's own ``clone`` equals
+    ``copy.deepcopy`` after every deal, draw, card and answer of random games (days ended,
+    stones sold, the game ended), plays on alike, and shares nothing an action changes."""
+    steps = check_clones(GAME, seeds=range(2), players=players, rulings=rulings,
+                         variants=variants, max_steps=60, play_out_every=60)
+    assert steps > 100

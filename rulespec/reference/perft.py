@@ -85,6 +85,8 @@ def perft(engine: Engine, depth: int, *,
     if not 0 <= depth <= MAX_DEPTH:
         raise ValueError(f"perft depth must be between 0 and {MAX_DEPTH}, not {depth!r}")
     rows = [PerftRow(d) for d in range(1, depth + 1)]
+    sums = [_WeightedSum() for _ in rows]
+    totals = _Totals()
     started = time.perf_counter()
     expanded = 0
     # Depth-first with an explicit stack of (node, its depth, its weight): no recursion limit.
@@ -98,15 +100,68 @@ def perft(engine: Engine, depth: int, *,
         if not moves:
             rows[d - 1].terminal = (rows[d - 1].terminal or 0) + 1
             continue
-        row = rows[d]
-        row.nodes += len(moves)
-        row.weighted += weight * sum((p for _, p in moves), Fraction(0))
+        rows[d].nodes += len(moves)
+        first = moves[0][1]
+        if all(p is first for _, p in moves):
+            # One probability object for every move (a fair die's, a player's moves' one):
+            # the node adds weight * first * len(moves), summed by identity (``_WeightedSum``),
+            # and every child weighs weight * first, multiplied once.
+            sums[d].add(weight, first, len(moves))
+            if d + 1 < depth:
+                each = weight * first
+                stack.extend((child(node, action), d + 1, each) for action, _ in reversed(moves))
+            continue
+        # Several probabilities (a loaded die, a deck's counts): the node adds weight * their
+        # sum, the sum remembered for the same probability objects (an engine's precomputed
+        # outcomes), and a child's weight is multiplied once per probability object.
+        sums[d].add(weight, totals.sum_of(moves), 1)
         if d + 1 < depth:
-            stack.extend((child(node, action), d + 1, weight * p)
-                         for action, p in reversed(moves))
+            products: dict[int, Fraction] = {}
+            for action, p in reversed(moves):
+                known = products.get(id(p))
+                if known is None:
+                    known = products[id(p)] = weight * p
+                stack.append((child(node, action), d + 1, known))
+    for row, pending in zip(rows, sums, strict=True):
+        row.weighted += pending.total()
     if rows:
         rows[-1].terminal = None
     return PerftResult(rows, expanded, time.perf_counter() - started)
+
+
+class _WeightedSum:
+    """An exact sum of products ``weight * p * count``, with the terms of the same ``weight``
+    and ``p`` objects (siblings share their parent's weight, a fair die its probability)
+    gathered by identity first: one multiplication per group instead of two fractions' worth
+    of arithmetic per node. The groups hold their objects, so no identity is reused."""
+
+    #: Groups gathered before they are added up (bounds the memory a deep count holds).
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[int, int], list[Any]] = {}
+        self._sum = Fraction(0)
+
+    def add(self, weight: Fraction, p: Fraction, count: int) -> None:
+        """Add ``weight * p * count``."""
+        key = (id(weight), id(p))
+        group = self._groups.get(key)
+        if group is not None:
+            group[2] += count
+            return
+        if len(self._groups) >= self.LIMIT:
+            self._flush()
+        self._groups[key] = [weight, p, count]
+
+    def _flush(self) -> None:
+        self._sum += sum((w * p if k == 1 else w * p * k for w, p, k in self._groups.values()),
+                         Fraction(0))
+        self._groups.clear()
+
+    def total(self) -> Fraction:
+        """Return the exact sum of every term added."""
+        self._flush()
+        return self._sum
 
 
 def divide(engine: Engine, depth: int) -> Iterator[tuple[Action, Fraction, PerftResult]]:
@@ -115,3 +170,28 @@ def divide(engine: Engine, depth: int) -> Iterator[tuple[Action, Fraction, Perft
         raise ValueError(f"divide needs a depth of at least 1, not {depth!r}")
     for action, p in children(engine):
         yield action, p, perft(child(engine, action), depth - 1)
+
+
+class _Totals:
+    """The exact sum of moves' probabilities, remembered by the identity of the probability
+    objects (which the memo holds, so no identity is reused): an engine that hands out its
+    precomputed outcomes has them summed once."""
+
+    #: Sums remembered at most (then forgotten all at once).
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, ...], tuple[tuple[Fraction, ...], Fraction]] = {}
+
+    def sum_of(self, moves: list[tuple[Action, Fraction]]) -> Fraction:
+        """Return the sum of the probabilities of ``moves``."""
+        probabilities = tuple(p for _, p in moves)
+        key = tuple(map(id, probabilities))
+        known = self._known.get(key)
+        if known is not None:
+            return known[1]
+        total = sum(probabilities, Fraction(0))
+        if len(self._known) >= self.LIMIT:
+            self._known.clear()
+        self._known[key] = (probabilities, total)
+        return total

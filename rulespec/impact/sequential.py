@@ -68,13 +68,18 @@ def target(agent: str, agents: Sequence[str], group: str) -> float:
 def widest_half_width(measured: Mapping[str, Mapping[str, Any]], z: float) -> float:
     """Return the widest corrected half-width (``z`` standard errors) of the seat win-rate
     changes of every result whose decision point was reached (0 when there is none)."""
+    # A seat's change is at most the share of pairs that differ; when none of n pairs differs
+    # that share is below -ln(level)/n at the one-sided level (the rule of three at 95%), so
+    # 20 identical pairs do not make a change "known to ±0".
+    floor = -math.log(max(2 * (1 - NormalDist().cdf(z)), 1e-300))
     widest = 0.0
     for record in measured.values():
         for r in record["results"]:
             if float(r["trigger_rate"]["value"]) <= 0:
                 continue
+            n = int(r["games"])
             for iv in r["seat_win_rate_change"] or []:
-                widest = max(widest, z * seat_standard_error(iv, int(r["games"])))
+                widest = max(widest, z * seat_standard_error(iv, n), floor / max(n, 1))
     return widest
 
 
@@ -133,19 +138,24 @@ def keep_saved(probed: Probed, saved: Mapping[str, Any],
     return {"records": records}
 
 
-def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any]) -> list[str]:
+def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any],
+                     replace: Collection[str] = ()) -> list[str]:
     """Give back, in ``data`` (a sweep of some records, :func:`keep_saved`), the saved
     measurement of every record that was to be measured but came out with fewer games than
     saved, for every agent, at every setting saved (a short budget on a busy machine: none at
     all, or 20 greedy pairs where 50 were saved); return those records. Without this, a sweep
     of the open records could replace a record's figures with less precise ones, or with
-    nothing. The precision entries of the attempt are listed beside the saved figures."""
+    nothing. The precision entries of the attempt are listed beside the saved figures. The
+    records of ``replace`` (named with ``--only``: measure again) are restored only where no
+    game was played at all."""
     restored = []
     for amb, rec in data["records"].items():
         old = saved["records"].get(amb)
         if old is None or rec.get("kept") or not old.get("measurements"):
             continue
         new_games, old_games = _games_by(rec), _games_by(old)
+        if amb in replace and new_games:
+            continue
         if any(new_games.get(key, 0) >= n for key, n in old_games.items()) or \
                 not set(new_games) <= set(old_games):
             continue

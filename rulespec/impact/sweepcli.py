@@ -99,7 +99,8 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
                 from rulespec.impact.sequential import restore_unplayed
 
                 for p in probed:
-                    for amb in restore_unplayed(data[p.spec.game_id], saved[p.spec.game_id]):
+                    for amb in restore_unplayed(data[p.spec.game_id], saved[p.spec.game_id],
+                                                 replace=only):
                         log(f"{p.spec.game_id} {amb}: fewer games than saved before the time "
                             "ran out; the saved measurement is kept")
                     data[p.spec.game_id]["design"]["kept"] = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import time
 from statistics import NormalDist
 from typing import Any
@@ -302,3 +303,31 @@ def test_a_round_is_cut_to_the_time_left_at_the_measured_pace(monkeypatch: Any) 
     assert looks.next_round(100, 50) == 1
     looks.started = None  # pace unknown: the aim alone
     assert looks.next_round(100, 50) == 4
+
+
+def test_pairs_all_alike_do_not_make_a_change_known_exactly() -> None:
+    """Twenty pairs that never differ (FOOL-AMB-03 at 4 players) give a seat change of 0 with no
+    spread; the half-width is still the bound on the share of pairs that may differ, not 0."""
+    from rulespec.impact.sequential import widest_half_width
+
+    iv = {"value": 0.0, "low": 0.0, "high": 0.0}
+    result = {"trigger_rate": {"value": 1.0}, "games": 20, "seat_win_rate_change": [iv]}
+    z = 3.0
+    half = widest_half_width({"R": {"results": [result]}}, z)
+    assert half == pytest.approx(-math.log(2 * (1 - NormalDist().cdf(z))) / 20)
+    assert widest_half_width({"R": {"results": [{**result, "games": 2000}]}}, z) < half
+
+
+def test_a_record_named_with_only_is_replaced_even_by_fewer_games() -> None:
+    """``--only FOOL-AMB-03`` asks for the record measured again: its new figures replace the
+    saved ones (fewer games or not), unless no game was played at all."""
+    from rulespec.impact.sequential import restore_unplayed
+
+    saved = json.loads(_one_look())
+    fewer = json.loads(_one_look())
+    for m in fewer["records"]["RR-AMB-01"]["measurements"]:
+        for r in m["results"]:
+            r["games"] = int(r["games"]) - 5
+    assert restore_unplayed(fewer, saved, replace={"RR-AMB-01"}) == []
+    fewer["records"]["RR-AMB-01"]["measurements"] = []
+    assert restore_unplayed(fewer, saved, replace={"RR-AMB-01"}) == ["RR-AMB-01"]

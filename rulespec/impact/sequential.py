@@ -142,8 +142,8 @@ def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any],
                      replace: Collection[str] = ()) -> list[str]:
     """Give back, in ``data`` (a sweep of some records, :func:`keep_saved`), the saved
     measurement of every record that was to be measured but came out with fewer games than
-    saved, for every agent, at every setting saved (a short budget on a busy machine: none at
-    all, or 20 greedy pairs where 50 were saved); return those records. Without this, a sweep
+    saved for some agent at some setting saved (a short budget on a busy machine: none at all,
+    or 60 random pairs at 4 players where 400 were saved); return those records. Without this, a sweep
     of the open records could replace a record's figures with less precise ones, or with
     nothing. The precision entries of the attempt are listed beside the saved figures. The
     records of ``replace`` (named with ``--only``: measure again) are restored only where no
@@ -156,8 +156,7 @@ def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any],
         new_games, old_games = _games_by(rec), _games_by(old)
         if amb in replace and new_games:
             continue
-        if any(new_games.get(key, 0) >= n for key, n in old_games.items()) or \
-                not set(new_games) <= set(old_games):
+        if all(new_games.get(key, 0) >= n for key, n in old_games.items()):
             continue
         kept = {key: saved.get(key) for key in ("measured_on", "rulespec", "seed", "batch_size")}
         data["records"][amb] = {**old, "kept": old.get("kept") or kept,

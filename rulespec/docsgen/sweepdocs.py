@@ -110,7 +110,8 @@ _SVG_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.DOTALL)
 #: default, then for the option (colours and labels as the SVG carries them, escaped).
 _SWATCH = r'<rect [^>]*width="9" height="9" fill="(#[0-9A-Fa-f]{6})"/><text [^>]*>([^<]*)</text>'
 _SVG_LEGEND = re.compile(_SWATCH + _SWATCH + r"\n</svg>")
-_HEADERS = ["Option", "Agent", "Games", "Trigger rate (and where the options differed)",
+_HEADERS = ["Option", "Agent", "Games", "Trigger rate: pairs where the options differed (and "
+            "where the point was asked)",
             "Seat win-rate change (corrected), and the smallest it could show (80% power)",
             "First player's win-rate change", "Length change", "Margin change",
             "Outcome changed (paired) / reshuffle baseline", "Test p (Holm)"]
@@ -130,9 +131,12 @@ def _row(r: Mapping[str, Any], level: float) -> list[str]:
         seats += "<br>" + text(f"could show ±{100 * least:.0f} pts")
     test = r.get("distribution_test")
     p = "—" if test is None else f"{test['p_value']:.2g} ({test['p_adjusted']:.2g})"
+    # Reached where it matters (issue 44): the rate at which the options made the games differ
+    # first; the rate at which the point was merely asked beside it. Sweeps saved before the
+    # arises rate existed show the asked rate alone.
     trigger = _iv(r["trigger_rate"], True)
     if r.get("arises_rate") is not None:
-        trigger += f"; changes play in {_iv(r['arises_rate'], True)}"
+        trigger = f"{_iv(r['arises_rate'], True)} (asked in {trigger})"
     return [code(r["option"]), code(r["agent"]), str(r["games"]),
             text(trigger), seats or "—",
             text(change_text(r["first_player_win_rate_change"])

@@ -80,8 +80,9 @@ def test_relabelling_shows_no_effect() -> None:
                for iv in out["seat_win_rate_change"])
     assert out["distribution_test"]["p_value"] == 1.0
     assert out["outcome_change_rate"]["value"] == 0
-    assert sweep_of(list(zip(games, games, strict=True)))["records"]["CTRL-0"]["verdict"][
-        "status"] == "none"
+    # Every pair alike: the question never arises (issue 44 item 3), so no effect is claimed.
+    verdict = sweep_of(list(zip(games, games, strict=True)))["records"]["CTRL-0"]["verdict"]
+    assert verdict["status"] == "unreached" and verdict["asked"] is True
 
 
 def test_reshuffle_is_no_effect_though_winners_change_in_most_pairs() -> None:

@@ -126,16 +126,24 @@ def keep_saved(probed: Probed, saved: Mapping[str, Any],
                          f"measurement of {', '.join(missing)}; a sweep of some records keeps "
                          f"the others as saved: measure those too (--only), or run rulespec "
                          f"impact {spec.game_id} --reached --sequential MINUTES --save")
-    kept = {key: saved.get(key) for key in ("measured_on", "rulespec", "seed", "batch_size")}
     records: dict[str, Any] = {}
     for amb, rec in fresh.items():
-        if amb in measure:
-            records[amb] = {**rec, "precision": []}
-        else:
-            old = saved["records"][amb]
-            records[amb] = {**old, "precision": list(old.get("precision") or []),
-                            "kept": old.get("kept") or kept}
+        records[amb] = ({**rec, "precision": []} if amb in measure
+                        else _kept(saved, amb, attempt=[]))
     return {"records": records}
+
+
+def _kept(saved: Mapping[str, Any], amb: str, *,
+          attempt: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Return ``saved``'s record ``amb`` marked ``kept`` (when, by which rulespec, with which
+    seed it was measured, unless it was kept before), the precision entries of a superseded
+    ``attempt`` listed after its own."""
+    old = saved["records"][amb]
+    kept = old.get("kept") or {key: saved.get(key)
+                               for key in ("measured_on", "rulespec", "seed", "batch_size")}
+    return {**old, "kept": kept,
+            "precision": [*(old.get("precision") or []),
+                          *({**p, "superseded": True} for p in attempt)]}
 
 
 def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any],
@@ -143,8 +151,8 @@ def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any],
     """Give back, in ``data`` (a sweep of some records, :func:`keep_saved`), the saved
     measurement of every record that was to be measured but came out with fewer games than
     saved for some agent at some setting saved (a short budget on a busy machine: none at all,
-    or 60 random pairs at 4 players where 400 were saved); return those records. Without this, a sweep
-    of the open records could replace a record's figures with less precise ones, or with
+    or 60 random pairs at 4 players where 400 were saved); return those records. Without this,
+    a sweep of the open records could replace a record's figures with less precise ones, or with
     nothing. The precision entries of the attempt are listed beside the saved figures. The
     records of ``replace`` (named with ``--only``: measure again) are restored only where no
     game was played at all."""
@@ -158,11 +166,7 @@ def restore_unplayed(data: dict[str, Any], saved: Mapping[str, Any],
             continue
         if all(new_games.get(key, 0) >= n for key, n in old_games.items()):
             continue
-        kept = {key: saved.get(key) for key in ("measured_on", "rulespec", "seed", "batch_size")}
-        data["records"][amb] = {**old, "kept": old.get("kept") or kept,
-                                "precision": [*(old.get("precision") or []),
-                                              *({**p, "superseded": True}
-                                                for p in rec.get("precision") or [])]}
+        data["records"][amb] = _kept(saved, amb, attempt=rec.get("precision") or [])
         restored.append(amb)
     return restored
 

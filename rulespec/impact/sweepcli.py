@@ -63,7 +63,9 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
             deadline = started + 60 * minutes
             some = open_only or bool(only)
             # Read before the probe: a missing saved sweep is said at once, not minutes later.
-            saved = {spec.game_id: _saved_sweep(spec) for spec in specs} if some else {}
+            saved = ({spec.game_id: _saved_sweep(spec, " (--open-only and --only keep the "
+                                                    "records they do not measure from it)")
+                      for spec in specs} if some else {})
             probed = [probe_game(spec, agents=agents, seed=seed, executor=executor)
                       for spec in specs]
             intervals = sum(planned_intervals(p.spec, p.where, p.agents) for p in probed)
@@ -121,16 +123,15 @@ def run_reached(games: Sequence[str], agents: Sequence[str], per_agent: Mapping[
         click.echo(verdicts_text(gid, game))
 
 
-def _saved_sweep(spec: Any) -> dict[str, Any]:
-    """Return ``spec``'s saved sweep, which ``--open-only`` keeps the settled records of."""
+def _saved_sweep(spec: Any, why: str = "") -> dict[str, Any]:
+    """Return ``spec``'s saved sweep; refuse, saying ``why`` it is needed, if there is none."""
     from rulespec.impact.sweep import load_sweep
 
     loaded = load_sweep(spec.path, spec.game_id)
     if loaded is None:
-        raise click.UsageError(f"--open-only keeps the settled records of the saved sweep, and "
-                               f"{spec.game_id} has none at "
-                               f"{sweep_path(spec.path, spec.game_id)}; run rulespec impact "
-                               f"{spec.game_id} --reached --save first")
+        raise click.UsageError(f"{spec.game_id} has no saved sweep at "
+                               f"{sweep_path(spec.path, spec.game_id)}{why}; run rulespec "
+                               f"impact {spec.game_id} --reached --save first")
     return loaded
 
 
@@ -145,14 +146,7 @@ def rejudge(games: Sequence[str], fmt: str, quiet: bool) -> None:
     from rulespec.spec.registry import game_ids, get_spec
 
     specs = [get_spec(g) for g in games]
-    data: dict[str, dict[str, Any]] = {}
-    for spec in specs:
-        loaded = load_sweep(spec.path, spec.game_id)
-        if loaded is None:
-            raise click.UsageError(f"{spec.game_id} has no saved sweep at "
-                                   f"{sweep_path(spec.path, spec.game_id)}; run rulespec "
-                                   f"impact {spec.game_id} --reached --save first")
-        data[spec.game_id] = loaded
+    data: dict[str, dict[str, Any]] = {spec.game_id: _saved_sweep(spec) for spec in specs}
     family = dict(data)
     for gid in game_ids():
         other = get_spec(gid)

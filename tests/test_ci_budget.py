@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / ".ci" / "test_budget.py"
@@ -64,3 +65,42 @@ def test_the_conftest_writes_each_tests_duration(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     durations = json.loads(out.read_text(encoding="utf-8"))
     assert list(durations) == [node] and durations[node] >= 0
+
+
+def _conftest() -> Any:
+    """Return the conftest module pytest loaded (the one that marks the tests)."""
+    for module in list(sys.modules.values()):
+        if str(getattr(module, "__file__", "")).endswith(os.path.join("tests", "conftest.py")):
+            return module
+    raise AssertionError("pytest did not load tests/conftest.py")
+
+
+def test_every_test_moved_out_of_the_default_run_exists() -> None:
+    """A name in ``INTEGRATION_TESTS`` or ``SAMPLED`` that no longer names a test would move
+    nothing, and the default run would grow again unseen."""
+    conftest = _conftest()
+    for name in [*conftest.INTEGRATION_TESTS, *conftest.SAMPLED]:
+        path, function = name.split("::")
+        text = (ROOT / path).read_text(encoding="utf-8")
+        assert f"def {function}(" in text, f"{name} names no test"
+    for name, (every, reason) in conftest.SAMPLED.items():
+        assert every >= 2 and reason, name
+
+
+class _Item:
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+
+
+def test_a_sampled_test_keeps_every_kth_case_and_at_least_one() -> None:
+    conftest = _conftest()
+    base = next(iter(conftest.SAMPLED))
+    every = conftest.SAMPLED[base][0]
+    items = [_Item(f"{base}[{k}]") for k in range(3 * every + 1)]
+    items.append(_Item("tests/other.py::test_elsewhere[0]"))
+    out = conftest._sampled_out(items)
+    kept = [item.nodeid for item in items if item.nodeid not in out]
+    assert len(kept) in (4, 5) and "tests/other.py::test_elsewhere[0]" in kept
+    # a test with fewer cases than k still keeps one
+    few = [_Item(f"{base}[{k}]") for k in range(1)]
+    assert conftest._sampled_out(few) == set()

@@ -82,9 +82,10 @@ def _pick(engine: Engine, rng: random.Random) -> Any:
 def check_clones(game: str, *, seeds: range, players: int | None = None,
                  rulings: Mapping[str, str] | None = None, variants: Sequence[str] = (),
                  parameters: Mapping[str, Any] | None = None, max_steps: int = 400,
-                 play_out_every: int = 25) -> int:
+                 play_out_every: int = 25, changed: set[str] | None = None) -> int:
     """Check ``clone`` against ``copy.deepcopy`` through one random game per seed; return the
-    number of steps checked."""
+    number of steps checked. ``changed``, when given, receives the name of every attribute an
+    action changed (so a test can say which parts of the engine its games exercised)."""
     checked = 0
     for seed in seeds:
         rng = random.Random(seed)
@@ -117,6 +118,9 @@ def check_clones(game: str, *, seeds: range, players: int | None = None,
             previous = (kept, engine_view(kept, tables=False))
             engine.apply(action)
             engine.state()  # as the twin's: a game may cache what its state is built from
+            if changed is not None:
+                after = engine_view(engine, tables=False)
+                changed.update(name for name, value in after.items() if before.get(name) != value)
             assert engine_view(engine, tables=False) == engine_view(twin, tables=False), \
                 (seed, step)
             checked += 1

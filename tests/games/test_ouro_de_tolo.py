@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from rulespec.games.ouro_de_tolo import OuroDeTolo
-from rulespec.reference.core import CHANCE, Action, ConfigError, IllegalAction
+from rulespec.reference.core import CHANCE, Action, ConfigError, IllegalAction, slot_names
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.registry import get_spec
 from rulespec.spec.validate import load_spec
@@ -906,3 +906,20 @@ def test_clone_is_an_exact_independent_copy(players: int, rulings: dict[str, str
     steps = check_clones(GAME, seeds=range(2), players=players, rulings=rulings,
                          variants=variants, max_steps=60, play_out_every=60)
     assert steps > 100
+
+
+def test_clone_is_checked_on_every_attribute_play_changes() -> None:
+    """OURO-CAX-04, OURO-AMB-07, OURO-VAR-04, OURO-END-01: whole games with a card that costs
+    money, the gold fever and the safe mine change every attribute of the engine that is not a
+    constant table (the money a bought card will cost, ``owed``, the safe mine's declarations,
+    the result), and the clone is checked against the deep copy at every one of their steps."""
+    changed: set[str] = set()
+    steps = check_clones(GAME, seeds=range(2), players=3, rulings={"OURO-AMB-07": "costs-money"},
+                         variants=("gold-fever", "safe-mine"), max_steps=2000,
+                         play_out_every=100, changed=changed)
+    engine = new_game(GAME, players=3)
+    constant = {"spec", "config", "players", "_rulings", *engine.SHARED}
+    attributes = {*slot_names(type(engine)), *getattr(engine, "__dict__", {})}
+    assert steps > 200
+    assert attributes - constant - changed == set()
+    assert {"owed", "safe", "declared_by", "_result"} <= changed

@@ -15,6 +15,15 @@ annotation of the state schema (JSON Schema ignores ``x-`` keywords), a list of 
   summarises the field it stands beside, so it must read that field (``state.F`` or
   ``prev.F``).
 
+Seat symmetry (issue 42 item 3) is declared once, on the state schema itself: ``x-verify:
+{rotate: {seats: [PATH...], seat: [PATH...]}}`` says the seats are interchangeable up to the
+turn order, so ``rulespec verify`` merges states equal up to a rotation of the seats
+(``rulespec.verify.symmetry``). ``seats`` lists the fields holding a list with one item per
+seat (rotated), ``seat`` the fields that name seats (a seat number, or lists of them:
+relabelled); a path is dotted, ``*`` standing for every item of a list
+(``history.*.winner``), and must name a property of the schema. :func:`declared_seats` reads
+it; :func:`check_views` checks it with the rest.
+
 A field takes at most one of forget, last, relative and cap, and any number of keep terms. An
 annotation sits on a property of an object (the state, or an object inside it reached through
 ``properties`` and ``oneOf``/``anyOf``/``allOf``), never inside an array's ``items``: a view
@@ -96,7 +105,9 @@ def _stray(schema: Any, where: tuple[str | int, ...] = (), under_items: bool = F
     if isinstance(schema, Mapping):
         for key, value in schema.items():
             inner = under_items or key in ("items", "prefixItems", "$defs", "additionalProperties")
-            if key == KEYWORD and (under_items or not where or where[-2:-1] != ("properties",)):
+            if key == KEYWORD and not where:
+                continue  # the state schema's own: seat symmetry (``_rotate_problems``)
+            if key == KEYWORD and (under_items or where[-2:-1] != ("properties",)):
                 yield (*where, key)
             elif key != KEYWORD:
                 yield from _stray(value, (*where, key), inner)
@@ -114,8 +125,9 @@ def declarations(data: Mapping[str, Any]) -> tuple[list[Declared], list[tuple[tu
     problems: list[tuple[tuple[str | int, ...], str]] = []
     for where in _stray(schema):
         problems.append((where, "x-verify sits where a view cannot name the field (inside an "
-                                "array's items, $defs, or on the state itself); put it on the "
-                                "property of an object, for example properties.history"))
+                                "array's items or $defs); put it on the property of an object, "
+                                "for example properties.history (on the state schema itself "
+                                "it declares seat symmetry)"))
     for path, where, value in _annotations(schema):
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not items or not all(isinstance(t, str) for t in items):
@@ -129,7 +141,93 @@ def declarations(data: Mapping[str, Any]) -> tuple[list[Declared], list[tuple[tu
 def view_terms(data: Mapping[str, Any]) -> list[list[str]]:
     """Return each ``x-verify`` term of spec ``data`` as [field, term as written], in order (what
     ``rulespec diff`` compares: STATE_VIEW_CHANGED)."""
-    return [[t.field, t.text] for t in declarations(data)[0]]
+    rotate = _rotate(data)
+    declared = ([] if rotate is None else
+                [["", f"rotate {kind} {path}"] for kind in _SEAT_KINDS
+                 for path in (rotate.get(kind) or []) if isinstance(rotate, Mapping)])
+    return declared + [[t.field, t.text] for t in declarations(data)[0]]
+
+
+#: The lists of ``x-verify: {rotate: ...}``: lists by seat, and fields naming seats.
+_SEAT_KINDS = ("seats", "seat")
+_ROTATE_SYNTAX = ("write x-verify: {rotate: {seats: [PATH, ...], seat: [PATH, ...]}}, for "
+                  "example {rotate: {seats: [scores], seat: [turn, result.winners]}}")
+
+
+def _rotate(data: Mapping[str, Any]) -> Any:
+    """Return the state schema's ``x-verify`` (its ``rotate``; None when it has none)."""
+    schema = (data.get("state") or {}).get("schema") or {}
+    if not isinstance(schema, Mapping) or KEYWORD not in schema:
+        return None
+    own = schema[KEYWORD]
+    return own.get("rotate", own) if isinstance(own, Mapping) and set(own) == {"rotate"} else own
+
+
+def _names_property(schema: Any, parts: list[str]) -> bool:
+    """Return whether a dotted path (``*``: every item of a list) names a property of the
+    schema, through ``properties``, ``items`` and the combinators."""
+    if not parts:
+        return True
+    if not isinstance(schema, Mapping):
+        return False
+    for key in ("oneOf", "anyOf", "allOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and any(_names_property(b, parts) for b in branches):
+            return True
+    head, rest = parts[0], parts[1:]
+    if head == "*":
+        return _names_property(schema.get("items"), rest)
+    properties = schema.get("properties")
+    return isinstance(properties, Mapping) and head in properties and _names_property(
+        properties[head], rest)
+
+
+def _rotate_problems(data: Mapping[str, Any]) -> list[tuple[tuple[str | int, ...], str]]:
+    """Return the problems of the seat symmetry declared on the state schema itself."""
+    schema = (data.get("state") or {}).get("schema") or {}
+    if not isinstance(schema, Mapping) or KEYWORD not in schema:
+        return []
+    own = schema[KEYWORD]
+    where: tuple[str | int, ...] = (KEYWORD,)
+    if not isinstance(own, Mapping) or set(own) != {"rotate"}:
+        return [(where, f"the state schema's own x-verify declares seat symmetry; {_ROTATE_SYNTAX}")]
+    rotate = own["rotate"]
+    where = (KEYWORD, "rotate")
+    if (not isinstance(rotate, Mapping) or not set(rotate) <= set(_SEAT_KINDS)
+            or not all(isinstance(v, list) and all(isinstance(p, str) for p in v)
+                       for v in rotate.values())):
+        return [(where, f"rotate must map seats and seat to lists of field paths; {_ROTATE_SYNTAX}")]
+    problems: list[tuple[tuple[str | int, ...], str]] = []
+    seen: dict[str, str] = {}
+    for kind in _SEAT_KINDS:
+        for i, path in enumerate(rotate.get(kind) or []):
+            parts = path.split(".")
+            if not path or not all(parts) or not _names_property(schema, parts):
+                problems.append(((*where, kind, i), f"rotate {kind}: {path!r} names no property "
+                                 "of the state schema; write a dotted path, * for every item of "
+                                 "a list, for example result.scores or history.*.winner"))
+            elif path in seen:
+                problems.append(((*where, kind, i), f"rotate lists {path} twice ({seen[path]} and "
+                                 f"{kind}); a field is a list by seat or names seats"))
+            seen.setdefault(path, kind)
+    if not seen and not problems:
+        problems.append((where, "rotate lists no field: name the lists by seat (seats) and the "
+                                "fields that name seats (seat), or the rotation changes nothing"))
+    return problems
+
+
+def declared_seats(spec: Any) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Return the seat fields of a spec that declares its seats interchangeable up to the turn
+    order: (lists by seat, fields naming seats); None when it does not declare it."""
+    data: Mapping[str, Any] = spec if isinstance(spec, Mapping) else spec.data
+    problems = _rotate_problems(data)
+    if problems:
+        where, message = problems[0]
+        raise ViewDeclarationError(f"state.schema.{'.'.join(map(str, where))}: {message}")
+    rotate = _rotate(data)
+    if rotate is None:
+        return None
+    return (tuple(rotate.get("seats") or ()), tuple(rotate.get("seat") or ()))
 
 
 def _keep_source(text: str) -> str | None:
@@ -182,6 +280,7 @@ def check_views(data: Mapping[str, Any]) -> list[tuple[tuple[str | int, ...], st
     that does not parse, a ``cap`` naming no parameter of the game, a ``keep`` that does not
     compile or does not read its field, two field terms on one field."""
     terms, problems = declarations(data)
+    problems += _rotate_problems(data)
     parameters = frozenset(str(p.get("id")) for p in data.get("parameters") or []
                            if isinstance(p, Mapping))
     kinds: dict[str, str] = {}

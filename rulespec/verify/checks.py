@@ -224,10 +224,11 @@ class StateChecks:
 
     def transition(self, prev: Mapping[str, Any], action: Action, state: Mapping[str, Any], *,
                    prev_fields: Fields | None = None,
-                   fields: Fields | None = None) -> Problem | None:
+                   fields: Fields | None = None, only_unkeyed: bool = False) -> Problem | None:
         """Check the transition invariants of one step (``prev_fields``, ``fields``: the two
-        states' frozen fields, shared with their other checks)."""
-        items = self._items("transition", False)
+        states' frozen fields, shared with their other checks; ``only_unkeyed``: those the
+        view does not decide)."""
+        items = self._items("transition", only_unkeyed)
         if not items:
             return None
         return self._evaluate(items, self._variables(state, prev, action),

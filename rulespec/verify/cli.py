@@ -117,6 +117,10 @@ class _Progress:
               help="With a view: search this many canonical states (no view) and check the "
                    "view's win probabilities lie within the intervals they give, and every "
                    "invariant on each state it meets (0: do not).")
+@click.option("--no-symmetry", is_flag=True,
+              help="Do not merge states equal up to a rotation of the seats, although the spec "
+                   "declares the seats interchangeable (x-verify: [rotate]); each seat's "
+                   "figures are the same either way.")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
                    "(about twice as fast; the key is then trusted).")
@@ -138,7 +142,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
            max_states: int | None, max_memory: float, max_depth: int | None,
            forget: tuple[str, ...], view: tuple[str, ...], named_view: str | None,
-           canonical: bool, cross_check: int, no_check_merges: bool, optimal: bool,
+           canonical: bool, cross_check: int, no_symmetry: bool, no_check_merges: bool,
+           optimal: bool,
            trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
@@ -159,7 +164,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     progress = _Progress(not quiet and sys.stderr.isatty())
     if published:
         if (ruling or variant or param or players or forget or view or named_view or max_depth
-                or canonical):
+                or canonical or no_symmetry):
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
         sys.exit(_published(game, write_docs, fmt, progress))
@@ -182,7 +187,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     bounds = Bounds(view=forget + view, max_states=max_states, max_depth=max_depth,
                     max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
-                    cross_check=cross_check, view_source=source)
+                    cross_check=cross_check, view_source=source,
+                    symmetry=None if no_symmetry else _symmetry(setup))
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
 
 
@@ -196,6 +202,19 @@ def _declared(setup: Any) -> tuple[str, ...]:
     except ViewDeclarationError as exc:
         raise click.UsageError(f"the spec's declared view: {exc} (or pass --canonical, or "
                                "a view of your own with --forget/--view)") from None
+
+
+def _symmetry(setup: Any) -> Any:
+    """Return the seats' rotations the spec declares (x-verify: [rotate]); None if none."""
+    from rulespec.spec.verify_views import ViewDeclarationError, declared_seats
+    from rulespec.verify.symmetry import Seats
+
+    try:
+        declared = declared_seats(setup.spec)
+    except ViewDeclarationError as exc:
+        raise click.UsageError(f"the spec's declared seat symmetry: {exc} (or pass "
+                               "--no-symmetry)") from None
+    return None if declared is None else Seats(*declared)
 
 
 def _named(game: str, name: str) -> tuple[str, ...]:

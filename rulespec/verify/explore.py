@@ -20,10 +20,12 @@ winners and the rest of its result as the view keeps it.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import resource
 import sys
 import time
+from array import array
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,9 +36,11 @@ from typing import Any
 from rulespec.reference.core import Action, Engine, IllegalAction, slot_names
 from rulespec.verify.checks import Problem, StateChecks, Violation, encode_action
 from rulespec.verify.cloning import Cloner
+from rulespec.verify.decides import Abstraction
 from rulespec.verify.keys import View, fingerprint, key_bytes
 from rulespec.verify.memo import Fields
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore, winners_mask
+from rulespec.verify.symmetry import Rotation, Seats
 
 Moves = list[tuple[Action, Fraction]]
 #: Called about once a second with the figures so far.
@@ -67,6 +71,8 @@ class Stats:
     evaluations: int = 0
     #: Merges whose one-step digest was that of an engine with the same memory, checked before.
     digests_reused: int = 0
+    #: Merges into a representative that is another rotation of the seats (seat symmetry).
+    rotated_merges: int = 0
 
     @property
     def states_per_second(self) -> float:
@@ -104,6 +110,11 @@ class Exploration:
     memory: set[str] = field(default_factory=set)
     #: Merges whose representative was never expanded (the search stopped first).
     unchecked_merges: int = 0
+    #: With seat symmetry: the seats' rotations (None: states are not merged across seats).
+    rotation: Rotation | None = None
+    #: With seat symmetry: each edge's rotation, from its target's representative to the
+    #: child reached (``rulespec.verify.symmetry.unfold`` rebuilds the states as reached).
+    rotations: array[int] = field(default_factory=lambda: array("B"))
 
     @property
     def complete(self) -> bool:
@@ -149,7 +160,7 @@ class Explorer:
                  max_states: int | None = None, max_depth: int | None = None,
                  max_memory: int | None = None, check_merges: bool = True,
                  progress: Progress | None = None, share: bool = True,
-                 remember: bool = True) -> None:
+                 remember: bool = True, symmetry: Seats | None = None) -> None:
         self.start = start.clone()
         #: Copies of engines that share the constant tables (``rulespec.verify.cloning``).
         self.cloner = Cloner(self.start, share=share)
@@ -157,6 +168,14 @@ class Explorer:
         # Bound first: a ceiling may be a parameter (cap(turn_total, params.target_score)).
         self.view.bind(dict(start.config.parameters), start.config.to_json())
         self.view.check(start.state())
+        #: The seats' rotations when the game declares them interchangeable (else None).
+        self.rotation = None if symmetry is None else symmetry.bind(start.players)
+        if self.rotation is not None:
+            self.rotation.check(start.state())
+        #: Each state's frame: the rotation of its representative that gives its key.
+        self._frames = array("B")
+        #: The frames of the states that are their own rotation (more than one frame each).
+        self._many: dict[int, tuple[int, ...]] = {}
         #: The fields in which a merged state may differ from its representative's.
         self._reached = self.view.reached()
         self.max_states = max_states
@@ -172,6 +191,10 @@ class Explorer:
         self._looked = 0
         self.progress = progress
         self.checks = StateChecks(start, self.view.abstraction())
+        #: The top-level fields a rotation of the seats changes; the checks of a state's other
+        #: rotations: only the invariants that read one of them can differ from the state's.
+        self._turning = frozenset() if self.rotation is None else self.rotation.fields()
+        self._orbit = StateChecks(start, Abstraction(forget=tuple(sorted(self._turning))))
         self.store = StateStore()
         self.stats = Stats()
         #: The first merge into each state not expanded yet: (its digest, parent, move).
@@ -179,19 +202,65 @@ class Explorer:
         self._players = start.players
         self._depth = 0
         self._cpu_started = time.process_time()
-        self._result = Exploration(self.start, self.view, self.store, self.stats, self.checks)
+        self._result = Exploration(self.start, self.view, self.store, self.stats, self.checks,
+                                   rotation=self.rotation)
 
     # -- keys and digests --------------------------------------------------------------------------
 
     def _key(self, state: Mapping[str, Any]) -> int:
         return fingerprint(self.view.key(state))
 
+    def _canon(self, state: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
+        """Return the key of ``state`` and its frames (``(0,)`` without seat symmetry)."""
+        if self.rotation is None:
+            return fingerprint(self.view.key(state)), _NO_FRAMES
+        key, frames = self.rotation.canonical(self.view, state)
+        return fingerprint(key), frames
+
+    def _orbit_state(self, state: Mapping[str, Any]) -> Problem | None:
+        """Check the state's other rotations as states (seat symmetry: they share its key)."""
+        rotation = self.rotation
+        if rotation is None:
+            return None
+        for r in range(1, rotation.players):
+            problem = self._orbit.state(rotation.rotate(state, r), only_unkeyed=True,
+                                        changed=self._turning)
+            if problem is not None:
+                return _rotated(problem, r)
+        return None
+
+    def _orbit_transition(self, prev: Mapping[str, Any], action: Action,
+                          state: Mapping[str, Any]) -> Problem | None:
+        """Check a transition with the seats of both states rotated (seat symmetry)."""
+        rotation = self.rotation
+        if rotation is None:
+            return None
+        for r in range(1, rotation.players):
+            problem = self._orbit.transition(rotation.rotate(prev, r), action,
+                                             rotation.rotate(state, r), only_unkeyed=True)
+            if problem is not None:
+                return _rotated(problem, r)
+        return None
+
+    def _framed(self, actor: int | None, moves: Moves, keys: list[int],
+                frames: list[tuple[int, ...]], labels: list[Any], own: tuple[int, ...]) -> int:
+        """Return the digest of what can happen next, in the state's own frame: the mover's
+        seat and the successors' frames relative to it (the least over the state's frames, when
+        it is its own rotation)."""
+        if self.rotation is None:
+            return _behaviour(actor, moves, keys, labels)
+        n = self.rotation.players
+        return min(_behaviour(actor if actor is None or actor < 0 else (actor - g) % n, moves,
+                              keys, [*labels, [sorted((f - g) % n for f in fr) for fr in frames]])
+                   for g in own)
+
     def _digest(self, engine: Engine, actor: int | None, moves: Moves, *,
-                spend: bool = False) -> tuple[int, list[int]]:
+                spend: bool = False, own: tuple[int, ...] = (0,)) -> tuple[int, list[int]]:
         """Return a digest of what can happen next (mover, moves, successor keys) and the
         successors' keys (``spend``: the engine is not needed afterwards, and its last move is
         applied to it rather than to a copy)."""
         keys = []
+        frames: list[tuple[int, ...]] = []
         labels: list[Any] = []
         edges = bool(self.view.edges)
         state = engine.state() if edges else None
@@ -202,10 +271,12 @@ class Explorer:
             child.apply(action)
             cloner.check(child)
             child_state = child.state()
-            keys.append(self._key(child_state))
+            key, child_frames = self._canon(child_state)
+            keys.append(key)
+            frames.append(child_frames)
             if state is not None:
                 labels.append(self.view.edge(state, action, child_state))
-        return _behaviour(actor, moves, keys, labels), keys
+        return self._framed(actor, moves, keys, frames, labels, own), keys
 
     # -- the search --------------------------------------------------------------------------------
 
@@ -223,8 +294,10 @@ class Explorer:
         root = self.cloner.adopt(self.start)
         state = root.state()
         actor, moves, problem = self.checks.moves(root)
-        index = store.add(self._key(state), -1, 0, _code(actor), self._winners(root, actor))
-        problem = problem or self.checks.state(state)
+        key, frames = self._canon(state)
+        index = store.add(key, -1, 0, _code(actor), self._winners(root, actor))
+        self._note_frames(index, frames)
+        problem = problem or self.checks.state(state) or self._orbit_state(state)
         result.level_starts = [0]
         if problem is not None:
             self._violate(problem, ())
@@ -249,7 +322,8 @@ class Explorer:
             queue.popleft()
             if terminal:
                 store.close_expansion()
-                if self.check_merges and not self._settle(index, self._terminal_digest(engine)):
+                if self.check_merges and not self._settle(
+                        index, self._terminal_digest(engine, self._own(index))):
                     break
                 continue
             if not self._expand(index, engine, moves, queue):
@@ -268,12 +342,29 @@ class Explorer:
         stats.queued = len(queue)
         return self._finish(started)
 
-    def _terminal_digest(self, engine: Engine) -> int:
+    def _terminal_digest(self, engine: Engine, own: tuple[int, ...] = (0,)) -> int:
         # The winners whole (the outcome figures read the representative's), the rest of the
-        # result as the view keeps it.
+        # result as the view keeps it; with seat symmetry, seen from the state's own frame.
         result = engine.result()
-        winners = result.get("winners") if isinstance(result, dict) else None
-        return _hash(repr(("over", key_bytes([winners, self.view.result(result)]))))
+        digests = []
+        for g in own:
+            seen = result
+            if g and self.rotation is not None:
+                seen = self.rotation.rotate({"result": result}, g)["result"]
+            winners = seen.get("winners") if isinstance(seen, dict) else None
+            digests.append(_hash(repr(("over", key_bytes([winners, self.view.result(seen)])))))
+        return min(digests)
+
+    def _own(self, index: int) -> tuple[int, ...]:
+        """Return the frames of a state found (``(0,)`` without seat symmetry)."""
+        if self.rotation is None:
+            return _NO_FRAMES
+        return self._many.get(index) or (self._frames[index],)
+
+    def _note_frames(self, index: int, frames: tuple[int, ...]) -> None:
+        self._frames.append(frames[0])
+        if len(frames) > 1:
+            self._many[index] = frames
 
     def _expand(self, index: int, engine: Engine, moves: Moves,
                 queue: deque[tuple[int, Engine, Moves]]) -> bool:
@@ -281,10 +372,13 @@ class Explorer:
         store, stats, checks, view = self.store, self.stats, self.checks, self.view
         state = engine.state()
         keys: list[int] = []
+        frames: list[tuple[int, ...]] = []
         labels: list[Any] = []
         edges = self.check_merges and bool(view.edges)
         fields = Fields(state)
         cloner = self.cloner
+        rotation = self.rotation
+        own_frames = self._frames
         for k, (action, p) in enumerate(moves):
             child = cloner.clone(engine)
             try:
@@ -298,13 +392,16 @@ class Explorer:
                 return self._violate(Problem("ENGINE-ERROR", f"applying {action!r} raised "
                                              f"{type(exc).__name__}: {exc}"), self._path(index, k))
             stats.transitions += 1
-            key = self._key(child_state)
+            key, child_frames = self._canon(child_state)
             keys.append(key)
+            frames.append(child_frames)
             if edges:
                 labels.append(view.edge(state, action, child_state))
             child_fields = Fields(child_state)
             problem = checks.transition(state, action, child_state, prev_fields=fields,
                                         fields=child_fields)
+            if problem is None and rotation is not None:
+                problem = self._orbit_transition(state, action, child_state)
             if problem is not None:
                 return self._violate(problem, self._path(index, k))
             self._note_decisions(child)
@@ -313,7 +410,9 @@ class Explorer:
                 child_actor, child_moves, problem = checks.moves(child)
                 target = store.add(key, index, k, _code(child_actor),
                                    self._winners(child, child_actor))
-                problem = problem or checks.state(child_state, fields=child_fields)
+                self._note_frames(target, child_frames)
+                problem = (problem or checks.state(child_state, fields=child_fields)
+                           or self._orbit_state(child_state))
                 if problem is not None:
                     return self._violate(problem, self._path(target))
                 if len(self._result.level_starts) <= self._depth + 1:
@@ -323,20 +422,29 @@ class Explorer:
                 queue.append((target, child, child_moves))
             else:
                 stats.merges += 1
+                turned = rotation is not None and own_frames[target] != child_frames[0]
+                if turned:
+                    stats.rotated_merges += 1
                 if view:
                     # Equal keys: equal values outside the fields the view's terms reach
-                    # (the representative's passed), so the schema checks those alone.
-                    problem = checks.state(child_state, only_unkeyed=True,
-                                           fields=child_fields, changed=self._reached)
+                    # (the representative's passed), so the schema checks those alone (all of
+                    # them when the seats are rotated).
+                    problem = checks.state(child_state, only_unkeyed=True, fields=child_fields,
+                                           changed=None if turned else self._reached)
                     if problem is not None:
                         return self._violate(problem, self._path(index, k))
-                if self.check_merges and not self._merge(target, child, index, k):
+                if self.check_merges and not self._merge(target, child, index, k, child_frames):
                     return False
             store.add_edge(target, store.probability_id(p))
+            if rotation is not None:
+                self._result.rotations.append((own_frames[target] - child_frames[0])
+                                              % rotation.players)
         store.close_expansion()
         if self.check_merges:
             actor = engine.current_player()
-            digest = _behaviour(None if actor is None else _code(actor), moves, keys, labels)
+            own = self._own(index)
+            digest = self._framed(None if actor is None else _code(actor), moves, keys, frames,
+                                  labels, own)
             if self.remember:  # an engine merged later with this one's memory: the same digest
                 memory = self._memory(engine)
                 if memory is not None:
@@ -346,7 +454,8 @@ class Explorer:
             return self._settle(index, digest)
         return True
 
-    def _merge(self, target: int, child: Engine, parent: int, move: int) -> bool:
+    def _merge(self, target: int, child: Engine, parent: int, move: int,
+               own: tuple[int, ...] = (0,)) -> bool:
         """Check an engine merged into state ``target`` behaves as ``target``'s does."""
         memory = self._memory(child)
         digest = None if memory is None else self._digests.get(memory)
@@ -355,7 +464,9 @@ class Explorer:
             self.stats.digests_reused += 1
             recheck = self.stats.digests_reused % RECHECK_EVERY == 1
         self.stats.merges_checked += 1
-        if len(self._result.memory) < 64 and self.stats.merges_checked <= MEMORY_SAMPLES:
+        turned = self.rotation is not None and self._frames[target] != own[0]
+        if (len(self._result.memory) < 64 and self.stats.merges_checked <= MEMORY_SAMPLES
+                and not turned):  # a rotated engine differs from its representative anyway
             self._result.memory.update(self._memory_differences(target, child))
         if digest is None or recheck:
             # An engine with a memory met before has the moves already checked with it.
@@ -363,8 +474,8 @@ class Explorer:
             if problem is not None:  # a malformed result or moves: not its key's state
                 return self._violate(problem, self._path(parent, move))
             try:
-                found = (self._terminal_digest(child) if actor is None
-                         else self._digest(child, actor, moves, spend=True)[0])
+                found = (self._terminal_digest(child, own) if actor is None
+                         else self._digest(child, actor, moves, spend=True, own=own)[0])
             except Exception as exc:
                 return self._violate(Problem("ENGINE-ERROR", f"a move of a merged state raised "
                                              f"{type(exc).__name__}: {exc}"),
@@ -471,7 +582,7 @@ class Explorer:
         stats.seconds = time.perf_counter() - started
         stats.cpu_seconds = time.process_time() - self._cpu_started
         stats.store_bytes = self.store.bytes_used()
-        stats.evaluations = self.checks.evaluations
+        stats.evaluations = self.checks.evaluations + self._orbit.evaluations
 
     def _finish(self, started: float) -> Exploration:
         result, stats = self._result, self.stats
@@ -481,6 +592,18 @@ class Explorer:
         stats.peak_rss = _peak_rss()
         result.unchecked_merges = len(self._pending)
         return result
+
+
+#: The frames of a state when the seats are not rotated.
+_NO_FRAMES = (0,)
+
+
+def _rotated(problem: Problem, r: int) -> Problem:
+    """Return a problem found on a rotation of a state reached, saying so."""
+    return dataclasses.replace(problem, message=(
+        f"with the seats rotated by {r} (the spec declares them interchangeable, so this "
+        f"rotation shares the state's key; if it is not a state of the game, the declaration is "
+        f"wrong: --no-symmetry checks states as reached): {problem.message}"))
 
 
 def _behaviour(actor: int | None, moves: Moves, keys: list[int], labels: list[Any]) -> int:

@@ -53,7 +53,14 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
         if v.bounds.view_source == "spec":
             key += (" (the view the spec declares beside its fields, x-verify; --canonical "
                     "for none)")
+    if ex.rotation is not None:
+        key += (", up to a rotation of the seats (the spec declares them interchangeable, "
+                "x-verify; --no-symmetry for none)")
     lines.append(f"  states identified by {key}")
+    if ex.rotation is not None:
+        lines.append(f"  seat symmetry: {s.rotated_merges:,} merges into another rotation of "
+                     f"the seats; the {s.states:,} states up to rotation stand for "
+                     f"{v.unfolded_states:,} states as reached, on which the outcomes are solved")
     bounded = ex.stopped in ("max-states", "max-depth", "max-memory")
     left = f", {s.queued:,} left on the queue" if bounded else ""
     lines.append(f"  {s.states:,} distinct states, {s.transitions:,} transitions, depth {s.depth}, "
@@ -183,6 +190,9 @@ def verification_json(v: Verification) -> dict[str, Any]:
         "game": ex.engine.spec.game_id, "spec_version": ex.engine.spec.version,
         "config": v.config, "forget": list(ex.view.forget), "view": list(ex.view.terms),
         "view_source": v.bounds.view_source or "command", "status": v.status,
+        "symmetry": None if ex.rotation is None else {
+            "seats": "rotate", "rotated_merges": s.rotated_merges,
+            "states_as_reached": v.unfolded_states},
         "stopped": ex.stopped,
         "states": s.states, "transitions": s.transitions, "depth": s.depth,
         "terminals": s.terminals, "queued": s.queued, "seconds": round(s.seconds, 3), "cpu_seconds": round(s.cpu_seconds, 3),

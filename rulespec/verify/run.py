@@ -24,6 +24,8 @@ from rulespec.verify.explore import Exploration, Explorer, Progress
 from rulespec.verify.graph import components, cyclic_components, traps
 from rulespec.verify.keys import collision_probability
 from rulespec.verify.outcomes import OptimalPlay, Outcomes, optimal_play, uniform_outcomes
+from rulespec.verify.store import StateStore
+from rulespec.verify.symmetry import Seats, unfold
 from rulespec.verify.traces import write_trace
 
 #: Above this many states the outcome probabilities are solved in floating point only.
@@ -52,6 +54,9 @@ class Bounds:
     #: Where the view comes from, said in the report: "" (the command line, or none) or
     #: "spec" (the view the spec declares beside its fields, x-verify).
     view_source: str = ""
+    #: The seats' rotations merged (the spec's declaration, ``x-verify: [rotate]``); None: no
+    #: seat symmetry.
+    symmetry: Seats | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,9 @@ class Verification:
     canonical: Verification | None = None
     #: Invariant id -> "proven", or "checked" (held wherever it was evaluated, not proven).
     invariant_status: dict[str, str] = field(default_factory=dict)
+    #: With seat symmetry: the states as reached that the states up to rotation stand for (the
+    #: graph the outcome figures are solved on).
+    unfolded_states: int = 0
 
     @property
     def violations(self) -> list[Violation]:
@@ -122,7 +130,8 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
     """Explore ``engine``'s configuration from its start and check everything (see module)."""
     explorer = Explorer(engine, view=bounds.view, max_states=bounds.max_states,
                         max_depth=bounds.max_depth, max_memory=bounds.max_memory,
-                        check_merges=bounds.check_merges, progress=progress)
+                        check_merges=bounds.check_merges, progress=progress,
+                        symmetry=bounds.symmetry)
     exploration = explorer.run()
     out = Verification(engine.config.to_json(), exploration, bounds)
     store = exploration.store
@@ -143,15 +152,27 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
     if bounds.outcomes and not exploration.violations:
         # A bounded search's figures are intervals anyway, and their exact fractions grow a
         # digit or more per level: floating point there.
-        exact = exploration.complete and len(store) <= EXACT_STATES
-        out.uniform = uniform_outcomes(store, engine.players, exact=exact)
+        solved = _as_reached(exploration, out)
+        exact = exploration.complete and len(solved) <= EXACT_STATES
+        out.uniform = uniform_outcomes(solved, engine.players, exact=exact)
         if bounds.optimal and engine.players == 2 and exploration.complete:
-            out.optimal = optimal_play(store)
+            out.optimal = optimal_play(solved)
     if bounds.view and bounds.cross_check and out.uniform is not None:
         _cross_check(engine, bounds, out)
     if trace_dir is not None:
         _write_traces(exploration, trace_dir)
     return out
+
+
+def _as_reached(exploration: Exploration, out: Verification) -> StateStore:
+    """Return the graph the outcomes are solved on: the explored one, or with seat symmetry
+    the states as reached rebuilt from it, so each seat's figures are its own."""
+    rotation = exploration.rotation
+    if rotation is None:
+        return exploration.store
+    solved = unfold(exploration.store, exploration.rotations, rotation.players)
+    out.unfolded_states = len(solved)
+    return solved
 
 
 #: Floating-point slack when comparing a view's outcomes with the canonical search's.

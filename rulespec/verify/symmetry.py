@@ -1,0 +1,219 @@
+"""Seat symmetry: states equal up to a rotation of the seats are one state (issue 42 item 3).
+
+A game whose seats are interchangeable up to the turn order declares it in its state schema
+(``x-verify: [rotate]`` on the schema, ``seats`` beside each list with one item per seat,
+``seat`` beside each field that names seats; ``rulespec.spec.verify_views``). TLC calls this a
+symmetry set. Rotating a state by ``r`` relabels seat ``j + r`` as seat ``j``: a list indexed by
+seat becomes ``L[r:] + L[:r]`` and a seat number ``s`` becomes ``(s - r) mod n``.
+
+The key of a state is the least of its rotations' keys (each taken under the view, kept
+expressions evaluated on the rotated state); the rotation that gives it is the state's *frame*.
+Engines are never rotated: the explorer keeps the engine first found with a key and records, on
+each edge, the rotation between the child reached and that representative, so ``unfold`` can
+rebuild the graph of states as reached, with every seat's own figures, for the outcome solvers.
+Whether the game really is symmetric is checked as merges are (``rulespec.verify.explore``):
+an engine merged into a rotated representative must behave as the representative does, rotated.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulespec.verify.keys import View, ViewError, split_path
+from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore
+
+
+class SymmetryError(ViewError):
+    """A seat field that does not hold what its declaration says."""
+
+
+@dataclass(frozen=True)
+class Seats:
+    """The fields a rotation of the seats changes: lists indexed by seat, and seat numbers."""
+
+    #: Dotted paths of lists with one item per seat (``scores``, ``result.scores``); a ``*``
+    #: stands for every item of a list (``history.*.coins_at_end``).
+    lists: tuple[str, ...] = ()
+    #: Dotted paths of fields that name seats: a seat number, or lists of them at any depth
+    #: (``turn``, ``result.ranking``); other values (``null``, ``"chance"``) are kept. A list
+    #: of seat numbers is a set of seats, in ascending order.
+    numbers: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """Return the declaration as a phrase (``seats rotate: scores, turns; seat: turn``)."""
+        return (f"seats rotate (lists by seat: {', '.join(self.lists) or 'none'}; "
+                f"seat numbers: {', '.join(self.numbers) or 'none'})")
+
+    def bind(self, players: int) -> Rotation:
+        """Return the rotations of a configuration of ``players`` seats."""
+        return Rotation(self, players)
+
+
+class Rotation:
+    """The rotations of one player count, applied to canonical states."""
+
+    def __init__(self, seats: Seats, players: int) -> None:
+        self.seats = seats
+        self.players = players
+        self._ops = ([(split_path(p), True) for p in seats.lists]
+                     + [(split_path(p), False) for p in seats.numbers])
+        #: The paths as a tree: a field's name to True (a list by seat), False (names seats)
+        #: or the tree of the object it holds.
+        self._plan: dict[str, Any] = {}
+        for parts, is_list in self._ops:
+            node = self._plan
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+            node[parts[-1]] = is_list
+
+    def fields(self) -> frozenset[str]:
+        """Return the top-level fields a rotation changes."""
+        return frozenset(parts[0] for parts, _ in self._ops)
+
+    def check(self, state: Mapping[str, Any]) -> None:
+        """Refuse a declared list that is not one item per seat, and a path the state lacks."""
+        for parts, is_list in self._ops:
+            if "*" in parts:
+                continue  # items of a list, empty at the start
+            if parts[0] not in state:
+                raise SymmetryError(f"seat field {'.'.join(parts)}: the canonical state has no "
+                                    f"field {parts[0]!r}; its fields are {', '.join(state)}")
+            value = _lookup(state, parts)
+            if is_list and value is not None and (not isinstance(value, list)
+                                                  or len(value) != self.players):
+                raise SymmetryError(f"seats of {'.'.join(parts)}: it holds {value!r:.60}, not a "
+                                    f"list of one item per seat ({self.players})")
+
+    def rotate(self, state: Mapping[str, Any], r: int) -> Any:
+        """Return ``state`` with seat ``j + r`` relabelled ``j`` (a copy where it changes)."""
+        r %= self.players
+        if r == 0:
+            return state
+        return _turned(state, self._plan, r, self.players)
+
+    def canonical(self, view: View, state: Mapping[str, Any]) -> tuple[bytes, tuple[int, ...]]:
+        """Return the least key over the rotations of ``state`` and every rotation giving it,
+        least first (the first is the state's frame; more than one when the state is its own
+        rotation)."""
+        best = view.key(state)
+        frames = [0]
+        for r in range(1, self.players):
+            key = view.key(self.rotate(state, r))
+            if key < best:
+                best, frames = key, [r]
+            elif key == best:
+                frames.append(r)
+        return best, tuple(frames)
+
+
+def _lookup(value: Any, parts: Sequence[str]) -> Any:
+    for part in parts:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _relabel(value: Any, r: int, n: int) -> Any:
+    """Return seat numbers relabelled; a list of seat numbers is a set of seats, kept in
+    ascending order (winners, a place of a ranking); a list of lists keeps its order."""
+    if type(value) is int and 0 <= value < n:
+        return (value - r) % n
+    if isinstance(value, list):
+        out = [_relabel(v, r, n) for v in value]
+        if out and all(type(v) is int for v in out):
+            out.sort()
+        return out
+    return value
+
+
+def _turned(value: Any, plan: Mapping[str, Any], r: int, n: int) -> Any:
+    """Return an object with the fields of ``plan`` rotated (one copy of each level; ``*``:
+    each item of a list)."""
+    if isinstance(value, list) and "*" in plan:
+        return [_turned_item(v, plan["*"], r, n) for v in value]
+    if not isinstance(value, dict):
+        return value
+    copy = dict(value)
+    for name, op in plan.items():
+        if name not in copy:
+            continue
+        inner = copy[name]
+        if op is True:
+            if isinstance(inner, list) and len(inner) == n:
+                copy[name] = inner[r:] + inner[:r]
+        elif op is False:
+            copy[name] = _relabel(inner, r, n)
+        else:
+            copy[name] = _turned(inner, op, r, n)
+    return copy
+
+
+def _turned_item(value: Any, op: Any, r: int, n: int) -> Any:
+    if op is True:
+        return value[r:] + value[:r] if isinstance(value, list) and len(value) == n else value
+    if op is False:
+        return _relabel(value, r, n)
+    return _turned(value, op, r, n)
+
+
+def rotate_mask(mask: int, r: int, n: int) -> int:
+    """Return a bit mask of seats with seat ``s`` relabelled ``(s - r) mod n``."""
+    out = 0
+    for s in range(n):
+        if mask >> s & 1:
+            out |= 1 << ((s - r) % n)
+    return out
+
+
+def unfold(store: StateStore, rotations: array[int], players: int) -> StateStore:
+    """Return the graph of states as reached, from a graph of states up to rotation.
+
+    ``rotations[k]`` is the rotation of edge ``k``: the child reached is its target's
+    representative rotated by it. The state ``(t, a)`` is representative ``t`` rotated by
+    ``a``; from ``(s, a)`` edge ``k`` leads to ``(t, a + rotations[k])``. Only the pairs
+    reachable from the start ``(0, 0)`` are made; the expanded ones come first, as the solvers
+    expect. Move probabilities are shared with ``store``.
+    """
+    n = players
+    expanded = store.expanded
+    number: dict[int, int] = {0: 0}
+    order = [0]
+    head = 0
+    offsets, targets = store.offsets, store.targets
+    while head < len(order):
+        pair = order[head]
+        head += 1
+        s, a = divmod(pair, n)
+        if s >= expanded:
+            continue
+        for k in range(offsets[s], offsets[s + 1]):
+            child = targets[k] * n + (a + rotations[k]) % n
+            if child not in number:
+                number[child] = len(order)
+                order.append(child)
+    ranked = ([p for p in order if p // n < expanded] + [p for p in order if p // n >= expanded])
+    index = {p: i for i, p in enumerate(ranked)}
+    out = StateStore()
+    out.probabilities = store.probabilities
+    actors, winners = store.actors, store.winners
+    for pair in ranked:
+        s, a = divmod(pair, n)
+        actor = actors[s]
+        seat = actor if actor in (CHANCE_NODE, TERMINAL_NODE) else (actor - a) % n
+        out.add(pair, -1, 0, seat, rotate_mask(winners[s], a, n))
+    for pair in ranked:
+        s, a = divmod(pair, n)
+        if s >= expanded:
+            break
+        for k in range(offsets[s], offsets[s + 1]):
+            child = index[targets[k] * n + (a + rotations[k]) % n]
+            if out.parents[child] == -1 and child != 0:
+                out.parents[child] = index[pair]
+                out.moves[child] = k - offsets[s]
+            out.add_edge(child, store.edge_probabilities[k])
+        out.close_expansion()
+    return out

@@ -264,3 +264,35 @@ def test_unfolding_puts_the_expanded_states_first() -> None:
     assert 0 < out.expanded < len(out)
     assert all(out.parents[i] < i for i in range(1, len(out)))
     assert len(out.targets) >= len(found.store.targets)
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def test_the_report_says_symmetry_was_used_and_no_symmetry_turns_it_off() -> None:
+    """PIG-AMB-03 chance-draw: the command merges the two draws (the spec declares the seats
+    interchangeable), says so, and --no-symmetry gives the same figures from twice the states."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rulespec.cli import cli
+    from rulespec.spec.registry import registered_in_process
+
+    pig()  # Pig's source tree on the path
+    from rulespec_pig import GAME  # type: ignore[import-not-found, unused-ignore]
+
+    args = ["verify", "pig", "-n", "2", "-p", "target_score=3", "-p",
+            'die=[{"face": 1, "effect": "bust"}, {"face": 2, "effect": "add"}]',
+            "-r", "PIG-AMB-01=at-once", "-r", "PIG-AMB-03=chance-draw", "-q", "--cross-check", "0"]
+    with registered_in_process("pig", GAME):
+        text = CliRunner().invoke(cli, args)
+        merged = CliRunner().invoke(cli, [*args, "--format", "json"])
+        plain = CliRunner().invoke(cli, [*args, "--format", "json", "--no-symmetry"])
+    assert text.exit_code == 0, text.output
+    assert "up to a rotation of the seats" in text.output
+    assert "seat symmetry: 1 merges into another rotation of the seats" in text.output
+    a, b = json.loads(merged.output), json.loads(plain.output)
+    assert a["symmetry"]["rotated_merges"] == 1 and b["symmetry"] is None
+    assert a["states"] * 2 - 1 == b["states"] == a["symmetry"]["states_as_reached"]
+    assert a["uniform"] == b["uniform"]

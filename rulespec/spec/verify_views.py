@@ -190,13 +190,15 @@ def _rotate_problems(data: Mapping[str, Any]) -> list[tuple[tuple[str | int, ...
     own = schema[KEYWORD]
     where: tuple[str | int, ...] = (KEYWORD,)
     if not isinstance(own, Mapping) or set(own) != {"rotate"}:
-        return [(where, f"the state schema's own x-verify declares seat symmetry; {_ROTATE_SYNTAX}")]
+        return [(where, "the state schema's own x-verify declares seat symmetry; "
+                        + _ROTATE_SYNTAX)]
     rotate = own["rotate"]
     where = (KEYWORD, "rotate")
     if (not isinstance(rotate, Mapping) or not set(rotate) <= set(_SEAT_KINDS)
             or not all(isinstance(v, list) and all(isinstance(p, str) for p in v)
                        for v in rotate.values())):
-        return [(where, f"rotate must map seats and seat to lists of field paths; {_ROTATE_SYNTAX}")]
+        return [(where, "rotate must map seats and seat to lists of field paths; "
+                        + _ROTATE_SYNTAX)]
     problems: list[tuple[tuple[str | int, ...], str]] = []
     seen: dict[str, str] = {}
     for kind in _SEAT_KINDS:

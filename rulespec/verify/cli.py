@@ -119,7 +119,7 @@ class _Progress:
                    "invariant on each state it meets (0: do not).")
 @click.option("--no-symmetry", is_flag=True,
               help="Do not merge states equal up to a rotation of the seats, although the spec "
-                   "declares the seats interchangeable (x-verify: [rotate]); each seat's "
+                   "declares the seats interchangeable (x-verify: {rotate: ...}); each seat's "
                    "figures are the same either way.")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
@@ -205,7 +205,7 @@ def _declared(setup: Any) -> tuple[str, ...]:
 
 
 def _symmetry(setup: Any) -> Any:
-    """Return the seats' rotations the spec declares (x-verify: [rotate]); None if none."""
+    """Return the seats' rotations the spec declares (x-verify: {rotate: ...}); None if none."""
     from rulespec.spec.verify_views import ViewDeclarationError, declared_seats
     from rulespec.verify.symmetry import Seats
 

@@ -207,9 +207,6 @@ class Explorer:
 
     # -- keys and digests --------------------------------------------------------------------------
 
-    def _key(self, state: Mapping[str, Any]) -> int:
-        return fingerprint(self.view.key(state))
-
     def _canon(self, state: Mapping[str, Any]) -> tuple[int, tuple[int, ...]]:
         """Return the key of ``state`` and its frames (``(0,)`` without seat symmetry)."""
         if self.rotation is None:

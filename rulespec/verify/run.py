@@ -54,8 +54,8 @@ class Bounds:
     #: Where the view comes from, said in the report: "" (the command line, or none) or
     #: "spec" (the view the spec declares beside its fields, x-verify).
     view_source: str = ""
-    #: The seats' rotations merged (the spec's declaration, ``x-verify: [rotate]``); None: no
-    #: seat symmetry.
+    #: The seats' rotations merged (the spec's declaration, ``x-verify: {rotate: ...}``);
+    #: None: no seat symmetry.
     symmetry: Seats | None = None
 
 

@@ -1,10 +1,10 @@
 """Seat symmetry: states equal up to a rotation of the seats are one state (issue 42 item 3).
 
-A game whose seats are interchangeable up to the turn order declares it in its state schema
-(``x-verify: [rotate]`` on the schema, ``seats`` beside each list with one item per seat,
-``seat`` beside each field that names seats; ``rulespec.spec.verify_views``). TLC calls this a
-symmetry set. Rotating a state by ``r`` relabels seat ``j + r`` as seat ``j``: a list indexed by
-seat becomes ``L[r:] + L[:r]`` and a seat number ``s`` becomes ``(s - r) mod n``.
+A game whose seats are interchangeable up to the turn order declares it on its state schema
+(``x-verify: {rotate: {seats: [...], seat: [...]}}``: the lists with one item per seat, and the
+fields that name seats; ``rulespec.spec.verify_views``). TLC calls this a symmetry set.
+Rotating a state by ``r`` relabels seat ``j + r`` as seat ``j``: a list indexed by seat becomes
+``L[r:] + L[:r]`` and a seat number ``s`` becomes ``(s - r) mod n``.
 
 The key of a state is the least of its rotations' keys (each taken under the view, kept
 expressions evaluated on the rotated state); the rotation that gives it is the state's *frame*.
@@ -12,7 +12,9 @@ Engines are never rotated: the explorer keeps the engine first found with a key 
 each edge, the rotation between the child reached and that representative, so ``unfold`` can
 rebuild the graph of states as reached, with every seat's own figures, for the outcome solvers.
 Whether the game really is symmetric is checked as merges are (``rulespec.verify.explore``):
-an engine merged into a rotated representative must behave as the representative does, rotated.
+an engine merged into a rotated representative must behave as the representative does, rotated,
+one step ahead; and the invariants that read a seat field are checked on every rotation of each
+state found (an over-approximation: a rotation no play reaches is checked too).
 """
 
 from __future__ import annotations
@@ -41,11 +43,6 @@ class Seats:
     #: (``turn``, ``result.ranking``); other values (``null``, ``"chance"``) are kept. A list
     #: of seat numbers is a set of seats, in ascending order.
     numbers: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        """Return the declaration as a phrase (``seats rotate: scores, turns; seat: turn``)."""
-        return (f"seats rotate (lists by seat: {', '.join(self.lists) or 'none'}; "
-                f"seat numbers: {', '.join(self.numbers) or 'none'})")
 
     def bind(self, players: int) -> Rotation:
         """Return the rotations of a configuration of ``players`` seats."""

@@ -1,6 +1,6 @@
 """Issue 42 item 3: seat symmetry. Where a spec declares its seats interchangeable up to the
-turn order (``x-verify: [rotate]``), states equal up to a rotation of the seats are one state;
-permuted states behave alike, each seat's exact figures are those of the search without
+turn order (``x-verify: {rotate: ...}``), states equal up to a rotation of the seats are one
+state; permuted states behave alike, each seat's exact figures are those of the search without
 symmetry, and an engine that favours a seat is caught, not answered wrongly."""
 
 from __future__ import annotations

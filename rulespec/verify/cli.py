@@ -117,10 +117,11 @@ class _Progress:
               help="With a view: search this many canonical states (no view) and check the "
                    "view's win probabilities lie within the intervals they give, and every "
                    "invariant on each state it meets (0: do not).")
-@click.option("--no-symmetry", is_flag=True,
-              help="Do not merge states equal up to a rotation of the seats, although the spec "
-                   "declares the seats interchangeable (x-verify: {rotate: ...}); each seat's "
-                   "figures are the same either way.")
+@click.option("--symmetry/--no-symmetry", default=False, show_default=True,
+              help="Merge states equal up to a rotation of the seats, where the spec declares "
+                   "the seats interchangeable (x-verify: {rotate: ...}); each seat's figures are "
+                   "the same either way. Off by default: where no rotation merges (Pig under "
+                   "its default seat-zero) the rotations cost about a quarter more CPU time.")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
                    "(about twice as fast; the key is then trusted).")
@@ -142,7 +143,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
            max_states: int | None, max_memory: float, max_depth: int | None,
            forget: tuple[str, ...], view: tuple[str, ...], named_view: str | None,
-           canonical: bool, cross_check: int, no_symmetry: bool, no_check_merges: bool,
+           canonical: bool, cross_check: int, symmetry: bool, no_check_merges: bool,
            optimal: bool,
            trace_dir: Path, published: bool,
            write_docs: Path | None, fmt: str, quiet: bool) -> None:
@@ -164,7 +165,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     progress = _Progress(not quiet and sys.stderr.isatty())
     if published:
         if (ruling or variant or param or players or forget or view or named_view or max_depth
-                or canonical or no_symmetry):
+                or canonical or symmetry):
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
         sys.exit(_published(game, write_docs, fmt, progress))
@@ -188,7 +189,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
                     max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check, view_source=source,
-                    symmetry=None if no_symmetry else _symmetry(setup))
+                    symmetry=_symmetry(setup) if symmetry else None)
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
 
 
@@ -212,8 +213,8 @@ def _symmetry(setup: Any) -> Any:
     try:
         declared = declared_seats(setup.spec)
     except ViewDeclarationError as exc:
-        raise click.UsageError(f"the spec's declared seat symmetry: {exc} (or pass "
-                               "--no-symmetry)") from None
+        raise click.UsageError(f"the spec's declared seat symmetry: {exc} (or drop "
+                               "--symmetry)") from None
     return None if declared is None else Seats(*declared)
 
 

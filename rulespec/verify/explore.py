@@ -600,7 +600,7 @@ def _rotated(problem: Problem, r: int) -> Problem:
     return dataclasses.replace(problem, message=(
         f"with the seats rotated by {r} (the spec declares them interchangeable, so this "
         f"rotation shares the state's key; if it is not a state of the game, the declaration is "
-        f"wrong: --no-symmetry checks states as reached): {problem.message}"))
+        f"wrong: without --symmetry states are checked as reached): {problem.message}"))
 
 
 def _behaviour(actor: int | None, moves: Moves, keys: list[int], labels: list[Any]) -> int:

@@ -55,7 +55,7 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
                     "for none)")
     if ex.rotation is not None:
         key += (", up to a rotation of the seats (the spec declares them interchangeable, "
-                "x-verify; --no-symmetry for none)")
+                "x-verify; asked for with --symmetry)")
     lines.append(f"  states identified by {key}")
     if ex.rotation is not None:
         lines.append(f"  seat symmetry: {s.rotated_merges:,} merges into another rotation of "

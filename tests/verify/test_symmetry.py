@@ -270,8 +270,9 @@ def test_unfolding_puts_the_expanded_states_first() -> None:
 
 
 def test_the_report_says_symmetry_was_used_and_no_symmetry_turns_it_off() -> None:
-    """PIG-AMB-03 chance-draw: the command merges the two draws (the spec declares the seats
-    interchangeable), says so, and --no-symmetry gives the same figures from twice the states."""
+    """PIG-AMB-03 chance-draw: with --symmetry the command merges the two draws (the spec
+    declares the seats interchangeable) and says so; without it (the default, or --no-symmetry)
+    it gives the same figures from twice the states."""
     import json
 
     from click.testing import CliRunner
@@ -286,9 +287,10 @@ def test_the_report_says_symmetry_was_used_and_no_symmetry_turns_it_off() -> Non
             'die=[{"face": 1, "effect": "bust"}, {"face": 2, "effect": "add"}]',
             "-r", "PIG-AMB-01=at-once", "-r", "PIG-AMB-03=chance-draw", "-q", "--cross-check", "0"]
     with registered_in_process("pig", GAME):
-        text = CliRunner().invoke(cli, args)
-        merged = CliRunner().invoke(cli, [*args, "--format", "json"])
+        text = CliRunner().invoke(cli, [*args, "--symmetry"])
+        merged = CliRunner().invoke(cli, [*args, "--format", "json", "--symmetry"])
         plain = CliRunner().invoke(cli, [*args, "--format", "json", "--no-symmetry"])
+        default = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert text.exit_code == 0, text.output
     assert "up to a rotation of the seats" in text.output
     assert "seat symmetry: 1 merges into another rotation of the seats" in text.output
@@ -296,3 +298,6 @@ def test_the_report_says_symmetry_was_used_and_no_symmetry_turns_it_off() -> Non
     assert a["symmetry"]["rotated_merges"] == 1 and b["symmetry"] is None
     assert a["states"] * 2 - 1 == b["states"] == a["symmetry"]["states_as_reached"]
     assert a["uniform"] == b["uniform"]
+    default_json = json.loads(default.output)
+    assert default_json["symmetry"] is None and default_json["states"] == b["states"]
+    assert default_json["uniform"] == b["uniform"]

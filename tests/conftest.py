@@ -80,6 +80,23 @@ INTEGRATION_FILES = {
     "tests/verify/test_merge_memory.py":
         "reused merge digests against a search without them, on whole Pig and Rhino "
         "searches (13 s)",
+    # Measured again on 2026-12-03 on a clean clone: with the tests above sampled, the default
+    # run still took 597 s of CPU (budget 540), much of it in the engines and commands these
+    # files start as child processes, which a test's duration does not show.
+    "tests/releases/test_rules.py": "every kind of spec edit diffed and replayed (20 s)",
+    "tests/conformance/test_protocol.py": "engines in child processes over the protocol (17 s)",
+    "tests/releases/test_cli.py": "rulespec diff and release commands, with git (14 s)",
+    "tests/releases/test_behaviour.py": "releases replayed against the reference (13 s)",
+    "tests/conformance/test_contract.py": "whole conformance runs over the protocol (12 s)",
+    "tests/conformance/test_reference.py": "whole conformance runs of the reference (11 s)",
+    "tests/conformance/test_negative.py": "planted bugs, each a whole conformance run (11 s)",
+    "tests/conformance/test_golden.py": "golden traces regenerated and replayed (9 s)",
+    "tests/conformance/test_verdicts.py": "whole conformance runs against planted bugs (7 s)",
+    "tests/test_plugin_isolation.py": "child processes with broken plugins installed (8 s)",
+    "tests/packaging/test_pig_plugin.py": "the plugin game in child processes (6 s)",
+    "tests/conformance/test_parallel.py": "conformance runs in many jobs, signals (5 s)",
+    "tests/hardening/test_engines_end.py": "signals to processes and their engines (4 s)",
+    "tests/compat/test_reports.py": "whole conformance runs for today's reports (16 s)",
 }
 
 

@@ -20,11 +20,11 @@ state found (an over-approximation: a rotation no play reaches is checked too).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulespec.verify.keys import View, ViewError, split_path
+from rulespec.verify.keys import View, ViewError, _lookup, split_path
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore
 
 
@@ -104,14 +104,6 @@ class Rotation:
             elif key == best:
                 frames.append(r)
         return best, tuple(frames)
-
-
-def _lookup(value: Any, parts: Sequence[str]) -> Any:
-    for part in parts:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(part)
-    return value
 
 
 def _relabel(value: Any, r: int, n: int) -> Any:

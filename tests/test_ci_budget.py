@@ -85,6 +85,9 @@ def test_every_test_moved_out_of_the_default_run_exists() -> None:
         assert f"def {function}(" in text, f"{name} names no test"
     for name, (every, reason) in conftest.SAMPLED.items():
         assert every >= 2 and reason, name
+    for name in [*conftest.INTEGRATION_TESTS, *conftest.SAMPLED]:
+        assert name.split("::")[0] not in conftest.INTEGRATION_FILES, \
+            f"{name} is in a file that moves whole: the entry does nothing"
 
 
 class _Item:

@@ -101,6 +101,9 @@ class StateChecks:
     def __init__(self, engine: Engine, view: Abstraction | None = None, *,
                  remember: bool = True) -> None:
         spec = engine.spec
+        #: What rebuilds these checks in another process (the compiled expressions cannot be
+        #: pickled): ``rulespec verify -j`` hands finished searches back from its workers.
+        self._origin = (engine, view, remember)
         self.players = engine.players
         self.invariants = compile_invariants(spec)
         self.params = dict(engine.config.parameters)
@@ -117,6 +120,12 @@ class StateChecks:
         #: with together (``rulespec.verify.memo``); None: no memo.
         self._remember = remember
         self._scoped: dict[tuple[str, bool], list[tuple[Remembered | None, list[Invariant]]]] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the engine and view they were made from (compiled again on loading; the
+        memos of values seen start empty, which changes no verdict)."""
+        engine, view, remember = self._origin
+        return (_rebuild_checks, (engine, view, remember))
 
     def _variables(self, state: Mapping[str, Any], prev: Mapping[str, Any] | None,
                    action: Action | None) -> dict[str, Any]:
@@ -273,6 +282,10 @@ class StateChecks:
         if engine.legal_actions():
             return Problem("RESULT", "the game is over but legal_actions() is not empty")
         return result_problem(result, self.players)
+
+
+def _rebuild_checks(engine: Engine, view: Abstraction | None, remember: bool) -> StateChecks:
+    return StateChecks(engine, view, remember=remember)
 
 
 #: ``1/k`` by k: one object each, so the store finds its number by the object.

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -136,6 +137,14 @@ class _Progress:
               help="With --published: write their tables into this page, between its "
                    "<!-- verify:begin --> and <!-- verify:end --> markers (with a GAME, only "
                    "that game's part; the others stay).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 512), default=1, show_default=True,
+              help="Local worker processes for the searches of one run: with --all-rulings "
+                   "each other option's search, with --published each configuration's. Each "
+                   "search is the one this process would make, so the report is the same; one "
+                   "search is not split between workers.")
+@click.option("--cluster", metavar="tcp://HOST:8786",
+              help="Run those searches on a Dask distributed scheduler (extra 'cluster'); "
+                   "every worker needs rulespec and the games installed.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Report format.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
@@ -146,7 +155,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            canonical: bool, cross_check: int, symmetry: bool, no_check_merges: bool,
            optimal: bool,
            trace_dir: Path, published: bool,
-           write_docs: Path | None, fmt: str, quiet: bool) -> None:
+           write_docs: Path | None, jobs: int, cluster: str | None, fmt: str,
+           quiet: bool) -> None:
     """Explore every reachable state of GAME's configuration, breadth first, and check every
     invariant in every state.
 
@@ -168,7 +178,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
                 or canonical or symmetry):
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
-        sys.exit(_published(game, write_docs, fmt, progress))
+        sys.exit(_published(game, write_docs, fmt, progress, jobs, cluster))
     if write_docs is not None:
         raise click.UsageError("--write-docs goes with --published")
     if game is None:
@@ -190,7 +200,10 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check, view_source=source,
                     symmetry=_symmetry(setup) if symmetry else None)
-    sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress))
+    if (jobs > 1 or cluster) and not all_rulings:
+        raise click.UsageError("--jobs and --cluster share out the searches of --all-rulings "
+                               "or --published; one search runs in this process")
+    sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress, jobs, cluster))
 
 
 def _declared(setup: Any) -> tuple[str, ...]:
@@ -247,8 +260,24 @@ def _setup(game: str, players: int | None, ruling: Sequence[str], variant: Seque
     return setup
 
 
+@contextmanager
+def _executor(jobs: int, cluster: str | None) -> Iterator[Any]:
+    """Yield the executor of --jobs and --cluster (None: this process), its errors as usage
+    errors (Dask not installed, a scheduler out of reach)."""
+    from rulespec.executors import ExecutorError, executor_for
+
+    if jobs <= 1 and cluster is None:
+        yield None
+        return
+    try:
+        with executor_for(jobs, cluster) as executor:
+            yield executor
+    except ExecutorError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
 def _one(setup: Any, bounds: Any, all_rulings: bool, trace_dir: Path, fmt: str,
-         progress: _Progress) -> int:
+         progress: _Progress, jobs: int = 1, cluster: str | None = None) -> int:
     from rulespec.verify.keys import ViewError
     from rulespec.verify.report import (
         rulings_json,
@@ -261,8 +290,12 @@ def _one(setup: Any, bounds: Any, all_rulings: bool, trace_dir: Path, fmt: str,
     defaults = setup.spec.default_rulings()
     try:
         if all_rulings:
-            run = verify_rulings(setup, bounds, trace_dir=trace_dir, progress=progress,
-                                 announce=lambda a, o: progress.label(f"verifying {a}={o}"))
+            with _executor(jobs, cluster) as executor:
+                run = verify_rulings(
+                    setup, bounds, trace_dir=trace_dir, progress=progress,
+                    announce=lambda a, o: progress.label(
+                        f"{'verified' if executor is not None else 'verifying'} {a}={o}"),
+                    executor=executor)
             progress.clear()
             verifications = [run.baseline] + [o.verification for o in run.options
                                               if o.verification is not None]
@@ -283,14 +316,13 @@ def _one(setup: Any, bounds: Any, all_rulings: bool, trace_dir: Path, fmt: str,
     return EXIT_FAILED if any(v.violations for v in verifications) else EXIT_OK
 
 
-def _published(game: str | None, page: Path | None, fmt: str, progress: _Progress) -> int:
+def _published(game: str | None, page: Path | None, fmt: str, progress: _Progress,
+               jobs: int = 1, cluster: str | None = None) -> int:
     import platform
 
-    from rulespec.reference.registry import engine_class
     from rulespec.spec.registry import game_ids, get_spec
     from rulespec.verify.published import load_published, section, write_section
     from rulespec.verify.report import rulings_json, rulings_text
-    from rulespec.verify.run import verify_rulings
 
     entries = [p for p in load_published() if game is None or p.game == game]
     if not entries:
@@ -300,27 +332,23 @@ def _published(game: str | None, page: Path | None, fmt: str, progress: _Progres
     documents = []
     defaults_of: dict[str, dict[str, str]] = {}
     failed = False
-    for entry in entries:
-        if entry.game not in known:
-            results.append((entry, f"{entry.game} is not installed"))
-            continue
-        spec = get_spec(entry.game)
-        defaults_of[entry.game] = spec.default_rulings()
-        progress.label(f"verifying {entry.command()}")
-        run = verify_rulings(entry.setup(spec, engine_class(spec)), entry.bounds(),
-                             progress=progress, trace_dir=Path("rulespec-failures"),
-                             announce=lambda a, o: progress.label(f"  {a}={o}"),
-                             options=entry.all_rulings)
-        progress.clear()
-        failed = failed or bool(run.baseline.violations) or any(
-            o.verification is not None and o.verification.violations for o in run.options)
-        results.append((entry, run))
-        if fmt == "json":
-            documents.append({"command": entry.command(), **rulings_json(run)})
-        else:
-            click.echo(f"$ {entry.command()}")
-            click.echo("\n".join(rulings_text(run, defaults_of[entry.game])))
-            click.echo()
+    with _executor(jobs, cluster) as executor:
+        runs = _published_runs(entries, known, progress, executor)
+        for entry in entries:
+            if entry.game not in known:
+                results.append((entry, f"{entry.game} is not installed"))
+                continue
+            defaults_of[entry.game] = get_spec(entry.game).default_rulings()
+            run = next(runs)
+            failed = failed or bool(run.baseline.violations) or any(
+                o.verification is not None and o.verification.violations for o in run.options)
+            results.append((entry, run))
+            if fmt == "json":
+                documents.append({"command": entry.command(), **rulings_json(run)})
+            else:
+                click.echo(f"$ {entry.command()}")
+                click.echo("\n".join(rulings_text(run, defaults_of[entry.game])))
+                click.echo()
     if fmt == "json":
         click.echo(json.dumps(documents, indent=1))
     if page is not None:
@@ -333,3 +361,42 @@ def _published(game: str | None, page: Path | None, fmt: str, progress: _Progres
                       games=None if game is None else [game])
         click.echo(f"wrote {page}", err=True)
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _published_runs(entries: Sequence[Any], known: set[str], progress: _Progress,
+                    executor: Any) -> Iterator[Any]:
+    """Yield the runs of the installed games' published configurations, in order, each as it
+    is ready: searched here one after another, or all handed to the executor at once (the same
+    runs, side by side)."""
+    from rulespec.reference.registry import engine_class
+    from rulespec.spec.registry import get_spec
+    from rulespec.verify.run import as_they_end, verify_rulings
+
+    mine = [e for e in entries if e.game in known]
+    traces = Path("rulespec-failures")
+    if executor is None:
+        for entry in mine:
+            spec = get_spec(entry.game)
+            progress.label(f"verifying {entry.command()}")
+            run = verify_rulings(entry.setup(spec, engine_class(spec)), entry.bounds(),
+                                 progress=progress, trace_dir=traces,
+                                 announce=lambda a, o: progress.label(f"  {a}={o}"),
+                                 options=entry.all_rulings)
+            progress.clear()
+            yield run
+        return
+    futures = []
+    for entry in mine:
+        spec = get_spec(entry.game)
+        futures.append(executor.submit(verify_rulings, entry.setup(spec, engine_class(spec)),
+                                       entry.bounds(), trace_dir=traces,
+                                       options=entry.all_rulings))
+    ready: set[int] = set()
+    ended = as_they_end(futures)
+    for k, future in enumerate(futures):
+        while k not in ready:  # the runs are reported in order; each is announced as it ends
+            done = next(ended)
+            ready.add(done)
+            progress.label(f"verified {mine[done].command()} ({len(ready)} of "
+                           f"{len(futures)} done)")
+        yield future.result()

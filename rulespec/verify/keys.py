@@ -56,6 +56,17 @@ def _keep_term(term: str) -> str | None:
     return None
 
 
+def _rebuild_view(terms: tuple[str, ...], bound: Mapping[str, Any], numbers: frozenset[str],
+                  ready: bool) -> View:
+    view = View(terms)
+    if ready and view.ceilings:
+        view.bind(bound["params"], bound["config"])
+    else:
+        view._bound = {"params": dict(bound["params"]), "config": dict(bound["config"])}
+    view._numbers = numbers
+    return view
+
+
 class View:
     """How a state's identity is taken from its canonical state; the identity view keeps all.
 
@@ -139,6 +150,12 @@ class View:
         self._ops: list[tuple[tuple[str, ...], str, int]] = []
         self._ready = True
         self._make_ops()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the terms and what was bound and checked (the kept expressions are
+        compiled again on loading; ``rulespec verify -j`` hands searches back from workers)."""
+        return (_rebuild_view, (self.terms, self._bound, self._numbers,
+                                not self.ceilings or self._ready))
 
     def _missing(self) -> list[str]:
         return [f"cap({f}, {k})" for f, k in self.ceilings.items() if f not in self.cap]

@@ -10,7 +10,7 @@ gives each seat's exact change in win probability.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -126,8 +126,10 @@ class Verification:
 
 
 def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
-           progress: Progress | None = None) -> Verification:
-    """Explore ``engine``'s configuration from its start and check everything (see module)."""
+           progress: Progress | None = None, trace_tag: str = "") -> Verification:
+    """Explore ``engine``'s configuration from its start and check everything (see module;
+    ``trace_tag``: a word in the names of the traces written, so that the searches of one run
+    under other options do not write over each other's)."""
     explorer = Explorer(engine, view=bounds.view, max_states=bounds.max_states,
                         max_depth=bounds.max_depth, max_memory=bounds.max_memory,
                         check_merges=bounds.check_merges, progress=progress,
@@ -160,7 +162,7 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
     if bounds.view and bounds.cross_check and out.uniform is not None:
         _cross_check(engine, bounds, out)
     if trace_dir is not None:
-        _write_traces(exploration, trace_dir)
+        _write_traces(exploration, trace_dir, trace_tag)
     return out
 
 
@@ -215,8 +217,8 @@ def _invariant_status(exploration: Exploration) -> dict[str, str]:
             for inv in exploration.checks.invariants}
 
 
-def _write_traces(exploration: Exploration, folder: Path) -> None:
-    game = exploration.engine.spec.game_id
+def _write_traces(exploration: Exploration, folder: Path, tag: str = "") -> None:
+    game = exploration.engine.spec.game_id + (f"-{tag}" if tag else "")
     for n, v in enumerate(exploration.violations):
         if v.kind == "VIEW":  # about the whole graph, not one path
             continue
@@ -275,21 +277,65 @@ def options_to_run(setup: Setup, baseline: Verification) -> tuple[list[str], boo
 
 def verify_rulings(setup: Setup, bounds: Bounds, *, trace_dir: Path | None = None,
                    progress: Progress | None = None, announce: Any = None,
-                   options: bool = True) -> RulingsRun:
+                   options: bool = True, executor: Any = None) -> RulingsRun:
     """Verify the baseline, then (unless ``options`` is false) each other option of every
-    ambiguity it reaches."""
+    ambiguity it reaches.
+
+    With an ``executor`` (``rulespec.executors``: local processes or a Dask cluster) the
+    options' searches run on it side by side, each the same search as in this process, so the
+    run is the same whichever ran it; ``announce`` is then called as each one ends, with the
+    count done, not before it starts."""
     baseline_engine = setup.engine()
     baseline = verify(baseline_engine, bounds, trace_dir=trace_dir, progress=progress)
+    return RulingsRun(baseline, *rulings_after(setup, bounds, baseline, trace_dir=trace_dir,
+                                               progress=progress, announce=announce,
+                                               options=options, executor=executor))
+
+
+def rulings_after(setup: Setup, bounds: Bounds, baseline: Verification, *,
+                  trace_dir: Path | None = None, progress: Progress | None = None,
+                  announce: Any = None, options: bool = True,
+                  executor: Any = None) -> tuple[list[OptionRun], list[str], bool]:
+    """Return the option runs of a verified baseline, the ambiguities it reaches and whether
+    the engine counts none (``verify_rulings``, its baseline already searched)."""
     ambiguities, uncounted = options_to_run(setup, baseline)
-    base_config = baseline_engine.config
-    runs: list[OptionRun] = []
-    for amb in ambiguities if options else ():
-        for option in _other_options(setup.spec, amb, base_config.rulings[amb]):
+    base_config = baseline.exploration.engine.config
+    wanted = [(amb, option) for amb in (ambiguities if options else ())
+              for option in _other_options(setup.spec, amb, base_config.rulings[amb])]
+    if executor is None:
+        runs: list[OptionRun] = []
+        for amb, option in wanted:
             if announce is not None:
                 announce(amb, option)
             runs.append(_run_option(setup, bounds, amb, option, base_config, trace_dir,
                                     progress))
-    return RulingsRun(baseline, runs, ambiguities, uncounted)
+        return runs, ambiguities, uncounted
+    futures = [executor.submit(_run_option, setup, bounds, amb, option, base_config, trace_dir,
+                               None) for amb, option in wanted]
+    return gather(futures, wanted, announce), ambiguities, uncounted
+
+
+def gather(futures: Sequence[Any], wanted: Sequence[tuple[str, str]],
+           announce: Any = None) -> list[OptionRun]:
+    """Return the option runs of ``futures`` in the order submitted, announcing each as it
+    ends (``announce(AMB, "OPTION (k of n done)")``, from this thread)."""
+    for done, k in enumerate(as_they_end(futures), start=1):
+        if announce is not None:
+            amb, option = wanted[k]
+            announce(amb, f"{option} ({done} of {len(futures)} done)")
+    return [f.result() for f in futures]
+
+
+def as_they_end(futures: Sequence[Any]) -> Iterator[int]:
+    """Yield the index of each future as it ends (local processes' futures and Dask's alike:
+    both call back when a task ends, from a thread of theirs)."""
+    import queue
+
+    ended: queue.Queue[int] = queue.Queue()
+    for k, future in enumerate(futures):
+        future.add_done_callback(lambda _f, k=k: ended.put(k))
+    for _ in futures:
+        yield ended.get()
 
 
 def _other_options(spec: Spec, ambiguity: str, chosen: str) -> Sequence[str]:
@@ -307,4 +353,5 @@ def _run_option(setup: Setup, bounds: Bounds, amb: str, option: str, base: Confi
         return OptionRun(amb, option, None, "its parameters are overridden by the "
                          "configuration's own, so it plays exactly as the baseline")
     engine = setup.engine_type(setup.spec, config)
-    return OptionRun(amb, option, verify(engine, bounds, trace_dir=trace_dir, progress=progress))
+    return OptionRun(amb, option, verify(engine, bounds, trace_dir=trace_dir, progress=progress,
+                                        trace_tag=f"{amb.lower()}-{option}"))

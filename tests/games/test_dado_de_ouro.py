@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulespec.games.dado_de_ouro import DadoDeOuro
-from rulespec.reference.core import ConfigError, IllegalAction, make_config
+from rulespec.reference.core import ConfigError, IllegalAction, make_config, slot_names
 from rulespec.reference.play import check_probabilities, playout
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.invariants import Invariants
@@ -803,3 +803,26 @@ def test_clone_is_an_exact_independent_copy(rulings: dict[str, str]) -> None:
                          parameters={"die_faces": [1, 2], "rounds_per_game": 2,
                                      "games_to_win": 2, "tiebreak_rolls": 2})
     assert steps > 100
+
+
+def test_clone_is_checked_on_every_attribute_play_changes() -> None:
+    """DDO-TIE-03, DDO-TIE-06, DDO-SETUP-01, DDO-MATCH-01 under DDO-AMB-02 both-distinct and
+    DDO-AMB-11 last-starter (DDO-AMB-05 new-opening-roll, the default): whole matches of two
+    games on a two-faced die change every attribute of the engine that is not a constant table
+    (``_apart``, set when everybody rolled the same number and the second tie-break leaves out
+    whom the first settled; ``_opening_order``, the second game's opening roll starting from the
+    first game's starter), and the clone is checked against the deep copy at every one of their
+    steps."""
+    changed: set[str] = set()
+    steps = check_clones(GAME, seeds=range(3), rulings={"DDO-AMB-02": "both-distinct",
+                                                        "DDO-AMB-11": "last-starter"},
+                         parameters={"die_faces": [1, 2], "rounds_per_game": 3,
+                                     "games_to_win": 2, "tiebreak_rolls": 2},
+                         max_steps=300, play_out_every=50, changed=changed)
+    engine = new_game(GAME)
+    # No configuration constant of its own: what the configuration fixes is in ``rules`` and
+    # the other tables of SHARED.
+    constant = {"spec", "config", "players", "_rulings", *engine.SHARED}
+    attributes = {*slot_names(type(engine)), *getattr(engine, "__dict__", {})}
+    assert steps > 400
+    assert attributes - constant - changed == set()

@@ -19,7 +19,7 @@ import pytest
 
 from rulespec.games import fool
 from rulespec.games.fool import FoolEngine
-from rulespec.reference.core import CHANCE, ConfigError, IllegalAction
+from rulespec.reference.core import CHANCE, ConfigError, IllegalAction, slot_names
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.registry import get_spec
 from rulespec.spec.validate import load_spec
@@ -830,3 +830,41 @@ def test_clone_is_an_exact_independent_copy(players: int, rulings: dict[str, str
     steps = check_clones(GAME, seeds=range(2), players=players, rulings=rulings, max_steps=70,
                          parameters={"cards_per_player": 3})
     assert steps > 100
+
+
+#: What ``FoolEngine.__init__`` reads from the configuration once and nothing assigns again
+#: (immutable values: numbers, a tuple, a frozen card type), so no game changes them.
+CONFIGURATION_CONSTANTS = frozenset({
+    "colours",  # the suit_values colours, a tuple of strings
+    "wild_type",  # the wild card's type, a frozen CardType of the shared tables
+    "_small",  # whether every count of the whole deck fits in a byte (piles as bytearrays)
+    "cards_per_player",  # parameter cards_per_player
+    "fools_per_trick",  # parameter fools_per_trick at this player count
+    "wild_penalty",  # parameter wild_penalty
+    "going_out_points",  # parameter going_out_points
+    "fool_going_out_points",  # parameter fool_going_out_points
+    "end_score",  # parameter end_score
+    "plus_ten_limit",  # parameter plus_ten_limit
+})
+
+
+def test_clone_is_checked_on_every_attribute_play_changes() -> None:
+    """FOOL-DEAL-01, FOOL-LEAD-01, FOOL-END-01 under FOOL-AMB-12 random, FOOL-AMB-02
+    random-subset, FOOL-AMB-15 hand-at-a-time and FOOL-AMB-17 counter-clockwise: whole games
+    change every attribute of the engine that is neither a constant table nor a configuration
+    constant (the cards set aside, ``aside``, filled by the undealt cards and emptied for the
+    next round; the deal's step round the table, ``_deal_step``, and the deal quotas,
+    ``_quota``, set once the first dealer is drawn), and the clone is checked against the deep
+    copy at every one of their steps."""
+    changed: set[str] = set()
+    rulings = {"FOOL-AMB-12": "random", "FOOL-AMB-02": "random-subset",
+               "FOOL-AMB-15": "hand-at-a-time", "FOOL-AMB-17": "counter-clockwise"}
+    steps = check_clones(GAME, seeds=range(2), players=5, rulings=rulings, max_steps=200,
+                         play_out_every=50, parameters={"cards_per_player": 3}, changed=changed)
+    engine = new_game(GAME, players=5)
+    constant = {"spec", "config", "players", "_rulings", *engine.SHARED, *CONFIGURATION_CONSTANTS}
+    attributes = {*slot_names(type(engine)), *getattr(engine, "__dict__", {})}
+    assert steps > 150
+    assert attributes >= CONFIGURATION_CONSTANTS, \
+        "CONFIGURATION_CONSTANTS names an attribute the engine no longer has: update it"
+    assert attributes - constant - changed == set()

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulespec.cli import main
-from rulespec.reference.core import CHANCE, ConfigError, Engine, IllegalAction
+from rulespec.reference.core import CHANCE, ConfigError, Engine, IllegalAction, slot_names
 from rulespec.reference.play import check_probabilities
 from rulespec.reference.registry import check_implementation, new_game
 from rulespec.spec.registry import get_spec
@@ -960,3 +960,36 @@ def test_clone_is_an_exact_independent_copy(rulings: dict[str, str]) -> None:
     steps = check_clones(GAME, seeds=range(3), players=3, rulings=rulings, max_steps=60,
                          parameters={"target_score": 20, "total_coins": 9, "coins_per_player": 2})
     assert steps > 80
+
+
+#: What ``RubyRhino.__init__`` reads from the configuration once (through its shared setup)
+#: and nothing assigns again (numbers and a tuple), so no game changes them.
+CONFIGURATION_CONSTANTS = frozenset({
+    "_n",  # the player count
+    "_total",  # parameter total_coins
+    "_deal",  # parameter coins_per_player
+    "_target",  # parameter target_score
+    "_choice_counts",  # parameter chest_choice_counts, a tuple
+    "_dice_count",  # how many dice dice_faces describes
+})
+
+
+def test_clone_is_checked_on_every_attribute_play_changes() -> None:
+    """RR-TURN-01, RR-ROUND-05, RR-END-01 under RR-AMB-10 random-first-player, RR-AMB-11
+    same-first-player and RR-AMB-04 player-chooses: whole games change every attribute of the
+    engine that is neither a constant table nor a configuration constant (the player drawn to
+    go first, ``_first``, who starts every round; the result), and the clone is checked against
+    the deep copy at every one of their steps."""
+    changed: set[str] = set()
+    rulings = {"RR-AMB-10": "random-first-player", "RR-AMB-11": "same-first-player",
+               "RR-AMB-04": "player-chooses"}
+    steps = check_clones(GAME, seeds=range(3), players=3, rulings=rulings, max_steps=300,
+                         play_out_every=50, changed=changed,
+                         parameters={"target_score": 10, "total_coins": 9, "coins_per_player": 2})
+    engine = new_game(GAME, players=3)
+    constant = {"spec", "config", "players", "_rulings", *engine.SHARED, *CONFIGURATION_CONSTANTS}
+    attributes = {*slot_names(type(engine)), *getattr(engine, "__dict__", {})}
+    assert steps > 300
+    assert attributes >= CONFIGURATION_CONSTANTS, \
+        "CONFIGURATION_CONSTANTS names an attribute the engine no longer has: update it"
+    assert attributes - constant - changed == set()

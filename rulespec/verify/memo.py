@@ -235,7 +235,10 @@ class SchemaByProperty:
         """Return the schema split by property (None: it is not a plain object schema: a
         keyword other than properties, required and additionalProperties ties its
         properties together, or a reference needs the whole document)."""
-        if not isinstance(schema, dict) or not set(schema) <= _PLAIN:
+        # ``x-`` keywords are annotations (``x-verify``: a view, the seats' rotation), which
+        # validation ignores, as ``rulespec.spec.fastschema`` does.
+        if not isinstance(schema, dict) or not {k for k in schema
+                                                if not k.startswith("x-")} <= _PLAIN:
             return None
         if schema.get("type", "object") != "object":
             return None

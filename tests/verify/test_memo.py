@@ -83,3 +83,20 @@ def test_a_violation_is_found_as_without_the_memo() -> None:
         result = explorer.run()
         found.append([(v.kind, v.subject, v.path) for v in result.violations])
     assert found[0] == found[1] and found[0] and found[0][0][1] == "RR-INV-ROUND-WINNER"
+
+
+def test_an_annotated_schema_is_still_checked_by_property() -> None:
+    """An ``x-`` keyword at the schema's root is an annotation that validation ignores (Pig
+    0.1.2 declares its seats' rotation there, ``x-verify``): the schema is still split by
+    property, and agrees with the whole. It was not, and every Pig state was validated whole
+    again (12% of a search's time)."""
+    rng = random.Random(3)
+    plain = get_spec("ruby-rhino").state_schema
+    schema = {**plain, "x-verify": {"rotate": {"seats": ["coins"], "seat": ["turn"]}}}
+    split = SchemaByProperty.of(schema)
+    assert split is not None
+    whole = compile_schema(schema)
+    for state in _states("ruby-rhino", 2, 100):
+        for candidate in (state, _corrupted(state, rng)):
+            assert split(candidate, Fields(candidate)) == whole(candidate), candidate
+    assert SchemaByProperty.of({**plain, "oneOf": [{}]}) is None  # a keyword that ties them

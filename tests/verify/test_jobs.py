@@ -138,3 +138,30 @@ def test_the_command_line_with_two_jobs(tmp_path: Path) -> None:
     assert one.exit_code == 0, one.output
     assert two.exit_code == 0, two.output
     assert _untimed(json.loads(two.stdout)) == _untimed(json.loads(one.stdout))
+
+
+# Integration: two whole command runs, one with two worker processes (3 s and their children).
+@pytest.mark.integration
+def test_published_configurations_side_by_side(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """RR-END-01: `rulespec verify --published -j 2` searches each configuration in a worker
+    and reports them in the file's order, as one process does (timing aside). (Their other
+    options, 25 searches, would take a minute: the option runs on workers are checked above.)"""
+    from rulespec.verify import published
+
+    data = tmp_path / "published.yaml"
+    tiny = ("  - game: ruby-rhino\n    players: 2\n"
+            "    parameters: {target_score: 1, total_coins: 3, coins_per_player: 1}\n"
+            "    forget: [history, round]\n    cross_check: 0\n")
+    data.write_text("configurations:\n" + tiny + "    all_rulings: false\n"
+                    + tiny.replace("target_score: 1", "target_score: 2")
+                    + "    all_rulings: false\n", encoding="utf-8")
+    monkeypatch.setattr(published, "DATA", data)
+    runs = [CliRunner().invoke(cli, ["verify", "--published", "ruby-rhino", "--format", "json",
+                                     *jobs]) for jobs in ([], ["-j", "2"])]
+    for run in runs:
+        assert run.exit_code == 0, run.output
+    one, two = (_untimed(json.loads(r.stdout)) for r in runs)
+    assert two == one
+    assert [d["baseline"]["config"]["parameters"]["target_score"] for d in one] == [1, 2]
+    assert one[0]["baseline"]["states"] != one[1]["baseline"]["states"]

@@ -8,6 +8,7 @@ import math
 import os
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import jsonschema
@@ -116,6 +117,22 @@ def same_json(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
     return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
+
+
+@contextmanager
+def dask_cluster() -> Iterator[Any]:
+    """Yield the client of a Dask LocalCluster of one worker with two threads in this process
+    (the executors' ``--cluster``), closed at the end; skipped as ``dask_distributed`` says."""
+    distributed = dask_distributed()
+    from rulespec.executors import executor_for
+
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                       dashboard_address=None)
+    try:
+        with executor_for(1, cluster.scheduler_address) as client:
+            yield client
+    finally:
+        cluster.close()
 
 
 def dask_distributed() -> Any:

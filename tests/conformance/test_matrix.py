@@ -30,7 +30,7 @@ from rulespec.conformance.matrix.run import (
     write,
 )
 from rulespec.spec.registry import game_ids, get_spec, registered_in_process
-from tests.support import dask_distributed
+from tests.support import dask_cluster, dask_distributed
 from tests.test_cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -333,7 +333,7 @@ def test_the_committed_matrix_has_every_engine_of_the_repository() -> None:
 def test_local_processes_and_a_dask_cluster_give_the_same_outcomes(tmp_path: Path) -> None:
     """The same plan on two local processes and on a Dask LocalCluster: the same outcomes
     (Hypothesis is derandomized per configuration), the protocol engines included."""
-    distributed = dask_distributed()
+    dask_distributed()  # skipped at once where the extra is missing, not after the local run
     from rulespec.conformance.matrix.cli import _run, _Shown
     from rulespec.executors import executor_for
 
@@ -352,13 +352,8 @@ def test_local_processes_and_a_dask_cluster_give_the_same_outcomes(tmp_path: Pat
                                                   terminal=False))
     # Threads of one worker: the jobs' engines run side by side in one process, and each job
     # ends only its own.
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                       dashboard_address=None)
-    try:
-        with executor_for(1, cluster.scheduler_address) as client:
-            dask = _run(the_plan.jobs, client, _Shown(len(the_plan.jobs), quiet=True,
-                                                      terminal=False))
-    finally:
-        cluster.close()
+    with dask_cluster() as client:
+        dask = _run(the_plan.jobs, client, _Shown(len(the_plan.jobs), quiet=True,
+                                                  terminal=False))
     assert outcomes(dask) == outcomes(local)
     assert all(r.document["matrix"]["kit"]["checks"] == list(CHECK_IDS) for r in dask)

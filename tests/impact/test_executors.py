@@ -9,7 +9,7 @@ from rulespec.executors import executor_for
 from rulespec.impact.measure import plan, run
 from rulespec.impact.report import to_json
 from rulespec.spec.registry import get_spec
-from tests.support import dask_distributed
+from tests.support import dask_cluster
 
 # A small sweep: DDO-AMB-01 (d8/d10 changes every roll) and OURO-AMB-03 (who picks stolen stones)
 # with greedy players, so that both agents and both chance and player streams are exercised.
@@ -36,16 +36,10 @@ def test_inline_and_local_processes_agree() -> None:
 
 
 def test_dask_local_cluster_agrees_with_local_processes() -> None:
-    distributed = dask_distributed()
     with executor_for(2) as pool:
         local = _sweep(pool)
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                       dashboard_address=None)
-    try:
-        with executor_for(1, cluster.scheduler_address) as client:
-            dask = _sweep(client)
-    finally:
-        cluster.close()
+    with dask_cluster() as client:
+        dask = _sweep(client)
     assert dask == local
 
 

@@ -25,7 +25,7 @@ from rulespec.verify.published import load_views
 from rulespec.verify.report import rulings_json, verification_json
 from rulespec.verify.run import Bounds, Setup, verify, verify_rulings
 from tests.bridges.support import pig
-from tests.support import dask_distributed
+from tests.support import dask_cluster
 from tests.verify.support import PIG_COIN
 
 COIN = PIG_COIN["die"]
@@ -83,15 +83,9 @@ def test_two_local_processes_give_the_report_of_one() -> None:
 @pytest.mark.integration
 def test_a_dask_cluster_gives_the_report_of_one() -> None:
     """PIG-AMB-01 to PIG-AMB-03: the same on a Dask LocalCluster (the extra 'cluster')."""
-    distributed = dask_distributed()
     one = _report(None)
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                       dashboard_address=None)
-    try:
-        with executor_for(1, cluster.scheduler_address) as client:
-            dask = _report(client)
-    finally:
-        cluster.close()
+    with dask_cluster() as client:
+        dask = _report(client)
     assert dask == one
 
 

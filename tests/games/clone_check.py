@@ -139,3 +139,17 @@ def _play_out_alike(clone: Engine, twin: Engine, rng: random.Random) -> None:
         action = _pick(twin, rng)
         clone.apply(action)
         twin.apply(action)
+
+
+def never_changed(game: str, changed: set[str], *, players: int | None = None,
+                  constants: frozenset[str] = frozenset()) -> set[str]:
+    """Return the engine attributes of ``game`` that no action of the games played changed
+    (``changed``, as ``check_clones`` filled it), leaving out the constants: the base's, the
+    game's ``SHARED`` tables and ``constants`` (the game's configuration constants, set once
+    from the configuration; each must still be an attribute of the engine)."""
+    engine = new_game(game, players=players)
+    attributes = {*slot_names(type(engine)), *getattr(engine, "__dict__", {})}
+    assert attributes >= constants, \
+        f"the configuration constants name attributes {game}'s engine no longer has: " \
+        f"{sorted(constants - attributes)}"
+    return attributes - _constant(engine) - constants - changed

@@ -69,6 +69,12 @@ def test_a_stuck_worker_is_terminated_after_the_grace(capsys: Any) -> None:
 
 
 def test_workers_that_finish_are_not_terminated(capsys: Any) -> None:
-    with executor_for(2) as pool:
-        assert pool.submit(abs, -3).result() == 3
-    assert "terminated" not in capsys.readouterr().err
+    """Workers that end in time are joined, not terminated. Twenty pools in a row: joining the
+    workers beside the pool's own manager thread once raced with it, and about one shut-down in
+    five under pytest reported a worker that had exited as still running, and terminated it."""
+    for _ in range(20):
+        with executor_for(2) as pool:
+            assert pool.submit(abs, -3).result() == 3
+            workers = list(pool._processes.values())
+        assert "terminated" not in capsys.readouterr().err
+        assert [w.exitcode for w in workers] == [0, 0]

@@ -69,6 +69,8 @@ def test_a_search_survives_the_trip_from_a_worker() -> None:
     assert copy.exploration.checks.unkeyed == result.exploration.checks.unkeyed
 
 
+# Integration: two worker processes searching four configurations (6 s under CI's load).
+@pytest.mark.integration
 def test_two_local_processes_give_the_report_of_one() -> None:
     """PIG-AMB-01, PIG-AMB-02, PIG-AMB-03: each other option searched in a worker process gives
     the states, verdicts and exact fractions this process gives, in the same order."""
@@ -115,6 +117,8 @@ def test_jobs_share_out_searches_not_one_search() -> None:
     assert "--all-rulings or --published" in result.output
 
 
+# Integration: two whole command runs, one with two worker processes (5 s under CI's load).
+@pytest.mark.integration
 def test_the_command_line_with_two_jobs(tmp_path: Path) -> None:
     """PIG-AMB-01 to PIG-AMB-03: `rulespec verify ... --all-rulings -j 2` prints the report of
     one process (timing aside)."""

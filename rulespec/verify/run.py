@@ -287,19 +287,8 @@ def verify_rulings(setup: Setup, bounds: Bounds, *, trace_dir: Path | None = Non
     count done, not before it starts."""
     baseline_engine = setup.engine()
     baseline = verify(baseline_engine, bounds, trace_dir=trace_dir, progress=progress)
-    return RulingsRun(baseline, *rulings_after(setup, bounds, baseline, trace_dir=trace_dir,
-                                               progress=progress, announce=announce,
-                                               options=options, executor=executor))
-
-
-def rulings_after(setup: Setup, bounds: Bounds, baseline: Verification, *,
-                  trace_dir: Path | None = None, progress: Progress | None = None,
-                  announce: Any = None, options: bool = True,
-                  executor: Any = None) -> tuple[list[OptionRun], list[str], bool]:
-    """Return the option runs of a verified baseline, the ambiguities it reaches and whether
-    the engine counts none (``verify_rulings``, its baseline already searched)."""
     ambiguities, uncounted = options_to_run(setup, baseline)
-    base_config = baseline.exploration.engine.config
+    base_config = baseline_engine.config
     wanted = [(amb, option) for amb in (ambiguities if options else ())
               for option in _other_options(setup.spec, amb, base_config.rulings[amb])]
     if executor is None:
@@ -309,10 +298,11 @@ def rulings_after(setup: Setup, bounds: Bounds, baseline: Verification, *,
                 announce(amb, option)
             runs.append(_run_option(setup, bounds, amb, option, base_config, trace_dir,
                                     progress))
-        return runs, ambiguities, uncounted
-    futures = [executor.submit(_run_option, setup, bounds, amb, option, base_config, trace_dir,
-                               None) for amb, option in wanted]
-    return gather(futures, wanted, announce), ambiguities, uncounted
+    else:
+        futures = [executor.submit(_run_option, setup, bounds, amb, option, base_config,
+                                   trace_dir, None) for amb, option in wanted]
+        runs = gather(futures, wanted, announce)
+    return RulingsRun(baseline, runs, ambiguities, uncounted)
 
 
 def gather(futures: Sequence[Any], wanted: Sequence[tuple[str, str]],

@@ -119,6 +119,16 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(a == b) or (isinstance(a, float) and math.isnan(a) and math.isnan(b))
 
 
+def without_keys(value: Any, keys: frozenset[str] | set[str]) -> Any:
+    """Return a JSON value with every object's ``keys`` left out, at every depth (a report's
+    timings, the only fields two runs of the same work may differ in)."""
+    if isinstance(value, dict):
+        return {k: without_keys(v, keys) for k, v in value.items() if k not in keys}
+    if isinstance(value, list):
+        return [without_keys(v, keys) for v in value]
+    return value
+
+
 @contextmanager
 def dask_cluster() -> Iterator[Any]:
     """Yield the client of a Dask LocalCluster of one worker with two threads in this process

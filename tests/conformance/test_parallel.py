@@ -18,6 +18,7 @@ from rulespec.conformance.engine.adapters import SubprocessAdapter
 from rulespec.conformance.reports.report import render
 from tests.hardening.corpus import ENGINE
 from tests.hardening.test_engines_end import RULESPEC, _engine_groups, _gone
+from tests.support import without_keys
 
 from .corpus import corpus
 
@@ -26,11 +27,7 @@ TIMING = {"seconds", "spent", "found_after"}
 
 
 def _without_timing(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_timing(v) for k, v in value.items() if k not in TIMING}
-    if isinstance(value, list):
-        return [_without_timing(v) for v in value]
-    return value
+    return without_keys(value, TIMING)
 
 
 def _report(adapter: Any, game: str, players: list[int], jobs: int, trace_dir: Path,

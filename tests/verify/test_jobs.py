@@ -25,7 +25,7 @@ from rulespec.verify.published import load_views
 from rulespec.verify.report import rulings_json, verification_json
 from rulespec.verify.run import Bounds, Setup, verify, verify_rulings
 from tests.bridges.support import pig
-from tests.support import dask_cluster
+from tests.support import dask_cluster, without_keys
 from tests.verify.support import PIG_COIN
 
 COIN = PIG_COIN["die"]
@@ -43,11 +43,7 @@ def _bounds() -> Bounds:
 
 
 def _untimed(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _untimed(v) for k, v in value.items() if k not in TIMING}
-    if isinstance(value, list):
-        return [_untimed(v) for v in value]
-    return value
+    return without_keys(value, TIMING)
 
 
 def _report(executor: Any) -> Any:

@@ -138,13 +138,13 @@ class _Progress:
                    "<!-- verify:begin --> and <!-- verify:end --> markers (with a GAME, only "
                    "that game's part; the others stay).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 512), default=1, show_default=True,
-              help="Local worker processes for the searches of one run: with --all-rulings "
-                   "each other option's search, with --published each configuration's. Each "
-                   "search is the one this process would make, so the report is the same; one "
-                   "search is not split between workers.")
+              help="Local worker processes: with --all-rulings each other option's search, "
+                   "with --published each configuration's, runs on one; a single search's "
+                   "states are shared out between them by fingerprint. Either way the report "
+                   "is the one this process alone would make.")
 @click.option("--cluster", metavar="tcp://HOST:8786",
-              help="Run those searches on a Dask distributed scheduler (extra 'cluster'); "
-                   "every worker needs rulespec and the games installed.")
+              help="Run that work on a Dask distributed scheduler (extra 'cluster'); every "
+                   "worker needs rulespec and the games installed.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Report format.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
@@ -200,9 +200,6 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check, view_source=source,
                     symmetry=_symmetry(setup) if symmetry else None)
-    if (jobs > 1 or cluster) and not all_rulings:
-        raise click.UsageError("--jobs and --cluster share out the searches of --all-rulings "
-                               "or --published; one search runs in this process")
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress, jobs, cluster))
 
 
@@ -276,9 +273,19 @@ def _executor(jobs: int, cluster: str | None) -> Iterator[Any]:
         raise click.UsageError(str(exc)) from None
 
 
+def _workers(executor: Any, jobs: int) -> int:
+    """Return how many workers ``executor`` has: ``jobs`` local processes, or the Dask
+    cluster's worker threads."""
+    threads = getattr(executor, "nthreads", None)
+    if callable(threads):
+        return max(1, int(sum(threads().values())))
+    return jobs
+
+
 def _one(setup: Any, bounds: Any, all_rulings: bool, trace_dir: Path, fmt: str,
          progress: _Progress, jobs: int = 1, cluster: str | None = None) -> int:
     from rulespec.verify.keys import ViewError
+    from rulespec.verify.parallel import ParallelError
     from rulespec.verify.report import (
         rulings_json,
         rulings_text,
@@ -304,14 +311,16 @@ def _one(setup: Any, bounds: Any, all_rulings: bool, trace_dir: Path, fmt: str,
             else:
                 click.echo("\n".join(rulings_text(run, defaults)))
         else:
-            result = verify(setup.engine(), bounds, trace_dir=trace_dir, progress=progress)
+            with _executor(jobs, cluster) as executor:
+                result = verify(setup.engine(), bounds, trace_dir=trace_dir, progress=progress,
+                                executor=executor, workers=_workers(executor, jobs))
             progress.clear()
             verifications = [result]
             if fmt == "json":
                 click.echo(json.dumps(verification_json(result), indent=1))
             else:
                 click.echo("\n".join(verification_text(result, defaults)))
-    except ViewError as exc:
+    except (ViewError, ParallelError) as exc:
         raise click.UsageError(str(exc)) from None
     return EXIT_FAILED if any(v.violations for v in verifications) else EXIT_OK
 

@@ -288,20 +288,10 @@ class Explorer:
         next_look = _MEMORY_EVERY
         result = self._result
         store, stats = self.store, self.stats
-        root = self.cloner.adopt(self.start)
-        state = root.state()
-        actor, moves, problem = self.checks.moves(root)
-        key, frames = self._canon(state)
-        index = store.add(key, -1, 0, _code(actor), self._winners(root, actor))
-        self._note_frames(index, frames)
-        problem = problem or self.checks.state(state) or self._orbit_state(state)
-        result.level_starts = [0]
-        if problem is not None:
-            self._violate(problem, ())
+        first = self._begin()
+        if first is None:
             return self._finish(started)
-        if actor is None:
-            stats.terminals += 1
-        queue: deque[tuple[int, Engine, Moves]] = deque([(index, root, moves)])
+        queue: deque[tuple[int, Engine, Moves]] = deque([first])
         self._depth = 0
         next_report = started + 1.0
         while queue:
@@ -338,6 +328,23 @@ class Explorer:
                 self.progress(stats)
         stats.queued = len(queue)
         return self._finish(started)
+
+    def _begin(self) -> tuple[int, Engine, Moves] | None:
+        """Add and check the start state; return it for the queue (None: it is violated)."""
+        root = self.cloner.adopt(self.start)
+        state = root.state()
+        actor, moves, problem = self.checks.moves(root)
+        key, frames = self._canon(state)
+        index = self.store.add(key, -1, 0, _code(actor), self._winners(root, actor))
+        self._note_frames(index, frames)
+        problem = problem or self.checks.state(state) or self._orbit_state(state)
+        self._result.level_starts = [0]
+        if problem is not None:
+            self._violate(problem, ())
+            return None
+        if actor is None:
+            self.stats.terminals += 1
+        return index, root, moves
 
     def _terminal_digest(self, engine: Engine, own: tuple[int, ...] = (0,)) -> int:
         # The winners whole (the outcome figures read the representative's), the rest of the
@@ -478,17 +485,17 @@ class Explorer:
                                              f"{type(exc).__name__}: {exc}"),
                                      self._path(parent, move))
             if recheck and found != digest:
-                return self._violate(Problem(
-                    "ENGINE-ERROR", "two engines with the same memory (every attribute but "
-                    "constants, decision counts and the game's NARRATION) behaved differently "
-                    "one step ahead: play reads something the memory leaves out (the game "
-                    "declares as NARRATION an attribute that play reads)"),
-                    self._path(parent, move))
+                return self._violate(MEMORY_MISMATCH, self._path(parent, move))
             if memory is not None and digest is None:
                 if len(self._digests) >= MEMO_STATES:
                     self._digests.clear()
                 self._digests[memory] = found
             digest = found
+        return self._compare(target, digest, parent, move)
+
+    def _compare(self, target: int, digest: int, parent: int, move: int) -> bool:
+        """Compare a merged engine's digest with its representative's (kept, or waiting for its
+        expansion)."""
         digests = self.store.digests
         known = digests[target] if target < len(digests) else None
         if known is None:
@@ -590,6 +597,12 @@ class Explorer:
         result.unchecked_merges = len(self._pending)
         return result
 
+
+#: Two engines with the same memory whose digests differ (a recheck of a reused digest).
+MEMORY_MISMATCH = Problem(
+    "ENGINE-ERROR", "two engines with the same memory (every attribute but constants, decision "
+    "counts and the game's NARRATION) behaved differently one step ahead: play reads something "
+    "the memory leaves out (the game declares as NARRATION an attribute that play reads)")
 
 #: The frames of a state when the seats are not rotated.
 _NO_FRAMES = (0,)

@@ -24,6 +24,7 @@ from rulespec.verify.explore import Exploration, Explorer, Progress
 from rulespec.verify.graph import components, cyclic_components, traps
 from rulespec.verify.keys import collision_probability
 from rulespec.verify.outcomes import OptimalPlay, Outcomes, optimal_play, uniform_outcomes
+from rulespec.verify.parallel import ParallelExplorer
 from rulespec.verify.store import StateStore
 from rulespec.verify.symmetry import Seats, unfold
 from rulespec.verify.traces import write_trace
@@ -126,14 +127,19 @@ class Verification:
 
 
 def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
-           progress: Progress | None = None, trace_tag: str = "") -> Verification:
+           progress: Progress | None = None, trace_tag: str = "", executor: Any = None,
+           workers: int = 1) -> Verification:
     """Explore ``engine``'s configuration from its start and check everything (see module;
     ``trace_tag``: a word in the names of the traces written, so that the searches of one run
-    under other options do not write over each other's)."""
-    explorer = Explorer(engine, view=bounds.view, max_states=bounds.max_states,
-                        max_depth=bounds.max_depth, max_memory=bounds.max_memory,
-                        check_merges=bounds.check_merges, progress=progress,
-                        symmetry=bounds.symmetry)
+    under other options do not write over each other's; ``executor``: the search's work per
+    state shared out between its ``workers``, ``rulespec.verify.parallel``, with the same
+    result)."""
+    options: dict[str, Any] = dict(
+        view=bounds.view, max_states=bounds.max_states, max_depth=bounds.max_depth,
+        max_memory=bounds.max_memory, check_merges=bounds.check_merges, progress=progress,
+        symmetry=bounds.symmetry)
+    explorer = (Explorer(engine, **options) if executor is None
+                else ParallelExplorer(engine, executor=executor, workers=workers, **options))
     exploration = explorer.run()
     out = Verification(engine.config.to_json(), exploration, bounds)
     store = exploration.store

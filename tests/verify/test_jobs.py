@@ -105,14 +105,6 @@ def test_each_options_traces_have_their_own_names(tmp_path: Path) -> None:
     assert not [n for n in names if n.startswith("verify-pig-key-behaviour")], names
 
 
-def test_jobs_share_out_searches_not_one_search() -> None:
-    """One search runs in this process: --jobs without --all-rulings or --published is a usage
-    error that says so."""
-    result = CliRunner().invoke(cli, ["verify", "ruby-rhino", "-n", "2", "-j", "2"])
-    assert result.exit_code == 2, result.output
-    assert "--all-rulings or --published" in result.output
-
-
 # Integration: two whole command runs, one with two worker processes (5 s under CI's load).
 @pytest.mark.integration
 def test_the_command_line_with_two_jobs(tmp_path: Path) -> None:

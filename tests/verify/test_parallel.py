@@ -202,3 +202,33 @@ def test_the_command_line_shares_one_search_out() -> None:
     assert two.exit_code == 0, two.output
     assert (without_keys(json.loads(two.stdout), TIMING)
             == without_keys(json.loads(one.stdout), TIMING))
+
+
+def test_digests_reused_forgotten_and_rechecked_as_one_process_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """PIG-AMB-01 at-once, PIG-END-01: the memo of merged engines' digests, made small enough to
+    be cleared many times (Pig to 8 reuses 72 digests with the whole memo, 22 with this one),
+    rechecked every second reuse, and switched off after 5 memories: the shared-out search
+    reuses, forgets and rechecks the same digests as the one-process search."""
+    from rulespec.verify import explore
+
+    def make() -> Any:
+        return pig_engine({"PIG-AMB-01": "at-once"}, target_score=8)
+
+    view = ("last_roll", "cap(rolls, 1)", "relative(turns)")
+    whole = _same(make, view=view)
+    for module in (explore, parallel):
+        monkeypatch.setattr(module, "MEMO_STATES", 20)
+        monkeypatch.setattr(module, "RECHECK_EVERY", 2)
+    found = _same(make, view=view)
+    assert 0 < found.stats.digests_reused < whole.stats.digests_reused
+    for module in (explore, parallel):
+        monkeypatch.setattr(module, "WORTH_AFTER", 5)
+    switched = _same(make, view=view)
+    assert switched.stats.digests_reused == 0
+
+
+def test_without_the_merge_check_the_same_graph() -> None:
+    """--no-check-merges: no digests, the same states and edges."""
+    found = _same(pig_engine, max_states=150, check_merges=False)
+    assert not found.store.digests

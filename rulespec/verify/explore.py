@@ -64,7 +64,8 @@ class Stats:
     merges: int = 0
     merges_checked: int = 0
     seconds: float = 0.0
-    #: CPU seconds of this process (a busy machine's waiting not counted).
+    #: CPU seconds of this process (a busy machine's waiting not counted), and of the workers
+    #: it shared the search out to (``rulespec.verify.parallel``).
     cpu_seconds: float = 0.0
     store_bytes: int = 0
     peak_rss: int = 0

@@ -194,11 +194,13 @@ class Expanded(NamedTuple):
 
 
 def expand_states(token: str, blob: bytes, items: list[tuple[bytes, tuple[int, ...], bool]],
-                  remember: bool) -> list[Expanded]:
-    """Expand each packed state (with its frames, and whether it is terminal)."""
+                  remember: bool) -> tuple[list[Expanded], float]:
+    """Expand each packed state (with its frames, and whether it is terminal); return them
+    and the CPU seconds spent."""
+    started = time.process_time()
     explorer = _explorer(token, blob)
     return [_expand_one(explorer, unpack(explorer.start, data), own, terminal,
-                        remember) for data, own, terminal in items]
+                        remember) for data, own, terminal in items], time.process_time() - started
 
 
 def _expand_one(explorer: Explorer, engine: Engine, own: tuple[int, ...], terminal: bool,
@@ -266,17 +268,20 @@ def _memory(cloner: Cloner, engine: Engine) -> bytes | None:
     return None if memory is None else hashlib.blake2b(memory, digest_size=16).digest()
 
 
-def check_states(token: str, blob: bytes, items: list[tuple[Any, ...]]) -> list[Any]:
+def check_states(token: str, blob: bytes,
+                 items: list[tuple[Any, ...]]) -> tuple[list[Any], float]:
     """Check each packed child: a new state (``(data, None, key)``: who moves in it, its
     winners and its first problem), or a merged one (``(data, frames, key)``: its digest one
-    step ahead, ``Explorer._merge``, or what went wrong)."""
+    step ahead, ``Explorer._merge``, or what went wrong); return the answers and the CPU
+    seconds spent."""
+    started = time.process_time()
     explorer = _explorer(token, blob)
     out: list[Any] = []
     for data, own, _ in items:
         child = unpack(explorer.start, data)
         out.append(_new_state(explorer, child) if own is None
                    else _merge_digest(explorer, child, own))
-    return out
+    return out, time.process_time() - started
 
 
 def _new_state(explorer: Explorer, child: Engine) -> tuple[int, int, Problem | None]:
@@ -352,6 +357,8 @@ class ParallelExplorer(Explorer):
                 "top level of an installed module") from None
         self._token = hashlib.blake2b(self._blob, digest_size=16).hexdigest()
         self._fractions: dict[tuple[int, int], Fraction] = {}
+        #: CPU seconds the workers spent on this search's tasks.
+        self._spent = [0.0]
         #: The answers of the chunk being committed (digests reused within it are among them).
         self._answers: list[Any] = []
         #: Digests reused so far, counted as the chunks are planned (ahead of the stats).
@@ -360,7 +367,7 @@ class ParallelExplorer(Explorer):
         self._memo: dict[bytes, Any] = self._digests
         self._chunks = 0
 
-    def _share(self, fn: Callable[..., list[Any]], items: Sequence[Any], keys: Sequence[int],
+    def _share(self, fn: Callable[..., tuple[list[Any], float]], items: Sequence[Any], keys: Sequence[int],
                *extra: Any) -> list[tuple[list[int], Any]]:
         """Hand ``fn`` over ``items`` to the workers, item i to the worker ``keys[i]`` falls
         to; return each part's items' positions and its future (``_gather``)."""
@@ -402,14 +409,15 @@ class ParallelExplorer(Explorer):
             if ahead is None:
                 ahead = self._hand_out(queue, chunk_size)
             chunk, pending = ahead
-            expanded: list[Expanded] = _gather(pending, len(chunk))
+            expanded: list[Expanded] = _gather(pending, len(chunk), self._spent)
             # The next chunk's states are on the queue already (unless the queue is short):
             # the workers expand them while this process commits this one.
             ahead = self._hand_out(queue, chunk_size) if len(queue) >= chunk_size else None
             self._chunks += 1
             plan = self._plan(chunk, expanded)
             answers = (_gather(self._share(check_states, plan.items,
-                                           [item[-1] for item in plan.items]), len(plan.items))
+                                           [item[-1] for item in plan.items]), len(plan.items),
+                               self._spent)
                        if plan.items else [])
             self._answers = answers
             done = self._commit(chunk, expanded, plan, answers, queue)
@@ -431,6 +439,10 @@ class ParallelExplorer(Explorer):
                 self.progress(stats)
         stats.queued = len(queue)
         return self._finish(started)
+
+    def _snapshot(self, started: float, queued: int) -> None:
+        super()._snapshot(started, queued)
+        self.stats.cpu_seconds += self._spent[0]  # the workers' too
 
     def _plan(self, chunk: list[tuple[int, bytes]], expanded: list[Expanded]) -> _Plan:
         """Sort the chunk's children into new states and merges as the one-process search
@@ -609,11 +621,15 @@ class ParallelExplorer(Explorer):
         return found
 
 
-def _gather(parts: list[tuple[list[int], Any]], count: int) -> list[Any]:
-    """Return the answers of the parts ``_share`` handed out, in their items' order."""
+def _gather(parts: list[tuple[list[int], Any]], count: int,
+            spent: list[float]) -> list[Any]:
+    """Return the answers of the parts ``_share`` handed out, in their items' order (the
+    workers' CPU seconds added to ``spent[0]``)."""
     out: list[Any] = [None] * count
     for part, future in parts:
-        for i, answer in zip(part, future.result(), strict=True):
+        answers, seconds = future.result()
+        spent[0] += seconds
+        for i, answer in zip(part, answers, strict=True):
             out[i] = answer
     return out
 

@@ -137,6 +137,9 @@ class Setup:
     symmetry: Seats | None
     check_merges: bool
     share: bool
+    #: The start engine's attribute names in order, as the caller's explorer holds it: a
+    #: worker's must be the same, since ``pack`` leaves them out when an engine's are these.
+    layout: tuple[str, ...]
 
 
 #: Explorers built by this thread for the searches it works for, by their setup's digest (one
@@ -150,10 +153,18 @@ def _explorer(token: str, blob: bytes) -> Explorer:
     if built is None:
         built = _EXPLORERS.built = {}
     found = built.get(token)
+    if found is not None and found.cloner.changed:
+        found = None  # it found a constant changed in place: the next search starts afresh
     if found is None:
         setup: Setup = pickle.loads(blob)
         found = Explorer(setup.start, view=setup.view, symmetry=setup.symmetry,
                          check_merges=setup.check_merges, share=setup.share)
+        if tuple(found.start.__dict__) != setup.layout:
+            raise ParallelError(
+                f"the start engine's attributes arrive at a worker as "
+                f"{', '.join(found.start.__dict__)}, not as {', '.join(setup.layout)} (its "
+                "class pickles itself in its own way): search in this process (without --jobs "
+                "and --cluster)")
         if len(built) >= 4:
             built.clear()
         built[token] = found
@@ -199,8 +210,18 @@ def expand_states(token: str, blob: bytes, items: list[tuple[bytes, tuple[int, .
     and the CPU seconds spent."""
     started = time.process_time()
     explorer = _explorer(token, blob)
-    return [_expand_one(explorer, unpack(explorer.start, data), own, terminal,
-                        remember) for data, own, terminal in items], time.process_time() - started
+    out: list[Expanded] = []
+    for data, own, terminal in items:
+        try:
+            out.append(_expand_one(explorer, unpack(explorer.start, data), own, terminal,
+                                   remember))
+        except Exception as exc:  # the engine failed outside a move (its state, its moves)
+            out.append(Expanded([], (0, _failed("expanding the state", exc)), None, None))
+    return out, time.process_time() - started
+
+
+def _failed(doing: str, exc: Exception) -> Problem:
+    return Problem("ENGINE-ERROR", f"{doing} raised {type(exc).__name__}: {exc}")
 
 
 def _expand_one(explorer: Explorer, engine: Engine, own: tuple[int, ...], terminal: bool,
@@ -247,10 +268,15 @@ def _expand_one(explorer: Explorer, engine: Engine, own: tuple[int, ...], termin
         merged = (checks.state(child_state, only_unkeyed=True, fields=child_fields,
                                changed=None if explorer.rotation is not None
                                else explorer._reached) if view else None)
+        try:
+            data = pack(explorer.start, child)
+        except Exception as exc:  # an attribute pickle cannot write (a function, a lock)
+            return Expanded(children, (k, _failed(
+                f"sending the engine after {action!r} to a worker (search without --jobs and "
+                "--cluster)", exc)), None, None)
         children.append(Child(key, child_frames, (p.numerator, p.denominator), problem,
                               tuple(a for a, n in counts.items() if n),
-                              _memory(cloner, child) if remember else None, pack(explorer.start, child),
-                              merged))
+                              _memory(cloner, child) if remember else None, data, merged))
         if problem is not None:
             return Expanded(children, None, None, None)
     digest = None
@@ -264,6 +290,11 @@ def _expand_one(explorer: Explorer, engine: Engine, own: tuple[int, ...], termin
 def _memory(cloner: Cloner, engine: Engine) -> bytes | None:
     """Return a digest of the engine's memory (``Cloner.memory``): 16 bytes to send, not the
     memory; equal memories, equal digests, and unequal ones differ but with odds of 2**-128."""
+    for name, value in cloner.shared.items():
+        if getattr(engine, name, _NONE) is not value:
+            # A copy of its own of a constant another worker found changed in place: the
+            # memory, which leaves the constants out, does not say what the engine is.
+            return None
     memory = cloner.memory(engine)
     return None if memory is None else hashlib.blake2b(memory, digest_size=16).digest()
 
@@ -278,9 +309,13 @@ def check_states(token: str, blob: bytes,
     explorer = _explorer(token, blob)
     out: list[Any] = []
     for data, own, _ in items:
-        child = unpack(explorer.start, data)
-        out.append(_new_state(explorer, child) if own is None
-                   else _merge_digest(explorer, child, own))
+        try:
+            child = unpack(explorer.start, data)
+            out.append(_new_state(explorer, child) if own is None
+                       else _merge_digest(explorer, child, own))
+        except Exception as exc:  # the engine failed checking a state (its moves, its result)
+            problem = _failed("checking the state", exc)
+            out.append((TERMINAL_NODE, 0, problem) if own is None else problem)
     return out, time.process_time() - started
 
 
@@ -345,8 +380,8 @@ class ParallelExplorer(Explorer):
         self.executor = executor
         self.workers = max(1, workers)
         setup = Setup(self.start, tuple(options.get("view", ())), options.get("symmetry"),
-                      self.check_merges,
-                      options.get("share", True))
+                      self.check_merges, options.get("share", True),
+                      tuple(self.start.__dict__))
         try:
             self._blob = pickle.dumps(setup, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # an engine class defined inside a function, say
@@ -454,7 +489,7 @@ class ParallelExplorer(Explorer):
         items: list[tuple[Any, ...]] = []
         kinds: list[list[Any]] = []
         rotation = self.rotation
-        for (_, _), state in zip(chunk, expanded, strict=True):
+        for (index, _), state in zip(chunk, expanded, strict=True):
             kind: list[Any] = []
             kinds.append(kind)
             for child in state.children:
@@ -491,7 +526,8 @@ class ParallelExplorer(Explorer):
                 kind.append(merge)
             if state.failure is not None:
                 return _Plan(items, kinds)
-            if self.check_merges and state.digest is not None:
+            if (self.check_merges and state.digest is not None
+                    and store.actors[index] != TERMINAL_NODE):  # a terminal's memory: not taken
                 memory = self._planned_memory(state.memory)
                 if memory is not None:
                     self._remember(memory, state.digest)

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from rulespec.cli import cli
 from rulespec.executors import InlineExecutor, executor_for
+from rulespec.games.ruby_rhino import RubyRhino
 from rulespec.reference.core import CHANCE
 from rulespec.verify import parallel
 from rulespec.verify.explore import Exploration, Explorer
@@ -73,10 +74,16 @@ def _graph(found: Exploration) -> dict[str, Any]:
 
 def _same(make: Any, workers: int = 3, **options: Any) -> Exploration:
     """Explore in one process and shared out; assert the two graphs are one; return it."""
-    alone = Explorer(make(), **options).run()
-    shared = ParallelExplorer(make(), executor=InlineExecutor(), workers=workers,
-                              **options).run()
+    one = Explorer(make(), **options)
+    alone = one.run()
+    many = ParallelExplorer(make(), executor=InlineExecutor(), workers=workers, **options)
+    shared = many.run()
     assert _graph(shared) == _graph(alone)
+    # The engines' memories taken as one process takes them (terminal states' are not): the
+    # memo's switch-off, after WORTH_AFTER of them, comes at the same one. (A search that stops
+    # has planned the rest of its last chunk, past the stop.)
+    if alone.complete:
+        assert many._looked == one._looked
     return alone
 
 
@@ -156,6 +163,26 @@ def test_an_engine_that_cannot_be_sent_is_refused_clearly() -> None:
     what to do, before anything runs."""
     with pytest.raises(ParallelError, match="without --jobs and --cluster"):
         ParallelExplorer(tie_engine([0], [[0], [1]]), executor=InlineExecutor(), workers=2)
+
+
+class HookedRhino(RubyRhino):
+    """Ruby Rhino that keeps a function once play starts: fine for one process (an engine copy
+    shares it), but no worker can be sent it."""
+
+    def apply(self, action: Any) -> None:
+        super().apply(action)
+        self.hook = lambda: None
+
+
+def test_an_engine_that_cannot_be_sent_midway_stops_the_search_clearly() -> None:
+    """An engine whose state cannot be pickled stops the shared-out search with ENGINE-ERROR at
+    the move that made it so, saying what to do, instead of a worker's traceback."""
+    base = rhino_engine()
+    found = ParallelExplorer(HookedRhino(base.spec, base.config), executor=InlineExecutor(),
+                             workers=2, view=RHINO_SUMMARY).run()
+    assert [v.kind for v in found.violations] == ["ENGINE-ERROR"]
+    assert "without --jobs and --cluster" in found.violations[0].message
+    assert len(found.violations[0].path) == 1
 
 
 # Integration: starts two worker processes (2 s under load).

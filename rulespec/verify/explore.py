@@ -240,6 +240,49 @@ class Explorer:
                 return _rotated(problem, r)
         return None
 
+    def _step(self, engine: Engine, action: Action) -> tuple[Engine, dict[str, Any]] | Problem:
+        """Apply ``action`` to a copy of ``engine``; return the copy and its canonical state,
+        or what the engine did wrong (refused a move it listed, or failed)."""
+        child = self.cloner.clone(engine)
+        try:
+            child.apply(action)
+            self.cloner.check(child)
+            return child, child.state()
+        except IllegalAction as exc:
+            return Problem("REFUSED", f"the engine refuses {action!r}, which it listed as "
+                           f"legal: {exc}")
+        except Exception as exc:  # the engine under exploration failed: report, not crash
+            return Problem("ENGINE-ERROR", f"applying {action!r} raised "
+                           f"{type(exc).__name__}: {exc}")
+
+    def _transition(self, prev: Mapping[str, Any], action: Action, state: Mapping[str, Any],
+                    prev_fields: Fields, fields: Fields) -> Problem | None:
+        """Check one step's transition invariants (with seat symmetry, rotated too)."""
+        problem = self.checks.transition(prev, action, state, prev_fields=prev_fields,
+                                         fields=fields)
+        if problem is None and self.rotation is not None:
+            problem = self._orbit_transition(prev, action, state)
+        return problem
+
+    def _found(self, engine: Engine, state: Mapping[str, Any],
+               fields: Fields | None = None) -> tuple[Any, Moves, int, Problem | None]:
+        """Check a state found for the first time: return who moves, the moves, the winners
+        (``store.winners_mask``) and the first problem of its moves, state or rotations."""
+        actor, moves, problem = self.checks.moves(engine)
+        winners = self._winners(engine, actor)
+        problem = (problem or self.checks.state(state, fields=fields)
+                   or self._orbit_state(state))
+        return actor, moves, winners, problem
+
+    def _merged(self, state: Mapping[str, Any], fields: Fields | None,
+                turned: bool) -> Problem | None:
+        """Check a state merged under a view: equal keys mean equal values outside the fields
+        the view's terms reach (the representative's passed), so the schema checks those
+        alone (all of them when the seats are rotated), with the invariants the key does not
+        decide."""
+        return self.checks.state(state, only_unkeyed=True, fields=fields,
+                                 changed=None if turned else self._reached)
+
     def _framed(self, actor: int | None, moves: Moves, keys: list[int],
                 frames: list[tuple[int, ...]], labels: list[Any], own: tuple[int, ...]) -> int:
         """Return the digest of what can happen next, in the state's own frame: the mover's
@@ -297,15 +340,9 @@ class Explorer:
         next_report = started + 1.0
         while queue:
             index, engine, moves = queue[0]
-            starts = result.level_starts
-            if len(starts) > self._depth + 1 and index >= starts[self._depth + 1]:
-                self._depth += 1
-            terminal = store.actors[index] == TERMINAL_NODE
-            if self.max_depth is not None and self._depth >= self.max_depth and not terminal:
-                result.stopped = "max-depth"
-                break
-            if self.max_states is not None and len(store) >= self.max_states:
-                result.stopped = "max-states"
+            terminal, stop = self._take(index)
+            if stop is not None:
+                result.stopped = stop
                 break
             queue.popleft()
             if terminal:
@@ -330,15 +367,27 @@ class Explorer:
         stats.queued = len(queue)
         return self._finish(started)
 
+    def _take(self, index: int) -> tuple[bool, str | None]:
+        """Come to state ``index``, next on the queue (its level the depth); return whether it
+        is terminal, and why the search stops before expanding it (None: it does not)."""
+        starts = self._result.level_starts
+        if len(starts) > self._depth + 1 and index >= starts[self._depth + 1]:
+            self._depth += 1
+        terminal = self.store.actors[index] == TERMINAL_NODE
+        if self.max_depth is not None and self._depth >= self.max_depth and not terminal:
+            return terminal, "max-depth"
+        if self.max_states is not None and len(self.store) >= self.max_states:
+            return terminal, "max-states"
+        return terminal, None
+
     def _begin(self) -> tuple[int, Engine, Moves] | None:
         """Add and check the start state; return it for the queue (None: it is violated)."""
         root = self.cloner.adopt(self.start)
         state = root.state()
-        actor, moves, problem = self.checks.moves(root)
+        actor, moves, winners, problem = self._found(root, state)
         key, frames = self._canon(state)
-        index = self.store.add(key, -1, 0, _code(actor), self._winners(root, actor))
+        index = self.store.add(key, -1, 0, _code(actor), winners)
         self._note_frames(index, frames)
-        problem = problem or self.checks.state(state) or self._orbit_state(state)
         self._result.level_starts = [0]
         if problem is not None:
             self._violate(problem, ())
@@ -374,28 +423,20 @@ class Explorer:
     def _expand(self, index: int, engine: Engine, moves: Moves,
                 queue: deque[tuple[int, Engine, Moves]]) -> bool:
         """Expand one state; return False when a violation stops the search."""
-        store, stats, checks, view = self.store, self.stats, self.checks, self.view
+        store, stats, view = self.store, self.stats, self.view
         state = engine.state()
         keys: list[int] = []
         frames: list[tuple[int, ...]] = []
         labels: list[Any] = []
         edges = self.check_merges and bool(view.edges)
         fields = Fields(state)
-        cloner = self.cloner
         rotation = self.rotation
         own_frames = self._frames
         for k, (action, p) in enumerate(moves):
-            child = cloner.clone(engine)
-            try:
-                child.apply(action)
-                cloner.check(child)
-                child_state = child.state()
-            except IllegalAction as exc:
-                return self._violate(Problem("REFUSED", f"the engine refuses {action!r}, which "
-                                             f"it listed as legal: {exc}"), self._path(index, k))
-            except Exception as exc:  # the engine under exploration failed: report, not crash
-                return self._violate(Problem("ENGINE-ERROR", f"applying {action!r} raised "
-                                             f"{type(exc).__name__}: {exc}"), self._path(index, k))
+            stepped = self._step(engine, action)
+            if isinstance(stepped, Problem):
+                return self._violate(stepped, self._path(index, k))
+            child, child_state = stepped
             stats.transitions += 1
             key, child_frames = self._canon(child_state)
             keys.append(key)
@@ -403,21 +444,16 @@ class Explorer:
             if edges:
                 labels.append(view.edge(state, action, child_state))
             child_fields = Fields(child_state)
-            problem = checks.transition(state, action, child_state, prev_fields=fields,
-                                        fields=child_fields)
-            if problem is None and rotation is not None:
-                problem = self._orbit_transition(state, action, child_state)
+            problem = self._transition(state, action, child_state, fields, child_fields)
             if problem is not None:
                 return self._violate(problem, self._path(index, k))
             self._note_decisions(child)
             target = store.find(key)
             if target < 0:
-                child_actor, child_moves, problem = checks.moves(child)
-                target = store.add(key, index, k, _code(child_actor),
-                                   self._winners(child, child_actor))
+                child_actor, child_moves, winners, problem = self._found(child, child_state,
+                                                                         child_fields)
+                target = store.add(key, index, k, _code(child_actor), winners)
                 self._note_frames(target, child_frames)
-                problem = (problem or checks.state(child_state, fields=child_fields)
-                           or self._orbit_state(child_state))
                 if problem is not None:
                     return self._violate(problem, self._path(target))
                 if len(self._result.level_starts) <= self._depth + 1:
@@ -431,11 +467,7 @@ class Explorer:
                 if turned:
                     stats.rotated_merges += 1
                 if view:
-                    # Equal keys: equal values outside the fields the view's terms reach
-                    # (the representative's passed), so the schema checks those alone (all of
-                    # them when the seats are rotated).
-                    problem = checks.state(child_state, only_unkeyed=True, fields=child_fields,
-                                           changed=None if turned else self._reached)
+                    problem = self._merged(child_state, child_fields, turned)
                     if problem is not None:
                         return self._violate(problem, self._path(index, k))
                 if self.check_merges and not self._merge(target, child, index, k, child_frames):
@@ -453,9 +485,7 @@ class Explorer:
             if self.remember:  # an engine merged later with this one's memory: the same digest
                 memory = self._memory(engine)
                 if memory is not None:
-                    if len(self._digests) >= MEMO_STATES:
-                        self._digests.clear()
-                    self._digests[memory] = digest
+                    self._remember(memory, digest)
             return self._settle(index, digest)
         return True
 
@@ -475,24 +505,28 @@ class Explorer:
             self._result.memory.update(self._memory_differences(target, child))
         if digest is None or recheck:
             # An engine with a memory met before has the moves already checked with it.
-            actor, moves, problem = self.checks.moves(child)
-            if problem is not None:  # a malformed result or moves: not its key's state
-                return self._violate(problem, self._path(parent, move))
-            try:
-                found = (self._terminal_digest(child, own) if actor is None
-                         else self._digest(child, actor, moves, spend=True, own=own)[0])
-            except Exception as exc:
-                return self._violate(Problem("ENGINE-ERROR", f"a move of a merged state raised "
-                                             f"{type(exc).__name__}: {exc}"),
-                                     self._path(parent, move))
+            found = self._ahead(child, own)
+            if isinstance(found, Problem):
+                return self._violate(found, self._path(parent, move))
             if recheck and found != digest:
                 return self._violate(MEMORY_MISMATCH, self._path(parent, move))
             if memory is not None and digest is None:
-                if len(self._digests) >= MEMO_STATES:
-                    self._digests.clear()
-                self._digests[memory] = found
+                self._remember(memory, found)
             digest = found
         return self._compare(target, digest, parent, move)
+
+    def _ahead(self, child: Engine, own: tuple[int, ...]) -> int | Problem:
+        """Return a merged engine's digest one step ahead (``spend``: the engine is used up),
+        or what is wrong with it: its moves or result, or an error of the engine's."""
+        actor, moves, problem = self.checks.moves(child)
+        if problem is not None:  # a malformed result or moves: not its key's state
+            return problem
+        try:
+            return (self._terminal_digest(child, own) if actor is None
+                    else self._digest(child, actor, moves, spend=True, own=own)[0])
+        except Exception as exc:
+            return Problem("ENGINE-ERROR", f"a move of a merged state raised "
+                           f"{type(exc).__name__}: {exc}")
 
     def _compare(self, target: int, digest: int, parent: int, move: int) -> bool:
         """Compare a merged engine's digest with its representative's (kept, or waiting for its
@@ -513,16 +547,28 @@ class Explorer:
 
     def _memory(self, engine: Engine) -> bytes | None:
         """Return the engine's memory while remembering digests is worth it."""
+        return self.cloner.memory(engine) if self._looking(self.stats.digests_reused) else None
+
+    def _looking(self, reused: int) -> bool:
+        """Count a memory taken (``reused``: digests reused so far); return whether to take it,
+        False once remembering digests is off."""
         if not self.remember:
-            return None
+            return False
         self._looked += 1
-        if self._looked == WORTH_AFTER and self.stats.digests_reused * 20 < WORTH_AFTER:
+        if self._looked == WORTH_AFTER and reused * 20 < WORTH_AFTER:
             # Fewer than one in 20 of the memories taken met one seen before (Dado de Ouro's
             # few merges each follow a new roll): they cost more than they save.
             self.remember = False
             self._digests.clear()
-            return None
-        return self.cloner.memory(engine)
+            return False
+        return True
+
+    def _remember(self, memory: bytes, digest: Any) -> None:
+        """Remember a digest by the memory of the engine it is of (at most MEMO_STATES; a
+        shared-out search may keep a placeholder for one still being worked out)."""
+        if len(self._digests) >= MEMO_STATES:
+            self._digests.clear()
+        self._digests[memory] = digest
 
     def _settle(self, index: int, digest: int) -> bool:
         """Keep a state's digest and compare the merges that waited for it."""
@@ -553,12 +599,8 @@ class Explorer:
 
     def _note_decisions(self, engine: Engine) -> None:
         reached = self._result.reached
-        # The counters themselves (``decisions`` builds a Counter of them at every call).
-        counts = getattr(engine, "_decisions", None)
-        if type(counts) is not dict:
-            counts = engine.decisions
-        for amb, count in counts.items():
-            if count and amb not in reached:
+        for amb in decided(engine):
+            if amb not in reached:
                 reached.add(amb)
 
     def _winners(self, engine: Engine, actor: Any) -> int:
@@ -650,6 +692,15 @@ def _code(actor: Any) -> int:
     if actor is None:
         return TERMINAL_NODE
     return CHANCE_NODE if actor in (-1, "chance") else int(actor)
+
+
+def decided(engine: Engine) -> list[str]:
+    """Return the ambiguities whose decision point the engine has reached."""
+    # The counters themselves (``decisions`` builds a Counter of them at every call).
+    counts = getattr(engine, "_decisions", None)
+    if type(counts) is not dict:
+        counts = engine.decisions
+    return [amb for amb, count in counts.items() if count]
 
 
 def replay(start: Engine, path: list[int] | tuple[int, ...]) -> Engine:

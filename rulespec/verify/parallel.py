@@ -37,19 +37,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from rulespec.reference.core import Engine, IllegalAction, slot_names
+from rulespec.reference.core import Engine, slot_names
 from rulespec.verify.checks import Problem
 from rulespec.verify.cloning import Cloner
 from rulespec.verify.explore import (
-    MEMO_STATES,
     MEMORY_MISMATCH,
     MEMORY_SAMPLES,
     RECHECK_EVERY,
-    WORTH_AFTER,
     Exploration,
     Explorer,
     _code,
     current_rss,
+    decided,
 )
 from rulespec.verify.memo import Fields
 from rulespec.verify.store import TERMINAL_NODE
@@ -239,35 +238,21 @@ def _expand_one(explorer: Explorer, engine: Engine, own: tuple[int, ...], termin
     frames: list[tuple[int, ...]] = []
     labels: list[Any] = []
     for k, (action, p) in enumerate(moves):
-        child = cloner.clone(engine)
-        try:
-            child.apply(action)
-            cloner.check(child)
-            child_state = child.state()
-        except IllegalAction as exc:
-            return Expanded(children, (k, Problem("REFUSED", f"the engine refuses {action!r}, "
-                                                  f"which it listed as legal: {exc}")), None, None)
-        except Exception as exc:  # the engine under exploration failed: report, not crash
-            return Expanded(children, (k, Problem("ENGINE-ERROR", f"applying {action!r} raised "
-                                                  f"{type(exc).__name__}: {exc}")), None, None)
+        stepped = explorer._step(engine, action)
+        if isinstance(stepped, Problem):
+            return Expanded(children, (k, stepped), None, None)
+        child, child_state = stepped
         key, child_frames = explorer._canon(child_state)
         keys.append(key)
         frames.append(child_frames)
         if edges:
             labels.append(view.edge(state, action, child_state))
         child_fields = Fields(child_state)
-        problem = checks.transition(state, action, child_state, prev_fields=fields,
-                                    fields=child_fields)
-        if problem is None and explorer.rotation is not None:
-            problem = explorer._orbit_transition(state, action, child_state)
-        counts = getattr(child, "_decisions", None)
-        if type(counts) is not dict:
-            counts = child.decisions
-        # Unchanged fields are those a view's terms do not reach, unless the child merges
-        # into a rotation of itself: all of them then (``Explorer._expand``).
-        merged = (checks.state(child_state, only_unkeyed=True, fields=child_fields,
-                               changed=None if explorer.rotation is not None
-                               else explorer._reached) if view else None)
+        problem = explorer._transition(state, action, child_state, fields, child_fields)
+        # Whether the child merges into a rotation of its representative is not known here:
+        # under seat symmetry every field is checked, as for a rotated merge.
+        merged = (explorer._merged(child_state, child_fields, explorer.rotation is not None)
+                  if view else None)
         try:
             data = pack(explorer.start, child)
         except Exception as exc:  # an attribute pickle cannot write (a function, a lock)
@@ -275,7 +260,7 @@ def _expand_one(explorer: Explorer, engine: Engine, own: tuple[int, ...], termin
                 f"sending the engine after {action!r} to a worker (search without --jobs and "
                 "--cluster)", exc)), None, None)
         children.append(Child(key, child_frames, (p.numerator, p.denominator), problem,
-                              tuple(a for a, n in counts.items() if n),
+                              tuple(decided(child)),
                               _memory(cloner, child) if remember else None, data, merged))
         if problem is not None:
             return Expanded(children, None, None, None)
@@ -311,33 +296,15 @@ def check_states(token: str, blob: bytes,
     for data, own, _ in items:
         try:
             child = unpack(explorer.start, data)
-            out.append(_new_state(explorer, child) if own is None
-                       else _merge_digest(explorer, child, own))
+            if own is None:
+                actor, _, winners, problem = explorer._found(child, child.state())
+                out.append((_code(actor), winners, problem))
+            else:
+                out.append(explorer._ahead(child, own))
         except Exception as exc:  # the engine failed checking a state (its moves, its result)
             problem = _failed("checking the state", exc)
             out.append((TERMINAL_NODE, 0, problem) if own is None else problem)
     return out, time.process_time() - started
-
-
-def _new_state(explorer: Explorer, child: Engine) -> tuple[int, int, Problem | None]:
-    checks = explorer.checks
-    state = child.state()
-    actor, _, problem = checks.moves(child)
-    winners = explorer._winners(child, actor)
-    problem = problem or checks.state(state) or explorer._orbit_state(state)
-    return _code(actor), winners, problem
-
-
-def _merge_digest(explorer: Explorer, child: Engine, own: tuple[int, ...]) -> int | Problem:
-    actor, moves, problem = explorer.checks.moves(child)
-    if problem is not None:
-        return problem
-    try:
-        return (explorer._terminal_digest(child, own) if actor is None
-                else explorer._digest(child, actor, moves, spend=True, own=own)[0])
-    except Exception as exc:
-        return Problem("ENGINE-ERROR", f"a move of a merged state raised "
-                       f"{type(exc).__name__}: {exc}")
 
 
 # -- what this process does ------------------------------------------------------------------------
@@ -535,19 +502,7 @@ class ParallelExplorer(Explorer):
 
     def _planned_memory(self, memory: bytes | None) -> bytes | None:
         """``Explorer._memory`` of an engine whose memory a worker took."""
-        if not self.remember:
-            return None
-        self._looked += 1
-        if self._looked == WORTH_AFTER and self._reused_planned * 20 < WORTH_AFTER:
-            self.remember = False
-            self._digests.clear()
-            return None
-        return memory
-
-    def _remember(self, memory: bytes, digest: Any) -> None:
-        if len(self._digests) >= MEMO_STATES:
-            self._digests.clear()
-        self._memo[memory] = digest
+        return memory if self._looking(self._reused_planned) else None
 
     def _commit(self, chunk: list[tuple[int, bytes]], expanded: list[Expanded], plan: _Plan,
                 answers: list[Any], queue: deque[tuple[int, bytes]]) -> int:
@@ -555,15 +510,9 @@ class ParallelExplorer(Explorer):
         taken off the queue (fewer than all: the search stops)."""
         result, store = self._result, self.store
         for position, ((index, _), state) in enumerate(zip(chunk, expanded, strict=True)):
-            starts = result.level_starts
-            if len(starts) > self._depth + 1 and index >= starts[self._depth + 1]:
-                self._depth += 1
-            terminal = store.actors[index] == TERMINAL_NODE
-            if self.max_depth is not None and self._depth >= self.max_depth and not terminal:
-                result.stopped = "max-depth"
-                return position
-            if self.max_states is not None and len(store) >= self.max_states:
-                result.stopped = "max-states"
+            terminal, stop = self._take(index)
+            if stop is not None:
+                result.stopped = stop
                 return position
             if terminal:
                 store.close_expansion()

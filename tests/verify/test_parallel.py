@@ -244,13 +244,12 @@ def test_digests_reused_forgotten_and_rechecked_as_one_process_does(
 
     view = ("last_roll", "cap(rolls, 1)", "relative(turns)")
     whole = _same(make, view=view)
+    monkeypatch.setattr(explore, "MEMO_STATES", 20)
     for module in (explore, parallel):
-        monkeypatch.setattr(module, "MEMO_STATES", 20)
         monkeypatch.setattr(module, "RECHECK_EVERY", 2)
     found = _same(make, view=view)
     assert 0 < found.stats.digests_reused < whole.stats.digests_reused
-    for module in (explore, parallel):
-        monkeypatch.setattr(module, "WORTH_AFTER", 5)
+    monkeypatch.setattr(explore, "WORTH_AFTER", 5)
     switched = _same(make, view=view)
     assert switched.stats.digests_reused == 0
 

@@ -29,27 +29,32 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
-from hashlib import blake2b
 from typing import Any
 
-from rulespec.reference.core import Action, Engine, IllegalAction, slot_names
-from rulespec.verify.checks import Problem, StateChecks, Violation, encode_action
+from rulespec.reference.core import Action, Engine, IllegalAction
+from rulespec.verify.checks import Problem, StateChecks, Violation
 from rulespec.verify.cloning import Cloner
 from rulespec.verify.decides import Abstraction
+from rulespec.verify.engines import (
+    Moves,
+    attribute_differences,
+    behaviour,
+    decided,
+    digest_text,
+    node_code,
+    replay,
+)
 from rulespec.verify.keys import View, fingerprint, key_bytes
 from rulespec.verify.memo import Fields
-from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore, winners_mask
+from rulespec.verify.store import TERMINAL_NODE, StateStore, winners_mask
 from rulespec.verify.symmetry import Rotation, Seats
 
-Moves = list[tuple[Action, Fraction]]
 #: Called about once a second with the figures so far.
 Progress = Callable[["Stats"], None]
 
 #: Merges whose two engines are compared attribute by attribute, to name the hidden memory.
 MEMORY_SAMPLES = 32
 #: Engine attributes that are caches of the current step, not memory (``StepMemo``).
-_CACHES = frozenset({"_state_memo", "_legal_memo"})
 
 
 @dataclass
@@ -289,9 +294,9 @@ class Explorer:
         seat and the successors' frames relative to it (the least over the state's frames, when
         it is its own rotation)."""
         if self.rotation is None:
-            return _behaviour(actor, moves, keys, labels)
+            return behaviour(actor, moves, keys, labels)
         n = self.rotation.players
-        return min(_behaviour(actor if actor is None or actor < 0 else (actor - g) % n, moves,
+        return min(behaviour(actor if actor is None or actor < 0 else (actor - g) % n, moves,
                               keys, [*labels, [sorted((f - g) % n for f in fr) for fr in frames]])
                    for g in own)
 
@@ -386,7 +391,7 @@ class Explorer:
         state = root.state()
         actor, moves, winners, problem = self._found(root, state)
         key, frames = self._canon(state)
-        index = self.store.add(key, -1, 0, _code(actor), winners)
+        index = self.store.add(key, -1, 0, node_code(actor), winners)
         self._note_frames(index, frames)
         self._result.level_starts = [0]
         if problem is not None:
@@ -406,7 +411,7 @@ class Explorer:
             if g and self.rotation is not None:
                 seen = self.rotation.rotate({"result": result}, g)["result"]
             winners = seen.get("winners") if isinstance(seen, dict) else None
-            digests.append(_hash(repr(("over", key_bytes([winners, self.view.result(seen)])))))
+            digests.append(digest_text(repr(("over", key_bytes([winners, self.view.result(seen)])))))
         return min(digests)
 
     def _own(self, index: int) -> tuple[int, ...]:
@@ -452,7 +457,7 @@ class Explorer:
             if target < 0:
                 child_actor, child_moves, winners, problem = self._found(child, child_state,
                                                                          child_fields)
-                target = store.add(key, index, k, _code(child_actor), winners)
+                target = store.add(key, index, k, node_code(child_actor), winners)
                 self._note_frames(target, child_frames)
                 if problem is not None:
                     return self._violate(problem, self._path(target))
@@ -480,7 +485,7 @@ class Explorer:
         if self.check_merges:
             actor = engine.current_player()
             own = self._own(index)
-            digest = self._framed(None if actor is None else _code(actor), moves, keys, frames,
+            digest = self._framed(None if actor is None else node_code(actor), moves, keys, frames,
                                   labels, own)
             if self.remember:  # an engine merged later with this one's memory: the same digest
                 memory = self._memory(engine)
@@ -657,89 +662,3 @@ def _rotated(problem: Problem, r: int) -> Problem:
         f"with the seats rotated by {r} (the spec declares them interchangeable, so this "
         f"rotation shares the state's key; if it is not a state of the game, the declaration is "
         f"wrong: without --symmetry states are checked as reached): {problem.message}"))
-
-
-def _behaviour(actor: int | None, moves: Moves, keys: list[int], labels: list[Any]) -> int:
-    """Return the digest of what can happen next in a state: who moves, the moves and their
-    probabilities, the successors' keys and the moves' labels. A state expanded and a state
-    merged into it are compared by it, so both are digested here, the same way."""
-    return _hash(repr((actor, _moves_text(moves), keys, labels)))
-
-
-#: The canonical text of lists of moves, by their ``repr`` (equal for lists of JSON actions and
-#: exact probabilities only when they hold the same values of the same types in the same
-#: order): the same few lists (a die's faces, roll or hold) come again at every state.
-_MOVES_TEXT: dict[str, str] = {}
-
-
-def _moves_text(moves: Moves) -> str:
-    """Return the moves' actions as canonical JSON and their probabilities, as one text."""
-    shown = repr(moves)
-    text = _MOVES_TEXT.get(shown)
-    if text is None:
-        text = repr([(encode_action(a), str(p)) for a, p in moves])
-        if len(_MOVES_TEXT) >= 1 << 16:
-            _MOVES_TEXT.clear()
-        _MOVES_TEXT[shown] = text
-    return text
-
-
-def _hash(text: str) -> int:
-    return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "little")
-
-
-def _code(actor: Any) -> int:
-    if actor is None:
-        return TERMINAL_NODE
-    return CHANCE_NODE if actor in (-1, "chance") else int(actor)
-
-
-def decided(engine: Engine) -> list[str]:
-    """Return the ambiguities whose decision point the engine has reached."""
-    # The counters themselves (``decisions`` builds a Counter of them at every call).
-    counts = getattr(engine, "_decisions", None)
-    if type(counts) is not dict:
-        counts = engine.decisions
-    return [amb for amb, count in counts.items() if count]
-
-
-def replay(start: Engine, path: list[int] | tuple[int, ...]) -> Engine:
-    """Return a copy of ``start`` with the moves numbered ``path`` applied in order."""
-    engine = start.clone()
-    for move in path:
-        actor = engine.current_player()
-        if actor == "chance":
-            action = engine.chance_outcomes()[move][0]
-        else:
-            action = engine.legal_actions()[move]
-        engine.apply(action)
-    return engine
-
-
-def attribute_differences(a: Engine, b: Engine) -> list[str]:
-    """Return the names of the instance attributes in which two engines of one class differ
-    (caches of the current step aside)."""
-    names = [n for n in (*getattr(a, "__dict__", {}), *slot_names(type(a))) if n not in _CACHES]
-    return [name for name in dict.fromkeys(names)
-            if not _same(getattr(a, name, _MISSING), getattr(b, name, _MISSING))]
-
-
-_MISSING = object()
-
-
-def _same(x: Any, y: Any, depth: int = 0) -> bool:
-    """Return True when two pieces of engine state are equal, objects compared by their
-    attributes when their class does not define equality."""
-    if x is y:
-        return True
-    if type(x) is not type(y) or depth > 8:
-        return False
-    if isinstance(x, (list, tuple)):
-        return len(x) == len(y) and all(_same(u, v, depth + 1) for u, v in zip(x, y, strict=True))
-    if isinstance(x, dict):
-        return x.keys() == y.keys() and all(_same(x[k], y[k], depth + 1) for k in x)
-    kind: Any = type(x)
-    if kind.__eq__ is not object.__eq__:
-        return bool(x == y)
-    names = [*getattr(x, "__dict__", {}), *slot_names(kind)]
-    return all(_same(getattr(x, n, _MISSING), getattr(y, n, _MISSING), depth + 1) for n in names)

@@ -40,15 +40,14 @@ from typing import Any, NamedTuple
 from rulespec.reference.core import Engine, slot_names
 from rulespec.verify.checks import Problem
 from rulespec.verify.cloning import Cloner
+from rulespec.verify.engines import decided, node_code
 from rulespec.verify.explore import (
     MEMORY_MISMATCH,
     MEMORY_SAMPLES,
     RECHECK_EVERY,
     Exploration,
     Explorer,
-    _code,
     current_rss,
-    decided,
 )
 from rulespec.verify.memo import Fields
 from rulespec.verify.store import TERMINAL_NODE
@@ -267,7 +266,7 @@ def _expand_one(explorer: Explorer, engine: Engine, own: tuple[int, ...], termin
     digest = None
     if explorer.check_merges:
         actor = engine.current_player()
-        digest = explorer._framed(None if actor is None else _code(actor), moves, keys, frames,
+        digest = explorer._framed(None if actor is None else node_code(actor), moves, keys, frames,
                                   labels, own)
     return Expanded(children, None, digest, _memory(cloner, engine) if remember else None)
 
@@ -298,7 +297,7 @@ def check_states(token: str, blob: bytes,
             child = unpack(explorer.start, data)
             if own is None:
                 actor, _, winners, problem = explorer._found(child, child.state())
-                out.append((_code(actor), winners, problem))
+                out.append((node_code(actor), winners, problem))
             else:
                 out.append(explorer._ahead(child, own))
         except Exception as exc:  # the engine failed checking a state (its moves, its result)

@@ -11,7 +11,8 @@ from rulespec.reference.core import make_config
 from rulespec.reference.trace import read_trace
 from rulespec.spec.invariants import Invariants
 from rulespec.verify.checks import StateChecks
-from rulespec.verify.explore import Explorer, replay
+from rulespec.verify.engines import replay
+from rulespec.verify.explore import Explorer
 from rulespec.verify.keys import View
 from rulespec.verify.run import Bounds, verify
 from tests.bridges.support import pig

@@ -13,6 +13,8 @@ import pytest
 
 from rulespec.reference.registry import engine_class
 from rulespec.spec.registry import game_ids, get_spec
+from rulespec.verify.checks import StateChecks
+from rulespec.verify.explore import Explorer
 from rulespec.verify.published import BEGIN, END, Published, load_published
 from rulespec.verify.report import rulings_json
 from rulespec.verify.run import Bounds, Setup, verify_rulings
@@ -38,6 +40,40 @@ def test_throughput_prints_verify_beside_perft(capsys: pytest.CaptureFixture[str
     printed = capsys.readouterr().out
     assert printed.startswith("| configuration | verify: states/s (merges checked)")
     assert "rulespec verify ruby-rhino" in printed and "rulespec verify dado-de-ouro" in printed
+    assert "| game | actions applied per state | the engine: µs per state |" in printed
+
+
+def test_the_budget_counts_every_action_and_every_transition_check() -> None:
+    """Every transition applies an action and has its invariants checked; checking merges one
+    step ahead applies more actions; the engine's ``apply`` and the checks are given back."""
+    throughput = _script("verify_throughput")
+    spec = get_spec("ruby-rhino")
+    setup = Setup(spec, engine_class(spec), 2, {}, (), dict(RHINO_TINY))
+    kind = engine_class(spec)
+    plain, checks = kind.apply, StateChecks.transition
+    stats = Explorer(setup.engine(), view=RHINO_HISTORY).run().stats
+    used = throughput.spend(setup.engine(), RHINO_HISTORY, 10**6)
+    assert kind.apply is plain and StateChecks.transition is checks
+    assert used["states"] == stats.states
+    assert used["transition_checks"] == stats.transitions
+    assert used["transition_check_seconds"] > 0
+    assert stats.merges_checked > stats.digests_reused
+    unchecked = Explorer(setup.engine(), view=RHINO_HISTORY, check_merges=False).run().stats
+    assert used["applies"] > unchecked.transitions + stats.merges_checked - stats.digests_reused
+
+
+def test_the_budget_table_sets_the_two_costs_against_twenty_times_before() -> None:
+    """A row measured against an earlier version shows the 20x budget per state and how many
+    times the engine and the transition invariants alone exceed it."""
+    throughput = _script("verify_throughput")
+    row = {"game": "pig", "perft": {"nodes_per_cpu_second": 100_000.0},
+           "spend": {"states": 1000, "applies": 4000, "transition_checks": 2500,
+                     "transition_check_seconds": 0.05},
+           "before": {"verify_checked": {"states_per_cpu_second": 2000.0}}}
+    shown = throughput.budget({"rows": [row]}).splitlines()
+    assert shown[0].startswith("| game | 20× before: µs per state |")
+    # 25 µs allowed; 4 actions of 10 µs; 50 µs of checks per state: 3.6 times the budget.
+    assert shown[2] == "| pig | 25.0 | 4.00 | 40.0 | 50.0 | 3.6 |"
 
 
 def test_the_lab_interval_is_set_beside_the_exact_figure(tmp_path: Path,

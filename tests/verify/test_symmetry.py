@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from rulespec.reference.core import Action, Engine, make_config
-from rulespec.reference.registry import new_game
+from rulespec.reference.registry import engine_class, new_game
+from rulespec.spec.registry import get_spec
 from rulespec.spec.verify_views import (
     ViewDeclarationError,
     check_views,
@@ -21,18 +22,15 @@ from rulespec.spec.verify_views import (
 )
 from rulespec.verify.explore import Explorer
 from rulespec.verify.keys import View
-from rulespec.verify.run import Bounds, Verification, verify
+from rulespec.verify.run import Bounds, Setup, Verification, verify, verify_rulings
 from rulespec.verify.store import StateStore
 from rulespec.verify.symmetry import Rotation, Seats, SymmetryError, unfold
 from tests.bridges.support import pig
 from tests.verify.support import PIG_COIN, PIG_ON_HOLD, RHINO_SUMMARY, RHINO_TINY
 
-#: Ruby Rhino's seat fields, given here: its spec does not declare symmetry (RR-AMB-10
-#: player-zero and RR-AMB-11 rule who starts, and its record of rounds holds seats inside list
-#: items); with who started the round forgotten, its one-round configurations are symmetric.
-RHINO_SEATS = Seats(lists=("coins", "scores", "result.scores", "history.*.coins_at_end"),
-                    numbers=("to_move", "turn", "starter", "rhino", "result.ranking",
-                             "result.winners", "history.*.winner"))
+#: Ruby Rhino's seat fields, as its spec declares them (release 0.2.5): the lists by seat and
+#: the fields naming seats, the record of rounds' included.
+RHINO_SEATS = Seats(*(declared_seats(get_spec("ruby-rhino")) or ((), ())))
 
 
 #: Pig's published on-hold view, with who went first and the turn counts forgotten: under
@@ -76,6 +74,19 @@ def test_pig_declares_its_seats_and_the_validator_accepts_it() -> None:
                                           "result.winners"))
     terms = declared_view_terms(spec, {"target_score": 3})
     assert not any("rotate" in t or "seat" in t for t in terms), terms
+
+
+def test_ruby_rhino_declares_its_seats_and_the_validator_accepts_it() -> None:
+    """RR-TURN-01 (turns pass to the left), RR-SETUP-02 and RR-ROUND-04: a built-in game's seats
+    rotate, the record of finished rounds' seats too; the declaration is no view term."""
+    spec = get_spec("ruby-rhino")
+    assert check_views(spec.data) == []
+    assert Seats(
+        lists=("coins", "scores", "result.scores", "history.*.coins_at_end"),
+        numbers=("to_move", "turn", "starter", "rhino", "result.ranking", "result.winners",
+                 "history.*.winner")) == RHINO_SEATS
+    terms = declared_view_terms(spec, dict(RHINO_TINY))
+    assert not any("rotate" in t for t in terms), terms
 
 
 @pytest.mark.parametrize(("own", "message"), [
@@ -204,6 +215,50 @@ def test_ruby_rhino_seat_figures_are_exact_with_symmetry() -> None:
     assert merged.uniform is not None and merged.uniform.exact
     assert merged.uniform.wins[0] > merged.uniform.wins[1]
     assert merged.exploration.stats.states * 2 == plain.exploration.stats.states
+
+
+# Two searches of every option the configuration reaches: about two minutes.
+@pytest.mark.integration
+def test_ruby_rhino_seats_rotate_under_every_option() -> None:
+    """RR-TURN-01, RR-ROUND-04 and every RR-AMB option a two-round configuration reaches
+    (RR-AMB-10's and RR-AMB-11's rules of who starts among them), under the published view:
+    with the declared symmetry each search is proved and gives every seat exactly the figures of
+    the search without it, from no more states; rotations merge under most options."""
+    spec = get_spec("ruby-rhino")
+    setup = Setup(spec, engine_class(spec), 2, {}, (), {**RHINO_TINY, "target_score": 2})
+    common: dict[str, Any] = {"view": RHINO_SUMMARY, "cross_check": 0}
+    merged = verify_rulings(setup, Bounds(symmetry=RHINO_SEATS, **common), options=True)
+    plain = verify_rulings(setup, Bounds(**common), options=True)
+    pairs = [(merged.baseline, plain.baseline)]
+    pairs += [(a.verification, b.verification) for a, b in zip(merged.options, plain.options,
+                                                                 strict=True)
+              if a.verification is not None and b.verification is not None]
+    assert len(pairs) > 20
+    for a, b in pairs:
+        assert a.status == b.status == "proved", a.violations
+        assert a.uniform == b.uniform
+        assert a.exploration.stats.states <= b.exploration.stats.states
+    rotated = [a for a, _ in pairs if a.exploration.stats.rotated_merges]
+    assert len(rotated) * 2 > len(pairs)
+
+
+# With the search on canonical states the default run makes (20,000 states): about 30 s.
+@pytest.mark.integration
+@pytest.mark.xfail(strict=True, reason="finding of 2026-12-03, open: the merge check looks one "
+                   "step ahead, and who starts the next round is read only when the round ends")
+def test_a_view_that_forgets_who_started_the_round_is_caught_under_next_starter() -> None:
+    """RR-AMB-11 next-starter (the next round is started by the player after the one who
+    started this one): a view that also forgets ``starter`` merges states whose next rounds
+    start with different players. The merge check compares merged engines one step ahead only,
+    so the search says "proved" with figures that differ from those of the published view,
+    which keeps ``starter`` (docs/editors/verification.md, the findings table)."""
+    spec = get_spec("ruby-rhino")
+    setup = Setup(spec, engine_class(spec), 2, {"RR-AMB-11": "next-starter"}, (),
+                  {**RHINO_TINY, "target_score": 2})
+    kept = verify(setup.engine(), Bounds(view=RHINO_SUMMARY, cross_check=0))
+    forgotten = verify(setup.engine(), Bounds(view=(*RHINO_SUMMARY, "starter")))
+    assert kept.status == "proved"
+    assert forgotten.status == "violated" or forgotten.uniform == kept.uniform
 
 
 # Three seats solve about 3,600 states' figures twice: some 20 s, past the default run's budget.

@@ -18,9 +18,11 @@ import jsonschema
 
 from rulespec.spec.fastschema import Check, compile_schema
 
-#: Root keywords under which an object's validity splits property by property.
+#: Root keywords under which an object's validity splits property by property: annotations
+#: (a spec's ``x-verify`` seat symmetry on the root among them) have no say in validity.
 _SAFE_ROOT = frozenset({"type", "required", "additionalProperties", "properties", "$defs",
-                        "description", "title", "$schema", "$id", "$comment"})
+                        "description", "title", "$schema", "$id", "$comment", "x-clauses",
+                        "x-pending", "x-phases", "x-verify"})
 #: Keywords of an array property whose validity splits into the array's own keywords and each
 #: item's validity (so a list that only grew since its last valid value checks its new items).
 _SPLIT_ARRAY = frozenset({"type", "items", "minItems", "maxItems", "description", "title",

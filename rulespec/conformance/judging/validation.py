@@ -18,15 +18,19 @@ import jsonschema
 
 from rulespec.spec.fastschema import Check, compile_schema
 
-#: Root keywords under which an object's validity splits property by property: annotations
-#: (a spec's ``x-verify`` seat symmetry on the root among them) have no say in validity.
+#: Root keywords under which an object's validity splits property by property.
 _SAFE_ROOT = frozenset({"type", "required", "additionalProperties", "properties", "$defs",
-                        "description", "title", "$schema", "$id", "$comment", "x-clauses",
-                        "x-pending", "x-phases", "x-verify"})
+                        "description", "title", "$schema", "$id", "$comment"})
 #: Keywords of an array property whose validity splits into the array's own keywords and each
 #: item's validity (so a list that only grew since its last valid value checks its new items).
 _SPLIT_ARRAY = frozenset({"type", "items", "minItems", "maxItems", "description", "title",
-                          "$comment", "x-clauses", "x-pending", "x-phases", "x-verify"})
+                          "$comment"})
+
+
+def _keywords(schema: Mapping[str, Any]) -> set[str]:
+    """Return a schema's keywords but its ``x-`` annotations (``x-clauses``, ``x-verify``: a
+    view, the seats' rotation), which have no say in validity."""
+    return {k for k in schema if not k.startswith("x-")}
 
 
 class StateValidator:
@@ -36,7 +40,7 @@ class StateValidator:
         self.whole = jsonschema.Draft202012Validator(dict(schema))
         self._whole = compile_schema(schema)
         props = schema.get("properties")
-        self.split = (set(schema) <= _SAFE_ROOT and schema.get("type") == "object"
+        self.split = (_keywords(schema) <= _SAFE_ROOT and schema.get("type") == "object"
                       and isinstance(props, dict)
                       and all(isinstance(s, dict) and "$defs" not in s and "$id" not in s
                               for s in props.values()))
@@ -55,7 +59,7 @@ class StateValidator:
             self._props = {k: compile_schema(_inline({**sub, "$defs": defs}, defs))
                            for k, sub in props.items()}
             for key, sub in props.items():
-                if (set(sub) <= _SPLIT_ARRAY and sub.get("type") == "array"
+                if (_keywords(sub) <= _SPLIT_ARRAY and sub.get("type") == "array"
                         and isinstance(sub.get("items"), dict)):
                     shell = {k: v for k, v in sub.items() if k != "items"}
                     item = _inline({**sub["items"], "$defs": defs}, defs)

@@ -54,7 +54,6 @@ Progress = Callable[["Stats"], None]
 
 #: Merges whose two engines are compared attribute by attribute, to name the hidden memory.
 MEMORY_SAMPLES = 32
-#: Engine attributes that are caches of the current step, not memory (``StepMemo``).
 
 
 @dataclass
@@ -411,7 +410,8 @@ class Explorer:
             if g and self.rotation is not None:
                 seen = self.rotation.rotate({"result": result}, g)["result"]
             winners = seen.get("winners") if isinstance(seen, dict) else None
-            digests.append(digest_text(repr(("over", key_bytes([winners, self.view.result(seen)])))))
+            digests.append(digest_text(repr(("over", key_bytes([winners,
+                                                                 self.view.result(seen)])))))
         return min(digests)
 
     def _own(self, index: int) -> tuple[int, ...]:
@@ -603,10 +603,7 @@ class Explorer:
     # -- bookkeeping -------------------------------------------------------------------------------
 
     def _note_decisions(self, engine: Engine) -> None:
-        reached = self._result.reached
-        for amb in decided(engine):
-            if amb not in reached:
-                reached.add(amb)
+        self._result.reached.update(decided(engine))
 
     def _winners(self, engine: Engine, actor: Any) -> int:
         if actor is not None:

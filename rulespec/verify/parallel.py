@@ -368,8 +368,8 @@ class ParallelExplorer(Explorer):
         self._memo: dict[bytes, Any] = self._digests
         self._chunks = 0
 
-    def _share(self, fn: Callable[..., tuple[list[Any], float]], items: Sequence[Any], keys: Sequence[int],
-               *extra: Any) -> list[tuple[list[int], Any]]:
+    def _share(self, fn: Callable[..., tuple[list[Any], float]], items: Sequence[Any],
+               keys: Sequence[int], *extra: Any) -> list[tuple[list[int], Any]]:
         """Hand ``fn`` over ``items`` to the workers, item i to the worker ``keys[i]`` falls
         to; return each part's items' positions and its future (``_gather``)."""
         n = self.workers

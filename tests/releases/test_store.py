@@ -75,7 +75,7 @@ def test_a_bad_version_says_how_to_write_one() -> None:
 def test_the_previous_release_is_the_frozen_current_version() -> None:
     """Today's spec is checked against the frozen copy of its own version when there is one."""
     found = previous_release("ruby-rhino")
-    assert found == Release("ruby-rhino", "0.2.5", "2026-12-03", found.summary if found else "")
+    assert found == Release("ruby-rhino", "0.2.6", "2026-12-03", found.summary if found else "")
 
 
 def test_a_plugin_game_without_releases_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,10 +18,10 @@ from tests.bridges.support import pig
 PIG_COIN = {"target_score": 3, "die": [{"face": 1, "effect": "bust"}, {"face": 2, "effect": "add"}]}
 #: Ruby Rhino with three coins, one each and one in the chest, the first round scoring ends it.
 RHINO_TINY = {"target_score": 1, "total_coins": 3, "coins_per_player": 1}
-RHINO_HISTORY = ("history", "round")
+RHINO_HISTORY = ("history", "round", "result.rounds")
 #: The record of rounds forgotten and summarised (as published): every invariant is decided.
 RHINO_SUMMARY = (
-    "history", "relative(round)",
+    "history", "result.rounds", "relative(round)",
     "keep(size(state.history) - state.round)",
     "keep(state.history.all(h, h.coins_at_end[h.winner] == 0 && size(h.coins_at_end) == "
     "config.players && sum(h.coins_at_end) + h.reward == params.total_coins))",

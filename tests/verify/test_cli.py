@@ -98,7 +98,7 @@ def test_the_published_table_is_written_between_markers(tmp_path: Path,
     data = tmp_path / "published.yaml"
     data.write_text("configurations:\n  - game: ruby-rhino\n    players: 2\n"
                     "    parameters: {target_score: 1, total_coins: 3, coins_per_player: 1}\n"
-                    "    forget: [history, round]\n    cross_check: 0\n"
+                    "    forget: [history, round, result.rounds]\n    cross_check: 0\n"
                     "    all_rulings: false\n", encoding="utf-8")
     monkeypatch.setattr(published, "DATA", data)
     page = tmp_path / "page.md"

@@ -138,7 +138,7 @@ def test_published_configurations_side_by_side(tmp_path: Path,
     data = tmp_path / "published.yaml"
     tiny = ("  - game: ruby-rhino\n    players: 2\n"
             "    parameters: {target_score: 1, total_coins: 3, coins_per_player: 1}\n"
-            "    forget: [history, round]\n    cross_check: 0\n")
+            "    forget: [history, round, result.rounds]\n    cross_check: 0\n")
     data.write_text("configurations:\n" + tiny + "    all_rulings: false\n"
                     + tiny.replace("target_score: 1", "target_score: 2")
                     + "    all_rulings: false\n", encoding="utf-8")

@@ -123,6 +123,12 @@ class _Progress:
                    "the seats interchangeable (x-verify: {rotate: ...}); each seat's figures are "
                    "the same either way. Off by default: where no rotation merges (Pig under "
                    "its default seat-zero) the rotations cost about a quarter more CPU time.")
+@click.option("--merge-walks", type=click.IntRange(min=0), default=None, metavar="N",
+              help="After the search, walk this many merges (drawn at random, seeded): the "
+                   "merged engine and the state first found with its key take the same random "
+                   "moves and are compared at every step, to the end of the game or until they "
+                   "hold the same memory; catches a view that forgets what play reads several "
+                   "moves later (0: none).  [default: 300]")
 @click.option("--no-check-merges", is_flag=True,
               help="Do not check that states merged by their key behave alike one step ahead "
                    "(about twice as fast; the key is then trusted).")
@@ -152,8 +158,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
            variant: tuple[str, ...], param: tuple[str, ...], all_rulings: bool,
            max_states: int | None, max_memory: float, max_depth: int | None,
            forget: tuple[str, ...], view: tuple[str, ...], named_view: str | None,
-           canonical: bool, cross_check: int, symmetry: bool, no_check_merges: bool,
-           optimal: bool,
+           canonical: bool, cross_check: int, symmetry: bool, merge_walks: int | None,
+           no_check_merges: bool, optimal: bool,
            trace_dir: Path, published: bool,
            write_docs: Path | None, jobs: int, cluster: str | None, fmt: str,
            quiet: bool) -> None:
@@ -175,7 +181,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     progress = _Progress(not quiet and sys.stderr.isatty())
     if published:
         if (ruling or variant or param or players or forget or view or named_view or max_depth
-                or canonical or symmetry):
+                or canonical or symmetry or merge_walks is not None):
             raise click.UsageError("--published verifies the published configurations as they "
                                    "are; drop the configuration options")
         sys.exit(_published(game, write_docs, fmt, progress, jobs, cluster))
@@ -184,6 +190,7 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
     if game is None:
         raise click.UsageError("name a GAME (see `rulespec games`), or pass --published")
     from rulespec.verify.run import Bounds
+    from rulespec.verify.walks import MERGE_WALKS
 
     setup = _setup(game, players, ruling, variant, param)
     source = ""
@@ -199,7 +206,8 @@ def verify(game: str | None, players: int | None, ruling: tuple[str, ...],
                     max_memory=int(max_memory * 2**30),
                     check_merges=not no_check_merges, optimal=optimal,
                     cross_check=cross_check, view_source=source,
-                    symmetry=_symmetry(setup) if symmetry else None)
+                    symmetry=_symmetry(setup) if symmetry else None,
+                    merge_walks=MERGE_WALKS if merge_walks is None else merge_walks)
     sys.exit(_one(setup, bounds, all_rulings, trace_dir, fmt, progress, jobs, cluster))
 
 

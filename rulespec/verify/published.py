@@ -19,6 +19,7 @@ import yaml
 
 from rulespec.verify.outcomes import Number
 from rulespec.verify.run import MAX_STATES, Bounds, RulingsRun, Setup, Verification
+from rulespec.verify.walks import MERGE_WALKS
 
 DATA = Path(__file__).with_name("published.yaml")
 BEGIN = "<!-- verify:begin -->"
@@ -44,6 +45,8 @@ class Published:
     optimal: bool = False
     #: Also verify every other option of every ambiguity the configuration reaches.
     all_rulings: bool = True
+    #: Merges walked after the search (``rulespec.verify.walks``).
+    merge_walks: int = MERGE_WALKS
     note: str = ""
     #: The name of the view (``views`` in the file), when it is a named one.
     view_name: str | None = None
@@ -53,7 +56,8 @@ class Published:
     def bounds(self) -> Bounds:
         """Return the bounds it is verified with."""
         return Bounds(view=self.view, max_states=self.max_states, max_depth=self.max_depth,
-                      optimal=self.optimal, cross_check=self.cross_check)
+                      optimal=self.optimal, cross_check=self.cross_check,
+                      merge_walks=self.merge_walks)
 
     def setup(self, spec: Any, engine_type: Any) -> Setup:
         """Return the setup of this configuration for a game's spec and engine class."""
@@ -84,6 +88,8 @@ class Published:
             parts += ["--max-states", str(self.max_states)]
         if self.view and self.cross_check != 20_000:
             parts += ["--cross-check", str(self.cross_check)]
+        if self.merge_walks != MERGE_WALKS:
+            parts += ["--merge-walks", str(self.merge_walks)]
         if self.optimal:
             parts.append("--optimal")
         if self.all_rulings:
@@ -165,7 +171,9 @@ def load_published(path: Path | None = None) -> list[Published]:
             max_depth=item.get("max_depth"), max_states=int(item.get("max_states", MAX_STATES)),
             cross_check=int(item.get("cross_check", 20_000)),
             optimal=bool(item.get("optimal", False)),
-            all_rulings=bool(item.get("all_rulings", True)), note=str(item.get("note", "")).strip(),
+            all_rulings=bool(item.get("all_rulings", True)),
+            merge_walks=int(item.get("merge_walks", MERGE_WALKS)),
+            note=str(item.get("note", "")).strip(),
             view_name=view_name, anchor=f"verify-{game}-{counts[game]}"))
     return out
 

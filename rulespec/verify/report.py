@@ -8,6 +8,7 @@ from typing import Any
 
 from rulespec.verify.outcomes import Number, Outcomes, decimal_digits
 from rulespec.verify.run import RulingsRun, Verification
+from rulespec.verify.walks import WALK_STEPS, Walks
 
 FORMAT = "rulespec-verify/1"
 
@@ -122,6 +123,26 @@ def _merges(v: Verification) -> list[str]:
     if ex.unchecked_merges:
         lines.append(f"  {ex.unchecked_merges:,} merge(s) into states never expanded were not "
                      "checked")
+    if v.walks is not None:
+        lines += walks_text(v.walks, found=any(x.kind == "KEY-BEHAVIOUR" for x in v.violations))
+    return lines
+
+
+def walks_text(w: Walks, *, found: bool = False) -> list[str]:
+    """Return the lines on a search's merge walks (``found``: the last found a difference)."""
+    if not w.walked:
+        return []
+    if found:
+        return [f"  merge walks: walk {w.walked:,} (of {w.merges:,} merges) found the "
+                f"difference above, {w.steps:,} moves walked in all"]
+    every = "every merge" if w.walked >= w.merges else f"{w.walked:,} of {w.merges:,} merges"
+    lines = [f"  merge walks: {every} walked on along random moves ({w.steps:,} moves): "
+             f"{w.converged:,} came to the same engine, {w.ended:,} reached the end alike"
+             + (f", {w.cut:,} cut at {WALK_STEPS:,} moves" if w.cut else "")]
+    power = w.power
+    if power is not None:
+        lines.append(f"    a difference that one walk in {1 / power:,.0f} would show is found "
+                     "with probability 95%; rarer ones may remain (--merge-walks N walks more)")
     return lines
 
 
@@ -200,6 +221,7 @@ def verification_json(v: Verification) -> dict[str, Any]:
         "store_bytes_per_state": round(s.bytes_per_state, 1), "peak_rss": s.peak_rss,
         "collision_probability": v.collision_probability,
         "merges": s.merges, "merges_checked": s.merges_checked if v.bounds.check_merges else None,
+        "merge_walks": None if v.walks is None else v.walks.to_json(),
         "engine_memory": sorted(ex.memory), "reached": sorted(ex.reached),
         "invariants": v.invariant_status, "acyclic": v.acyclic,
         "cyclic_components": v.cyclic_components, "largest_component": v.largest_component,

@@ -28,6 +28,7 @@ from rulespec.verify.parallel import ParallelExplorer
 from rulespec.verify.store import StateStore
 from rulespec.verify.symmetry import Seats, unfold
 from rulespec.verify.traces import write_trace
+from rulespec.verify.walks import MERGE_WALKS, Walks, walk_merges
 
 #: Above this many states the outcome probabilities are solved in floating point only.
 EXACT_STATES = 300_000
@@ -58,6 +59,9 @@ class Bounds:
     #: The seats' rotations merged (the spec's declaration, ``x-verify: {rotate: ...}``);
     #: None: no seat symmetry.
     symmetry: Seats | None = None
+    #: Merges walked after the search, each merged engine with its representative along the
+    #: same random moves (``rulespec.verify.walks``; 0: none).
+    merge_walks: int = MERGE_WALKS
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,8 @@ class Verification:
     #: With seat symmetry: the states as reached that the states up to rotation stand for (the
     #: graph the outcome figures are solved on).
     unfolded_states: int = 0
+    #: What the merge walks did (None: none were walked).
+    walks: Walks | None = None
 
     @property
     def violations(self) -> list[Violation]:
@@ -151,6 +157,8 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
                 "TRAP", f"{len(found):,} reachable state(s) cannot reach the end of the game "
                 "(a cycle with no way out, or a state nobody can leave); the trace leads to the "
                 "nearest", tuple(store.path(found[0]))))
+    if not exploration.violations and bounds.check_merges and bounds.merge_walks:
+        _walk(engine, bounds, out)
     groups = components(store)
     cyclic = cyclic_components(store, groups)
     out.acyclic = not cyclic
@@ -183,6 +191,15 @@ def _as_reached(exploration: Exploration, out: Verification) -> StateStore:
     return solved
 
 
+def _walk(engine: Engine, bounds: Bounds, out: Verification) -> None:
+    """Walk a sample of the search's merges further than one step (``rulespec.verify.walks``)."""
+    walker = Explorer(engine, view=bounds.view, symmetry=bounds.symmetry, share=False,
+                      remember=False)
+    out.walks, found = walk_merges(walker, out.exploration, bounds.merge_walks)
+    if found is not None:
+        out.exploration.violations.append(found)
+
+
 #: Floating-point slack when comparing a view's outcomes with the canonical search's.
 SLACK = 1e-9
 
@@ -192,7 +209,7 @@ def _cross_check(engine: Engine, bounds: Bounds, out: Verification) -> None:
     within the intervals that search gives; its own violations are reported too."""
     plain = Bounds(max_states=bounds.cross_check, max_depth=bounds.max_depth,
                    max_memory=bounds.max_memory, check_merges=bounds.check_merges,
-                   cross_check=0)
+                   cross_check=0, merge_walks=0)
     canonical = verify(engine, plain)
     out.canonical = canonical
     violations = out.exploration.violations

@@ -102,10 +102,17 @@ def test_a_move_whose_label_differs_is_caught_one_step_ahead() -> None:
 
 def test_a_move_two_steps_past_a_merge_is_caught_by_the_canonical_search() -> None:
     """PIG-INV-SCORES broken only from a turn total of 8, which the merged graph never meets:
-    the view's assumption is all the merged search has, and the canonical search finds it."""
-    blind = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=0))
+    the one-step merge check alone says "proved"; the merge walks (which follow merged engines
+    on) and the canonical search each find it."""
+    blind = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=0,
+                                                 merge_walks=0))
     assert blind.status == "proved"
-    result = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=20_000))
+    walked = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=0))
+    assert walked.status == "violated"
+    assert [v.kind for v in walked.violations] == ["KEY-BEHAVIOUR"]
+    assert walked.violations[0].other is not None
+    result = verify(greedy_hold_engine(8), Bounds(view=PIG_ON_HOLD, cross_check=20_000,
+                                                  merge_walks=0))
     assert result.status == "violated"
     assert [(v.kind, v.subject) for v in result.violations] == [("INVARIANT", "PIG-INV-SCORES")]
 
@@ -182,7 +189,8 @@ def test_the_record_of_rounds_summarised_proves_every_invariant() -> None:
     assert summary.status == "proved" and not summary.violations
     assert set(summary.invariant_status.values()) == {"proven"}
     assert len(summary.invariant_status) == len(rhino_engine().spec.section("invariants"))
-    forgotten = verify(rhino_engine(), Bounds(view=("history", "relative(round)"), cross_check=0))
+    forgotten = verify(rhino_engine(), Bounds(view=("history", "result.rounds", "relative(round)"),
+                                              cross_check=0))
     undecided = {i for i, s in forgotten.invariant_status.items() if s != "proven"}
     assert undecided == {"RR-INV-ROUND-WINNER", "RR-INV-ROUND-COUNT", "RR-INV-SCORES-FROM-ROUNDS",
                          "RR-INV-SCORE-CHANGE", "RR-INV-WINNER"}
@@ -196,12 +204,17 @@ def test_a_bug_only_a_long_record_reaches_is_caught_by_the_canonical_search() ->
     the field the view forgets; the merged graph never meets such a round, and the one-step
     merge check cannot see it, but the search on canonical states does: the view proves nothing
     then."""
-    blind = verify(deep_log_engine(), Bounds(view=RHINO_SUMMARY, cross_check=0))
+    blind = verify(deep_log_engine(), Bounds(view=RHINO_SUMMARY, cross_check=0, merge_walks=0))
     assert blind.status == "proved"  # without the cross-check the view's assumption is all
-    result = verify(deep_log_engine(), Bounds(view=RHINO_SUMMARY, cross_check=20_000))
+    result = verify(deep_log_engine(), Bounds(view=RHINO_SUMMARY, cross_check=20_000,
+                                              merge_walks=0))
     assert result.status == "violated", result.violations
     violation = result.violations[0]
     assert violation.kind == "INVARIANT" and violation.subject == "RR-INV-ROUND-WINNER"
+    # The merge walks follow a merged engine into its third round: its record there differs
+    # from the representative's, so equal keys lead to different ones.
+    walked = verify(deep_log_engine(), Bounds(view=RHINO_SUMMARY, cross_check=0))
+    assert [v.kind for v in walked.violations] == ["KEY-BEHAVIOUR"]
 
 
 def test_a_planted_bug_is_found_by_its_shortest_trace(tmp_path: Path) -> None:
@@ -250,11 +263,15 @@ def test_merged_states_that_move_differently_are_caught_one_step_ahead(tmp_path:
 
 def test_a_view_whose_fields_matter_later_is_caught_by_the_canonical_search() -> None:
     """RR-RHINO-01, RR-ROUND-01: who holds the Rhino decides when a round ends, many steps after
-    the states merge; the one-step check misses it, the outcome cross-check does not."""
-    result = verify(rhino_engine(), Bounds(view=(*RHINO_HISTORY, "rhino"), cross_check=6_000))
+    the states merge; the one-step check misses it, the outcome cross-check does not, and the
+    merge walks (which follow merged engines on) do not either."""
+    view = (*RHINO_HISTORY, "rhino")
+    result = verify(rhino_engine(), Bounds(view=view, cross_check=6_000, merge_walks=0))
     kinds = [v.kind for v in result.violations]
     assert kinds == ["VIEW"], result.violations
     assert "seat 0" in result.violations[0].message
+    walked = verify(rhino_engine(), Bounds(view=view, cross_check=0))
+    assert [v.kind for v in walked.violations] == ["KEY-BEHAVIOUR"]
     sound = verify(rhino_engine(), Bounds(view=RHINO_HISTORY, cross_check=3_000))
     assert not sound.violations and sound.canonical is not None
 

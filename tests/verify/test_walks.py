@@ -13,7 +13,9 @@ from click.testing import CliRunner
 
 from rulespec.cli import cli
 from rulespec.reference.registry import engine_class
+from rulespec.releases.store import release_spec
 from rulespec.spec.registry import get_spec
+from rulespec.spec.verify_views import declared_view_terms
 from rulespec.verify.engines import replay
 from rulespec.verify.explore import Explorer
 from rulespec.verify.published import load_published
@@ -66,8 +68,6 @@ def test_the_round_count_kept_whole_is_caught_and_the_mended_view_proves() -> No
 
 def test_the_spec_declares_the_mended_view() -> None:
     """Ruby Rhino 0.2.6 forgets ``result.rounds`` beside the field (x-verify)."""
-    from rulespec.spec.verify_views import declared_view_terms
-
     assert "result.rounds" in declared_view_terms(get_spec("ruby-rhino"), {})
 
 
@@ -173,25 +173,32 @@ def test_the_cli_takes_a_number_of_walks(tmp_path: Path) -> None:
 
 
 def test_a_published_command_names_walks_other_than_the_default() -> None:
-    """The Dado de Ouro configurations are published without walks while their finding is
-    open, and their command lines say so."""
+    """A published configuration walks as many merges as the command line shows: none
+    differs from the default today, and one that did would say so."""
     for entry in load_published():
         named = "--merge-walks" in entry.command()
         assert named == (entry.merge_walks != MERGE_WALKS), entry.anchor
         assert entry.bounds().merge_walks == entry.merge_walks
 
 
-# Some 20 s: the published one-round Dado de Ouro configuration, walked.
+# Some 30 s: the published one-round Dado de Ouro configuration, walked, under both views.
 @pytest.mark.integration
-@pytest.mark.xfail(strict=True, reason="finding of 2026-12-03, open: the merge walks find "
-                   "ddo-summary inexact (a re-roll row in progress summarised by truth values; "
-                   "the repetition capped while the match record keeps it whole)")
 def test_the_dado_de_ouro_summary_view_survives_its_walks() -> None:
-    """DDO-TIE-01, DDO-MATCH-01: the published one-round configuration with its walks. It
-    fails today (KEY-BEHAVIOUR) and the published figures are run without walks; the marker
-    goes when the view is mended."""
+    """DDO-END-02, DDO-MATCH-01: the 1.4.0 view is refused by its walks (the final draw's last
+    pass summarised by truth values that a later repetition reads with a new starter; the match
+    record copying the repetitions the view caps); the 1.5.0 view, declared by the spec and
+    published as ddo-summary, proves with them and gives the same figures."""
     entry = next(e for e in load_published() if e.anchor == "verify-dado-de-ouro-1")
     spec = get_spec(entry.game)
-    found = verify(entry.setup(spec, engine_class(spec)).engine(),
-                   Bounds(view=entry.view, cross_check=0))
+    setup = entry.setup(spec, engine_class(spec))
+    old_view = declared_view_terms(release_spec("dado-de-ouro", "1.4.0"), dict(entry.parameters))
+    refused = verify(setup.engine(), Bounds(view=old_view, cross_check=0))
+    assert refused.status == "violated"
+    assert refused.violations[0].kind == "KEY-BEHAVIOUR"
+    assert entry.view_name == "ddo-summary" and entry.merge_walks == MERGE_WALKS
+    found = verify(setup.engine(), Bounds(view=entry.view, cross_check=0))
     assert found.status == "proved", found.violations
+    assert set(found.invariant_status.values()) == {"proven"}
+    one_step = verify(setup.engine(), Bounds(view=old_view, cross_check=0, merge_walks=0))
+    assert found.uniform is not None and one_step.uniform is not None
+    assert found.uniform.wins == one_step.uniform.wins

@@ -14,6 +14,7 @@ from rulespec.verify.published import Published, load_published, write_section
 
 TINY = ["ruby-rhino", "-n", "2", "-p", "target_score=1", "-p", "total_coins=3",
         "-p", "coins_per_player=1", "--forget", "history", "--forget", "round",
+        "--forget", "result.rounds",
         "--cross-check", "2000"]
 
 

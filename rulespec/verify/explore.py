@@ -521,14 +521,22 @@ class Explorer:
         return self._compare(target, digest, parent, move)
 
     def _ahead(self, child: Engine, own: tuple[int, ...]) -> int | Problem:
-        """Return a merged engine's digest one step ahead (``spend``: the engine is used up),
-        or what is wrong with it: its moves or result, or an error of the engine's."""
-        actor, moves, problem = self.checks.moves(child)
+        """Return a merged engine's digest one step ahead (the engine is used up), or what is
+        wrong with it: its moves or result, or an error of the engine's."""
+        found = self._next(child, own, spend=True)
+        return found if isinstance(found, Problem) else found[0]
+
+    def _next(self, engine: Engine, own: tuple[int, ...], *,
+              spend: bool) -> tuple[int, Moves] | Problem:
+        """Return an engine's digest one step ahead and its moves (none once the game is over;
+        ``spend``: the engine is used up), or what is wrong with it (``_ahead``)."""
+        actor, moves, problem = self.checks.moves(engine)
         if problem is not None:  # a malformed result or moves: not its key's state
             return problem
         try:
-            return (self._terminal_digest(child, own) if actor is None
-                    else self._digest(child, actor, moves, spend=True, own=own)[0])
+            if actor is None:
+                return self._terminal_digest(engine, own), []
+            return self._digest(engine, actor, moves, spend=spend, own=own)[0], moves
         except Exception as exc:
             return Problem("ENGINE-ERROR", f"a move of a merged state raised "
                            f"{type(exc).__name__}: {exc}")

@@ -25,7 +25,6 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rulespec.reference.core import Engine
 from rulespec.verify.checks import Problem, Violation
 from rulespec.verify.engines import replay
 
@@ -129,8 +128,8 @@ def walk_merges(explorer: Explorer, exploration: Exploration, count: int,
 def _walk(explorer: Explorer, first_path: list[int], other_path: list[int], limit: int,
           rng: random.Random, walks: Walks) -> tuple[Problem | None, list[int]]:
     """Walk one merge: return what went wrong (None: nothing) and the moves taken to it."""
-    first = replay(explorer.start, first_path)
     try:
+        first = replay(explorer.start, first_path)
         other = replay(explorer.start, other_path)
     except Exception as exc:  # the search applied the same moves: an engine that is not stable
         return Problem("ENGINE-ERROR", f"replaying a merged state's path raised "
@@ -145,8 +144,9 @@ def _walk(explorer: Explorer, first_path: list[int], other_path: list[int], limi
         if len(taken) >= limit:
             walks.cut += 1
             return None, taken
-        a = _next_step(explorer, first)
-        b = _next_step(explorer, other)
+        # Each in its own frame: with seat symmetry the two may be rotations of each other.
+        a = explorer._next(first, explorer._canon(first.state())[1], spend=False)
+        b = explorer._next(other, explorer._canon(other.state())[1], spend=False)
         if isinstance(b, Problem):
             return b, taken
         if isinstance(a, Problem):
@@ -158,31 +158,14 @@ def _walk(explorer: Explorer, first_path: list[int], other_path: list[int], limi
             walks.ended += 1
             return None, taken
         k = rng.randrange(len(moves))
-        action = moves[k][0]
         try:
-            first.apply(action)
+            first.apply(moves[k][0])
             other.apply(b[1][k][0])
         except Exception as exc:
             return Problem("ENGINE-ERROR", f"a move of a merged state raised "
                            f"{type(exc).__name__}: {exc}"), taken
         taken.append(k)
         walks.steps += 1
-
-
-def _next_step(explorer: Explorer, engine: Engine) -> tuple[int, list[Any]] | Problem:
-    """Return the digest of an engine's next step in its own frame and its moves (none when
-    the game is over), or what is wrong with them."""
-    actor, moves, problem = explorer.checks.moves(engine)
-    if problem is not None:
-        return problem
-    _, own = explorer._canon(engine.state())
-    try:
-        if actor is None:
-            return explorer._terminal_digest(engine, own), []
-        return explorer._digest(engine, actor, moves, own=own)[0], moves
-    except Exception as exc:
-        return Problem("ENGINE-ERROR", f"a move of a merged state raised "
-                       f"{type(exc).__name__}: {exc}")
 
 
 def _message(explorer: Explorer, taken: int) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from operator import mul
 from typing import Any
@@ -39,6 +39,12 @@ TOLERANCE = 1e-13
 MAX_SWEEPS = 100_000
 #: Above this many states the outcomes of the optimal strategies are solved in floating point.
 EXACT_OPTIMAL = 300_000
+#: Exact fractions are kept while every state's figures fit in this many bits (about 3,600
+#: decimal digits, as long as a report writes one: Python converts integers of up to 4,300
+#: digits to text). Past it the figures are solved in floating point: the exact ones would cost
+#: minutes to hours (Pig to 40 under uniform random players: fractions of 14,000 digits, nine
+#: minutes) and no report could write them.
+EXACT_BITS = 12_000
 
 
 @dataclass(frozen=True)
@@ -53,12 +59,16 @@ class Outcomes:
     length: Number
     #: True when every figure is an exact fraction.
     exact: bool
+    #: Asked for exact figures but solved in floating point because the fractions grew past
+    #: ``EXACT_BITS``: the size they passed, in bits (0: not so).
+    outgrew: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """Return the figures as JSON: exact fractions as strings, with their decimal value."""
-        return {"wins": [_number_json(w) for w in self.wins],
-                "unexplored": _number_json(self.unexplored),
-                "length": _number_json(self.length), "exact": self.exact}
+        return {"wins": [number_json(w) for w in self.wins],
+                "unexplored": number_json(self.unexplored),
+                "length": number_json(self.length), "exact": self.exact,
+                "exact_bits_passed": self.outgrew or None}
 
 
 def decimal_digits(n: int) -> int:
@@ -67,9 +77,11 @@ def decimal_digits(n: int) -> int:
     return max(1, int(abs(n).bit_length() * 0.30102999566398120) + 1)
 
 
-def _number_json(x: Number) -> dict[str, Any]:
+def number_json(x: Number) -> dict[str, Any]:
+    """Return a figure as JSON: ``exact`` its fraction as text (None in floating point, or past
+    ``EXACT_BITS``, with ``exact_digits`` its denominator's size), ``value`` its decimal value."""
     if isinstance(x, Fraction):
-        if max(x.numerator.bit_length(), x.denominator.bit_length()) > 12_000:
+        if max(x.numerator.bit_length(), x.denominator.bit_length()) > EXACT_BITS:
             # Past Python's limit on converting an integer to a string (4,300 digits).
             return {"exact": None, "value": float(x),
                     "exact_digits": decimal_digits(x.denominator)}
@@ -77,12 +89,18 @@ def _number_json(x: Number) -> dict[str, Any]:
     return {"exact": None, "value": x}
 
 
+class _Outgrown(Exception):
+    """An exact figure grew past the bits allowed (its size in bits)."""
+
+
 class _Solver:
     """Solve value vectors ``(win_0, ..., win_{n-1}, unexplored, length)`` for every state."""
 
     def __init__(self, store: StateStore, players: int, choice: Sequence[int] | None,
-                 exact: bool) -> None:
+                 exact: bool, bits: int | None = None) -> None:
         self.store = store
+        #: Exact: the most bits a figure's numerator or denominator may take (None: any).
+        self.bits = bits
         self.players = players
         self.width = players + 2
         #: Per player state: the edge taken (an index into the edge arrays), or -1: uniform.
@@ -124,14 +142,26 @@ class _Solver:
                 for k in range(start, end)]
 
     def solve(self) -> list[list[Number] | None]:
+        """Solve every state's figures, sinks first (``_Outgrown``: an exact figure passed the
+        solver's ``bits``)."""
+        bits = self.bits if self.exact else None
+        values = self.values
         for group in components(self.store):
             if len(group) == 1:
                 fixed = self._fixed(group[0])
                 if fixed is not None:
-                    self.values[group[0]] = fixed
+                    values[group[0]] = fixed
                     continue
             self._component(group)
-        return self.values
+            if bits is not None:
+                for s in group:
+                    for x in values[s] or ():
+                        if isinstance(x, Fraction) and (x.denominator.bit_length() > bits
+                                                        or x.numerator.bit_length() > bits):
+                            raise _Outgrown(max(x.denominator.bit_length(),
+                                                x.numerator.bit_length()))
+        return values
+
 
     def _component(self, group: list[int]) -> None:
         members = set(group)
@@ -258,12 +288,24 @@ def _eliminate(group: list[int], rows: dict[int, dict[int, Number]],
 
 
 def uniform_outcomes(store: StateStore, players: int, *, exact: bool = True,
-                     choice: Sequence[int] | None = None, dense: bool = True) -> Outcomes:
+                     choice: Sequence[int] | None = None, dense: bool = True,
+                     exact_bits: int | None = EXACT_BITS) -> Outcomes:
     """Return the outcomes from the start under uniform random players (or, with ``choice``,
     under the players' fixed choices). In floating point the equations are solved in dense
     blocks (``rulespec.verify.numeric``) unless ``dense`` is false (component by component,
-    by elimination or sweeps, as before)."""
-    if not exact and dense:
+    by elimination or sweeps, as before).
+
+    ``exact``: in exact fractions while every state's figures fit in ``exact_bits`` bits (None:
+    however large they grow); past that in floating point, ``Outcomes.outgrew`` saying so."""
+    if exact:
+        solver = _Solver(store, players, choice, exact, exact_bits)
+        try:
+            values = solver.solve()
+        except _Outgrown as grown:
+            inexact = uniform_outcomes(store, players, exact=False, choice=choice, dense=dense)
+            return replace(inexact, outgrew=grown.args[0])
+        return _root(solver, values, players)
+    if dense:
         from rulespec.verify.numeric import solve_linear
 
         solved = solve_linear(store, players, components(store), choice)
@@ -272,7 +314,10 @@ def uniform_outcomes(store: StateStore, players: int, *, exact: bool = True,
             return Outcomes(tuple(root_row[:players]), root_row[players],
                             root_row[players + 1], False)
     solver = _Solver(store, players, choice, exact)
-    values = solver.solve()
+    return _root(solver, solver.solve(), players)
+
+
+def _root(solver: _Solver, values: list[list[Number] | None], players: int) -> Outcomes:
     root = values[0]
     assert root is not None
     all_exact = solver.all_exact and all(isinstance(x, Fraction) for x in root)

@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from rulespec.verify.outcomes import Number, Outcomes, decimal_digits
+from rulespec.verify.outcomes import EXACT_BITS, Number, Outcomes, decimal_digits, number_json
 from rulespec.verify.run import RulingsRun, Verification
 from rulespec.verify.walks import WALK_STEPS, Walks
 
@@ -163,7 +163,13 @@ def _invariants(v: Verification) -> list[str]:
 
 def outcomes_text(who: str, o: Outcomes) -> list[str]:
     """Return the outcome probabilities under ``who``, line by line."""
-    lines = [f"  outcomes under {who}" + ("" if o.exact else " (to about 1e-12)") + ":"]
+    how = ""
+    if o.outgrew:
+        how = (f" (to about 1e-12: in floating point, since the exact fractions passed "
+               f"{EXACT_BITS:,} bits, about {decimal_digits(1 << EXACT_BITS):,} digits)")
+    elif not o.exact:
+        how = " (to about 1e-12)"
+    lines = [f"  outcomes under {who}{how}:"]
     for seat, w in enumerate(o.wins):
         lines.append(f"    seat {seat} wins: {number(w)}")
     if o.unexplored:
@@ -247,8 +253,6 @@ def rulings_json(run: RulingsRun) -> dict[str, Any]:
             "ambiguity": option.ambiguity, "option": option.option, "skipped": option.skipped,
             "verification": (verification_json(option.verification)
                              if option.verification is not None else None),
-            "win_changes": None if changes is None else [
-                {"exact": str(c) if isinstance(c, Fraction) else None, "value": float(c)}
-                for c in changes]})
+            "win_changes": None if changes is None else [number_json(c) for c in changes]})
     return {"format": FORMAT, "baseline": verification_json(run.baseline),
             "reached": run.reached, "uncounted": run.uncounted, "options": options}

@@ -134,3 +134,59 @@ def test_a_cycle_the_moves_never_leave_is_left_to_the_sweeps() -> None:
             store.add_edge(target, p)
         store.close_expansion()
     assert optimal_values(store, components(store)) is None
+
+
+def test_exact_figures_that_outgrow_their_bits_are_solved_in_floating_point() -> None:
+    """RR-END-01: the tiny Ruby Rhino's exact figures need more than 64 bits; allowed 64, the
+    solver stops the fractions and gives the floating-point figures, saying what it passed;
+    allowed any size, it gives the fractions as before."""
+    store = _rhino()
+    exact = uniform_outcomes(store, 2, exact_bits=None)
+    assert exact.exact and exact.outgrew == 0
+    assert max(w.denominator.bit_length() for w in exact.wins) > 64  # type: ignore[union-attr]
+    small = uniform_outcomes(store, 2, exact_bits=64)
+    assert not small.exact
+    assert small.outgrew > 64
+    assert all(isinstance(w, float) for w in small.wins)
+    for a, b in zip(exact.wins, small.wins, strict=True):
+        assert abs(float(a) - b) < 1e-9
+    assert abs(float(exact.length) - float(small.length)) < 1e-7
+    assert small.to_json()["exact_bits_passed"] == small.outgrew
+    assert exact.to_json()["exact_bits_passed"] is None
+    # The default allows far more than this graph needs: its figures stay exact.
+    assert uniform_outcomes(store, 2) == exact
+
+
+def test_the_report_says_why_asked_for_fractions_it_gives_floating_point() -> None:
+    from rulespec.verify.report import outcomes_text
+
+    grown = outcomes.Outcomes((0.25, 0.75), 0.0, 3.5, False, outgrew=12_345)
+    heading = outcomes_text("uniform random players", grown)[0]
+    assert "floating point, since the exact fractions passed 12,000 bits" in heading
+    plain = outcomes_text("uniform random players",
+                          outcomes.Outcomes((0.25, 0.75), 0.0, 3.5, False))[0]
+    assert plain.endswith("(to about 1e-12):")
+
+
+def test_a_change_past_the_bits_a_report_writes_is_given_by_its_size() -> None:
+    """RR-END-01: a change in win probability between two large fractions (an option's against
+    its baseline) can have a denominator past what ``str`` converts (4,300 digits); the JSON
+    report gives its size and value instead of failing."""
+    import copy
+
+    from rulespec.verify.report import rulings_json
+    from rulespec.verify.run import Bounds, OptionRun, RulingsRun, verify
+
+    baseline = verify(rhino_engine(), Bounds(view=("history", "relative(round)"),
+                                             cross_check=0, merge_walks=0))
+    assert baseline.uniform is not None
+    other = copy.copy(baseline)
+    a, b = Fraction(1, 3 ** 6_000), Fraction(1, 5 ** 5_000)  # each under EXACT_BITS
+    other.uniform = outcomes.Outcomes((a, 1 - a), Fraction(0), Fraction(3), True)
+    baseline.uniform = outcomes.Outcomes((b, 1 - b), Fraction(0), Fraction(3), True)
+    run = RulingsRun(baseline, [OptionRun("RR-AMB-01", "other", other)], ["RR-AMB-01"])
+    changes = rulings_json(run)["options"][0]["win_changes"]
+    assert changes[0] == {"exact": None, "value": float(a - b),
+                          "exact_digits": outcomes.decimal_digits((a - b).denominator)}
+    assert (a - b).denominator.bit_length() > outcomes.EXACT_BITS
+    assert outcomes.number_json(Fraction(-3, 7)) == {"exact": "-3/7", "value": -3 / 7}

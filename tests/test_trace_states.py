@@ -29,7 +29,7 @@ from rulespec.reference.trace import (
     recorded_steps,
     replay,
 )
-from rulespec.spec.registry import game_ids
+from rulespec.spec.registry import game_ids, registered
 
 KEYS = st.sampled_from(["a", "b", "c", "x/y", "t~0", ""])
 SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([1.0, 0.5]) | \
@@ -60,7 +60,9 @@ def test_a_delta_turns_the_state_before_into_the_state_after(before: dict[str, A
 @pytest.mark.parametrize("game", game_ids())
 def test_deltas_rebuild_every_state_of_a_real_game(game: str) -> None:
     """Each game's random playout: every state rebuilt from the deltas is the engine's state,
-    and the deltas take less than half the bytes of the states they stand for."""
+    and for the built-in games (whose states are large beside a step's change) the deltas take
+    less than half the bytes of the states they stand for. An installed game may have states
+    so small that a delta is longer than the state (Pig's are: 1.4 times)."""
     engine = new_game(game)
     rng = random.Random(7)
     before = engine.state()
@@ -72,7 +74,8 @@ def test_deltas_rebuild_every_state_of_a_real_game(game: str) -> None:
         assert strictly_equal(apply_delta(before, ops), after)
         sizes.append((len(json.dumps(ops)), len(json.dumps(after))))
         before = after
-    assert sum(d for d, _ in sizes) * 2 < sum(s for _, s in sizes), game
+    if registered(game).distribution == "rulespec":
+        assert sum(d for d, _ in sizes) * 2 < sum(s for _, s in sizes), game
 
 
 @pytest.mark.parametrize(("ops", "message"), [

@@ -58,6 +58,12 @@ class _Progress:
         click.echo(f"\r\x1b[2K{line}", err=True, nl=False)
         self.shown = True
 
+    def stage(self, text: str) -> None:
+        """Show what the run does after a search, in place of the search's line."""
+        if self.enabled:
+            click.echo(f"\r\x1b[2K{text}", err=True, nl=False)
+            self.shown = True
+
     def label(self, text: str) -> None:
         if self.enabled:
             self.clear()

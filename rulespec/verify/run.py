@@ -149,7 +149,9 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
     exploration = explorer.run()
     out = Verification(engine.config.to_json(), exploration, bounds)
     store = exploration.store
+    states = f"{len(store):,} states"
     if not exploration.violations:
+        _stage(progress, f"searched {states}: can every state reach the end?")
         found = traps(store)
         if found:
             out.trap_states = found
@@ -158,6 +160,7 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
                 "(a cycle with no way out, or a state nobody can leave); the trace leads to the "
                 "nearest", tuple(store.path(found[0]))))
     if not exploration.violations and bounds.check_merges and bounds.merge_walks:
+        _stage(progress, f"searched {states}: walking {bounds.merge_walks:,} merges")
         _walk(engine, bounds, out)
     groups = components(store)
     cyclic = cyclic_components(store, groups)
@@ -170,14 +173,27 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
         # digit or more per level: floating point there.
         solved = _as_reached(exploration, out)
         exact = exploration.complete and len(solved) <= EXACT_STATES
+        _stage(progress, f"searched {states}: solving the outcomes under uniform random "
+               f"players{' in exact fractions' if exact else ''}")
         out.uniform = uniform_outcomes(solved, engine.players, exact=exact)
         if bounds.optimal and engine.players == 2 and exploration.complete:
+            _stage(progress, f"searched {states}: solving optimal play")
             out.optimal = optimal_play(solved)
     if bounds.view and bounds.cross_check and out.uniform is not None:
+        _stage(progress, f"searched {states}: checking the view against up to "
+               f"{bounds.cross_check:,} canonical states")
         _cross_check(engine, bounds, out)
     if trace_dir is not None:
         _write_traces(exploration, trace_dir, trace_tag)
     return out
+
+
+def _stage(progress: Progress | None, text: str) -> None:
+    """Say on the progress line what the run does after its search (a progress that has a
+    ``stage`` method, as the command line's has; the searches report through ``progress``)."""
+    say = getattr(progress, "stage", None)
+    if callable(say):
+        say(text)
 
 
 def _as_reached(exploration: Exploration, out: Verification) -> StateStore:

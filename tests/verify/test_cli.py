@@ -176,3 +176,37 @@ def test_without_a_view_the_specs_declared_view_is_used() -> None:
 def test_canonical_and_a_view_are_refused_together() -> None:
     code, out = run(*RHINO_TINY, "--canonical", "--forget", "history")
     assert code == 2 and "--canonical" in out, out
+
+
+def test_the_progress_line_says_what_follows_the_search(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """PIG-END-01: after the search a terminal's progress line names each step that follows
+    (the trap search, the walks, the solves, the cross-check), so a long solve is not a silent
+    pause; each in place of the last, and the line is cleared before the report."""
+    from rulespec.verify.cli import _Progress
+    from rulespec.verify.run import Bounds, verify
+    from tests.verify.support import pig_engine
+
+    said: list[str] = []
+
+    class Recorded(_Progress):
+        def stage(self, text: str) -> None:
+            said.append(text)
+            super().stage(text)
+
+    progress = Recorded(True)
+    result = verify(pig_engine(), Bounds(view=("turns",), optimal=True, cross_check=50,
+                                         merge_walks=5), progress=progress)
+    assert result.uniform is not None and result.optimal is not None
+    states = f"{result.exploration.stats.states:,} states"
+    assert said == [f"searched {states}: can every state reach the end?",
+                    f"searched {states}: walking 5 merges",
+                    f"searched {states}: solving the outcomes under uniform random players in "
+                    "exact fractions",
+                    f"searched {states}: solving optimal play",
+                    f"searched {states}: checking the view against up to 50 canonical states"]
+    progress.clear()
+    err = capsys.readouterr().err
+    # (click leaves out the escape that clears the line when stderr is not a terminal)
+    assert err.endswith("canonical states\r")
+    assert err.count("\rsearched") == len(said)

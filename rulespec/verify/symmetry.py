@@ -65,6 +65,10 @@ class Rotation:
             for part in parts[:-1]:
                 node = node.setdefault(part, {})
             node[parts[-1]] = is_list
+        #: The last few rotations made, by the state object rotated (held, so its id is its
+        #: own): a search rotates each child to key it and then, to check the transition
+        #: invariants on the rotated seats, the child and its parent again.
+        self._recent: list[tuple[Any, int, Any]] = []
 
     def fields(self) -> frozenset[str]:
         """Return the top-level fields a rotation changes."""
@@ -89,7 +93,15 @@ class Rotation:
         r %= self.players
         if r == 0:
             return state
-        return _turned(state, self._plan, r, self.players)
+        recent = self._recent
+        for seen, k, out in recent:
+            if seen is state and k == r:  # canonical states are never changed in place
+                return out
+        out = _turned(state, self._plan, r, self.players)
+        recent.append((state, r, out))
+        if len(recent) > RECENT:
+            del recent[0]
+        return out
 
     def canonical(self, view: View, state: Mapping[str, Any]) -> tuple[bytes, tuple[int, ...]]:
         """Return the least key over the rotations of ``state`` and every rotation giving it,
@@ -104,6 +116,10 @@ class Rotation:
             elif key == best:
                 frames.append(r)
         return best, tuple(frames)
+
+
+#: Rotations remembered (``Rotation.rotate``): a parent and its children's, for most games.
+RECENT = 8
 
 
 def _relabel(value: Any, r: int, n: int) -> Any:

@@ -195,6 +195,32 @@ def test_pig_seat_figures_are_exact_with_symmetry() -> None:
     assert merged.invariant_status == plain.invariant_status
 
 
+def test_the_published_pig_seats_view_halves_pig_at_once_and_proves_as_much() -> None:
+    """PIG-TURN-01, PIG-END-01: the published view pig-seats with --symmetry, on the spec's own
+    die to 10 under PIG-AMB-01 at-once: exactly half the states of pig-at-once (a position and
+    its seats swapped are one state, and no position is its own swap), each seat's own exact
+    figures under uniform random players and optimal play, and every invariant still proven
+    (what PIG-INV-PLAYERS, -TURNS and -EQUAL-TURNS read of the forgotten turn counts is kept)."""
+    from rulespec.verify.published import load_views
+
+    views = load_views()
+    engine = _pig({"PIG-AMB-01": "at-once"}, target_score=10,
+                  die=pig()[0].default_parameters(2)["die"])  # the spec's own die
+    common: dict[str, Any] = {"cross_check": 0, "optimal": True}
+    merged = verify(engine, Bounds(view=views["pig-seats"].terms, symmetry=_pig_seats(),
+                                   **common))
+    plain = verify(engine, Bounds(view=views["pig-at-once"].terms, **common))
+    assert merged.status == plain.status == "proved", merged.violations
+    assert merged.exploration.stats.states * 2 == plain.exploration.stats.states
+    assert merged.uniform is not None and merged.uniform == plain.uniform
+    assert merged.uniform.exact
+    assert merged.optimal is not None and plain.optimal is not None
+    assert merged.optimal.outcomes == plain.optimal.outcomes
+    assert merged.optimal.value == pytest.approx(plain.optimal.value, abs=1e-12)
+    assert set(merged.invariant_status.values()) == {"proven"}
+    assert merged.invariant_status == plain.invariant_status
+
+
 def test_pig_first_player_draw_figures_are_exact_with_symmetry() -> None:
     """PIG-AMB-03 chance-draw: the two draws are one game, rotated; the figures are 1/2 each."""
     engine = _pig({"PIG-AMB-01": "at-once", "PIG-AMB-03": "chance-draw"})

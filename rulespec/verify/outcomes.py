@@ -11,7 +11,9 @@ The graph's strongly connected components are solved sinks first. A component of
 without a loop is a weighted sum of solved values, exact in fractions. A component with
 cycles is a linear system, solved by eliminating its states one by one (sparse Gaussian
 elimination) in exact fractions while the work stays under a budget, else in floating point:
-the figures are then exact to about 1e-12, and reported as such.
+the figures are then exact to about 1e-12, and reported as such. Exact figures that grow past
+``EXACT_BITS`` (longer than any report writes) stop the exact solve: the whole graph is then
+solved in floating point, and the outcomes say so (``Outcomes.outgrew``).
 
 Optimal play (two players, as OpenSpiel solves Pig): value iteration on the zero-sum game
 where seat 0 scores 1 for winning alone, -1 for losing alone and 0 for a shared win, then the

@@ -58,6 +58,20 @@ def test_a_loop_is_solved_exactly() -> None:
     assert groups.index([0]) > groups.index([1])  # sinks first
 
 
+def test_components_are_found_once_per_graph_and_again_when_it_grows() -> None:
+    """The solvers of one verification ask for a graph's components up to four times (6 s
+    each on Pig to 100): the same list comes back while the graph is unchanged, and a graph
+    that has grown since is searched again."""
+    store = graph([(CHANCE_NODE, 0, [(1, THIRD), (2, THIRD), (0, THIRD)]),
+                   (TERMINAL_NODE, 0b01, []), (TERMINAL_NODE, 0b10, [])])
+    first = components(store)
+    assert components(store) is first
+    assert components(LOOP) is not first and components(LOOP) == first  # another graph
+    store.add(2000, 0, 3, TERMINAL_NODE, 0b11)  # a state found later
+    again = components(store)
+    assert again is not first and sorted(map(sorted, again)) == [[0], [1], [2], [3]]
+
+
 def test_over_budget_components_are_solved_in_floating_point(monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     monkeypatch.setattr(outcomes, "EXACT_BUDGET", 0)

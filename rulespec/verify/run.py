@@ -28,7 +28,7 @@ from rulespec.verify.parallel import ParallelExplorer
 from rulespec.verify.store import StateStore
 from rulespec.verify.symmetry import Seats, unfold
 from rulespec.verify.traces import write_trace
-from rulespec.verify.walks import MERGE_WALKS, Walks, walk_merges
+from rulespec.verify.walks import MERGE_WALKS, Drawn, Walks, draw_merges, walk_drawn
 
 #: Above this many states the outcome probabilities are solved in floating point only.
 EXACT_STATES = 300_000
@@ -159,15 +159,24 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
                 "TRAP", f"{len(found):,} reachable state(s) cannot reach the end of the game "
                 "(a cycle with no way out, or a state nobody can leave); the trace leads to the "
                 "nearest", tuple(store.path(found[0]))))
+    # With workers, the walks and the view's cross-check run on them while this process
+    # solves the outcomes (which a difference the walks find then drops, as if not solved).
+    walking = checking = None
     if not exploration.violations and bounds.check_merges and bounds.merge_walks:
         _stage(progress, f"searched {states}: walking {bounds.merge_walks:,} merges")
-        _walk(engine, bounds, out)
+        if executor is None:
+            _walk(engine, bounds, out)
+        else:
+            walking = executor.submit(_walk_drawn, engine, bounds,
+                                      draw_merges(exploration, bounds.merge_walks))
+    if (executor is not None and bounds.view and bounds.cross_check and bounds.outcomes
+            and not exploration.violations):
+        checking = executor.submit(verify, engine, _plain(bounds))
     groups = components(store)
     cyclic = cyclic_components(store, groups)
     out.acyclic = not cyclic
     out.cyclic_components = len(cyclic)
     out.largest_component = max((len(g) for g in groups), default=1)
-    out.invariant_status = _invariant_status(exploration)
     if bounds.outcomes and not exploration.violations:
         # A bounded search's figures are intervals anyway, and their exact fractions grow a
         # digit or more per level: floating point there.
@@ -179,10 +188,20 @@ def verify(engine: Engine, bounds: Bounds, *, trace_dir: Path | None = None,
         if bounds.optimal and engine.players == 2 and exploration.complete:
             _stage(progress, f"searched {states}: solving optimal play")
             out.optimal = optimal_play(solved)
+    if walking is not None:
+        _stage(progress, f"searched {states}: waiting for the walks")
+        out.walks, found = walking.result()
+        if found is not None:
+            exploration.violations.append(found)
+            out.uniform = out.optimal = None
+            out.unfolded_states = 0
+    out.invariant_status = _invariant_status(exploration)
     if bounds.view and bounds.cross_check and out.uniform is not None:
         _stage(progress, f"searched {states}: checking the view against up to "
                f"{bounds.cross_check:,} canonical states")
-        _cross_check(engine, bounds, out)
+        _cross_check(engine, bounds, out, None if checking is None else checking.result())
+    elif checking is not None:
+        checking.cancel()
     if trace_dir is not None:
         _write_traces(exploration, trace_dir, trace_tag)
     return out
@@ -209,24 +228,38 @@ def _as_reached(exploration: Exploration, out: Verification) -> StateStore:
 
 def _walk(engine: Engine, bounds: Bounds, out: Verification) -> None:
     """Walk a sample of the search's merges further than one step (``rulespec.verify.walks``)."""
-    walker = Explorer(engine, view=bounds.view, symmetry=bounds.symmetry, share=False,
-                      remember=False)
-    out.walks, found = walk_merges(walker, out.exploration, bounds.merge_walks)
+    out.walks, found = _walk_drawn(engine, bounds, draw_merges(out.exploration,
+                                                               bounds.merge_walks))
     if found is not None:
         out.exploration.violations.append(found)
+
+
+def _walk_drawn(engine: Engine, bounds: Bounds, drawn: Drawn) -> tuple[Walks, Violation | None]:
+    """Walk the merges drawn, with an explorer of the configuration of its own (a task a
+    worker can run: the paths, not the graph)."""
+    walker = Explorer(engine, view=bounds.view, symmetry=bounds.symmetry, share=False,
+                      remember=False)
+    return walk_drawn(walker, drawn)
 
 
 #: Floating-point slack when comparing a view's outcomes with the canonical search's.
 SLACK = 1e-9
 
 
-def _cross_check(engine: Engine, bounds: Bounds, out: Verification) -> None:
-    """Search canonical states (no view, bounded) and check the view's win probabilities lie
-    within the intervals that search gives; its own violations are reported too."""
-    plain = Bounds(max_states=bounds.cross_check, max_depth=bounds.max_depth,
-                   max_memory=bounds.max_memory, check_merges=bounds.check_merges,
-                   cross_check=0, merge_walks=0)
-    canonical = verify(engine, plain)
+def _plain(bounds: Bounds) -> Bounds:
+    """Return the bounds of the view's cross-check: canonical states, up to ``cross_check``."""
+    return Bounds(max_states=bounds.cross_check, max_depth=bounds.max_depth,
+                  max_memory=bounds.max_memory, check_merges=bounds.check_merges,
+                  cross_check=0, merge_walks=0)
+
+
+def _cross_check(engine: Engine, bounds: Bounds, out: Verification,
+                 canonical: Verification | None = None) -> None:
+    """Search canonical states (no view, bounded; ``canonical``: that search, made on a
+    worker) and check the view's win probabilities lie within the intervals that search gives;
+    its own violations are reported too."""
+    if canonical is None:
+        canonical = verify(engine, _plain(bounds))
     out.canonical = canonical
     violations = out.exploration.violations
     if canonical.violations:

@@ -103,18 +103,46 @@ def merge_edges(exploration: Exploration, count: int,
     return merges, [chosen[e] for e in sorted(chosen)]
 
 
+@dataclass(frozen=True)
+class Drawn:
+    """The merges drawn to walk, as paths: what a walker needs of the search (it can be sent
+    to another process without the graph)."""
+
+    #: Merges in the graph.
+    merges: int
+    #: Each merge drawn: the path to the state first found with its key, and the path by
+    #: which the merged engine came to it.
+    paths: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    #: The random generator's state after the draw, from which the walks draw their moves.
+    rng: Any
+
+
+def draw_merges(exploration: Exploration, count: int) -> Drawn:
+    """Draw up to ``count`` merges of ``exploration`` to walk (seeded: the same every run)."""
+    rng = random.Random(SEED)
+    merges, picked = merge_edges(exploration, count, rng)
+    store = exploration.store
+    return Drawn(merges, tuple((tuple(store.path(target)), (*store.path(parent), move))
+                               for parent, move, target in picked), rng.getstate())
+
+
 def walk_merges(explorer: Explorer, exploration: Exploration, count: int,
                 steps: int = WALK_STEPS) -> tuple[Walks, Violation | None]:
     """Walk up to ``count`` merges of ``exploration`` (see the module) with ``explorer``'s
     view, keys and digests (an explorer of the same configuration, not run); return what the
     walks did and the first difference found."""
-    rng = random.Random(SEED)
+    return walk_drawn(explorer, draw_merges(exploration, count), steps)
+
+
+def walk_drawn(explorer: Explorer, drawn: Drawn,
+               steps: int = WALK_STEPS) -> tuple[Walks, Violation | None]:
+    """Walk the merges drawn (``walk_merges``)."""
+    rng = random.Random()
+    rng.setstate(drawn.rng)
     walks = Walks()
-    walks.merges, picked = merge_edges(exploration, count, rng)
-    store = exploration.store
-    for parent, move, target in picked:
-        first = [*store.path(target)]
-        other = [*store.path(parent), move]
+    walks.merges = drawn.merges
+    for first_path, other_path in drawn.paths:
+        first, other = [*first_path], [*other_path]
         walks.walked += 1
         problem, taken = _walk(explorer, first, other, steps, rng, walks)
         if problem is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +23,7 @@ from rulespec.verify.published import load_published
 from rulespec.verify.report import verification_json, verification_text
 from rulespec.verify.run import Bounds, Setup, verify
 from rulespec.verify.walks import MERGE_WALKS, SEED, Walks, merge_edges
+from tests.support import without_keys
 from tests.verify.support import RHINO_SUMMARY, RHINO_TINY, pig_engine
 from tests.verify.test_symmetry import RHINO_SEATS
 
@@ -202,3 +204,37 @@ def test_the_dado_de_ouro_summary_view_survives_its_walks() -> None:
     one_step = verify(setup.engine(), Bounds(view=old_view, cross_check=0, merge_walks=0))
     assert found.uniform is not None and one_step.uniform is not None
     assert found.uniform.wins == one_step.uniform.wins
+
+
+def test_with_workers_the_walks_and_the_cross_check_run_beside_the_solves() -> None:
+    """PIG-END-01, RR-AMB-11: given workers, the walks and the view's cross-check are tasks of
+    their own, run while this process solves the outcomes; the report is the one-process
+    report, and a difference the walks find drops the figures solved meanwhile."""
+    from rulespec.executors import InlineExecutor
+    from tests.verify.test_parallel import TIMING
+
+    tasks: list[str] = []
+
+    class Counted(InlineExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            tasks.append(fn.__name__)
+            return super().submit(fn, *args, **kwargs)
+
+    def report(make: Any, bounds: Bounds, executor: Any) -> dict[str, Any]:
+        found = verify(make(), bounds, executor=executor, workers=2)
+        out: dict[str, Any] = without_keys(verification_json(found), TIMING)
+        return out
+
+    sound = Bounds(view=("relative(turns)", "cap(rolls, 1)"), optimal=True, cross_check=200)
+    make = lambda: pig_engine({"PIG-AMB-01": "at-once"}, target_score=6)  # noqa: E731
+    alone = report(make, sound, None)
+    assert report(make, sound, Counted()) == alone
+    assert tasks.count("_walk_drawn") == tasks.count("verify") == 1
+    assert alone["merge_walks"]["walked"] > 0 and alone["uniform"] is not None
+    assert alone["cross_check"] is not None
+    setup = _rhino("next-starter", target_score=2)
+    wrong = Bounds(view=(*RHINO_SUMMARY, "starter"), cross_check=200)
+    alone = report(setup.engine, wrong, None)
+    shared = report(setup.engine, wrong, InlineExecutor())
+    assert shared == alone
+    assert shared["status"] == "violated" and shared["uniform"] is None

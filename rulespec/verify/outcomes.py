@@ -83,12 +83,17 @@ def number_json(x: Number) -> dict[str, Any]:
     """Return a figure as JSON: ``exact`` its fraction as text (None in floating point, or past
     ``EXACT_BITS``, with ``exact_digits`` its denominator's size), ``value`` its decimal value."""
     if isinstance(x, Fraction):
-        if max(x.numerator.bit_length(), x.denominator.bit_length()) > EXACT_BITS:
+        if _bits(x) > EXACT_BITS:
             # Past Python's limit on converting an integer to a string (4,300 digits).
             return {"exact": None, "value": float(x),
                     "exact_digits": decimal_digits(x.denominator)}
         return {"exact": str(x), "value": float(x)}
     return {"exact": None, "value": x}
+
+
+def _bits(x: Fraction) -> int:
+    """Return the bits of the larger of a fraction's numerator and denominator."""
+    return max(x.numerator.bit_length(), x.denominator.bit_length())
 
 
 class _Outgrown(Exception):
@@ -158,12 +163,9 @@ class _Solver:
             if bits is not None:
                 for s in group:
                     for x in values[s] or ():
-                        if isinstance(x, Fraction) and (x.denominator.bit_length() > bits
-                                                        or x.numerator.bit_length() > bits):
-                            raise _Outgrown(max(x.denominator.bit_length(),
-                                                x.numerator.bit_length()))
+                        if isinstance(x, Fraction) and _bits(x) > bits:
+                            raise _Outgrown(_bits(x))
         return values
-
 
     def _component(self, group: list[int]) -> None:
         members = set(group)

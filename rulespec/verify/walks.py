@@ -126,17 +126,11 @@ def draw_merges(exploration: Exploration, count: int) -> Drawn:
                                for parent, move, target in picked), rng.getstate())
 
 
-def walk_merges(explorer: Explorer, exploration: Exploration, count: int,
-                steps: int = WALK_STEPS) -> tuple[Walks, Violation | None]:
-    """Walk up to ``count`` merges of ``exploration`` (see the module) with ``explorer``'s
-    view, keys and digests (an explorer of the same configuration, not run); return what the
-    walks did and the first difference found."""
-    return walk_drawn(explorer, draw_merges(exploration, count), steps)
-
-
 def walk_drawn(explorer: Explorer, drawn: Drawn,
                steps: int = WALK_STEPS) -> tuple[Walks, Violation | None]:
-    """Walk the merges drawn (``walk_merges``)."""
+    """Walk the merges drawn (``draw_merges``; see the module) with ``explorer``'s view, keys
+    and digests (an explorer of the same configuration, not run); return what the walks did
+    and the first difference found."""
     rng = random.Random()
     rng.setstate(drawn.rng)
     walks = Walks()

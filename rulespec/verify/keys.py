@@ -180,6 +180,20 @@ class View:
     def __bool__(self) -> bool:
         return bool(self.terms)
 
+    def held(self, name: str) -> tuple[str, int] | None:
+        """Return how the key holds the top-level field ``name``: ``("", 0)`` as it is, or the
+        term that abstracts it whole (``("cap", 5)``); None when the key forgets it or a term
+        reaches inside it (then the key holds only part of it)."""
+        self._unbound()
+        held: tuple[str, int] = ("", 0)
+        for parts, kind, ceiling in self._ops:
+            if parts[0] != name:
+                continue
+            if kind == "forget" or len(parts) > 1:
+                return None
+            held = (kind, ceiling)
+        return held
+
     def reached(self) -> frozenset[str]:
         """Return the top-level fields a term forgets or abstracts (``last``, ``relative``,
         ``cap``; a dotted path's first name): two states with equal keys hold the same value in

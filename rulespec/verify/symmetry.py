@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rulespec.verify.keys import View, ViewError, _lookup, split_path
+from rulespec.verify.keys import View, ViewError, _abstract, _lookup, split_path
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore
 
 
@@ -69,6 +69,8 @@ class Rotation:
         #: own): a search rotates each child to key it and then, to check the transition
         #: invariants on the rotated seats, the child and its parent again.
         self._recent: list[tuple[Any, int, Any]] = []
+        #: By view: the top-level seat fields its key holds (name, a list by seat, the term).
+        self._held: dict[int, tuple[View, list[tuple[str, bool, str, int]]]] = {}
 
     def fields(self) -> frozenset[str]:
         """Return the top-level fields a rotation changes."""
@@ -104,18 +106,72 @@ class Rotation:
         return out
 
     def canonical(self, view: View, state: Mapping[str, Any]) -> tuple[bytes, tuple[int, ...]]:
-        """Return the least key over the rotations of ``state`` and every rotation giving it,
-        least first (the first is the state's frame; more than one when the state is its own
-        rotation)."""
-        best = view.key(state)
-        frames = [0]
-        for r in range(1, self.players):
+        """Return the key of the least rotation of ``state`` and every rotation giving it, least
+        first (the first is the state's frame; more than one when the state is its own
+        rotation).
+
+        Rotations are ordered by the seat fields the key holds, as the rotated key holds them
+        (``_seat_values``), then by their keys: a rotation whose seat fields come first alone
+        is the least without keying the others. Both parts are read off the rotated key's
+        content, so equal keys give equal orders and the least rotation of an orbit is one
+        state's, whichever rotation of it is met."""
+        first = self._seat_values(view, state)
+        if first is None:
+            return self._least(view, state, range(self.players))
+        tied = [0]
+        try:
+            for r in range(1, self.players):
+                values = self._seat_values(view, state, r)
+                if values == first:
+                    tied.append(r)
+                elif values < first:  # type: ignore[operator]
+                    first, tied = values, [r]
+                elif not values > first:  # type: ignore[operator]
+                    raise TypeError("no order")  # a NaN: neither less, equal nor greater
+        except TypeError:  # values Python does not order (null and a number): key them all
+            return self._least(view, state, range(self.players))
+        if len(tied) == 1:
+            return view.key(self.rotate(state, tied[0])), (tied[0],)
+        return self._least(view, state, tied)
+
+    def _least(self, view: View, state: Mapping[str, Any],
+               rotations: Any) -> tuple[bytes, tuple[int, ...]]:
+        """Return the least key over ``rotations`` of ``state`` and the rotations giving it."""
+        best = b""
+        frames: list[int] = []
+        for r in rotations:
             key = view.key(self.rotate(state, r))
-            if key < best:
+            if not frames or key < best:
                 best, frames = key, [r]
             elif key == best:
                 frames.append(r)
         return best, tuple(frames)
+
+    def _seat_values(self, view: View, state: Mapping[str, Any], r: int = 0) -> list[Any] | None:
+        """Return the top-level seat fields that ``view``'s key holds, as the key of ``state``
+        rotated by ``r`` holds them (None: it holds none, or the state is not a dict).
+
+        Python's order of these values is an order of the keys' contents wherever it is one:
+        values it finds equal (``1`` and ``1.0``) are told apart by the keys, values it does
+        not order raise TypeError."""
+        fields = self._held.get(id(view))
+        if fields is None or fields[0] is not view:
+            fields = (view, [(name, op, *held) for name, op in self._plan.items()
+                             if type(op) is bool and (held := view.held(name)) is not None])
+            self._held[id(view)] = fields
+        if not fields[1] or type(state) is not dict:
+            return None
+        n = self.players
+        values: list[Any] = []
+        for name, is_list, kind, ceiling in fields[1]:
+            value = state.get(name)
+            if r:
+                if not is_list:
+                    value = _relabel(value, r, n)
+                elif type(value) is list and len(value) == n:
+                    value = value[r:] + value[:r]
+            values.append(_abstract(value, kind, ceiling) if kind else value)
+        return values
 
 
 #: Rotations remembered (``Rotation.rotate``): a parent and its children's, for most games.

@@ -225,3 +225,40 @@ def _number(text: str) -> Node:
 def parse(source: str) -> Node:
     """Return the tree of ``source``; raise Unsupported for what the compiler does not handle."""
     return _Parser(source).parse()
+
+
+def disjuncts(source: str) -> list[str] | None:
+    """Return the operands of ``source``'s top-level ``||`` chain as source text, in order
+    (None: it is not one, or cannot be parsed). Checked: the operands parsed and joined by
+    ``||`` again give the tree of ``source``."""
+    parts: list[str] = []
+    depth = 0
+    start = pos = 0
+    try:
+        while pos < len(source):
+            m = _TOKEN.match(source, pos)
+            if m is None:
+                return None
+            text = m.group()
+            if m.lastgroup == "op":
+                if text in "([{":
+                    depth += 1
+                elif text in ")]}":
+                    depth -= 1
+                elif text == "?" and depth == 0:
+                    return None  # a top-level conditional binds looser than ||
+                elif text == "||" and depth == 0:
+                    parts.append(source[start:m.start()])
+                    start = m.end()
+            pos = m.end()
+        parts.append(source[start:])
+        if len(parts) < 2:
+            return None
+        tree = parse(parts[0])
+        for part in parts[1:]:
+            tree = ("||", tree, parse(part))
+        if tree != parse(source):
+            return None
+    except (Unsupported, RecursionError):
+        return None
+    return [part.strip() for part in parts]

@@ -23,6 +23,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from time import perf_counter
 from typing import Any
 
@@ -33,7 +34,7 @@ from rulespec.spec.model import Spec
 from rulespec.spec.validate import INVARIANT_VARIABLES
 from rulespec.verify.decides import Abstraction, decides
 from rulespec.verify.keys import json_encoder
-from rulespec.verify.memo import Fields, Remembered, SchemaByProperty, reads
+from rulespec.verify.memo import Fields, Guard, Remembered, SchemaByProperty, guard_of, reads
 
 KINDS = ("INVARIANT", "STATE-SCHEMA", "CHANCE", "NO-LEGAL-ACTION", "RESULT", "REFUSED",
          "ENGINE-ERROR", "KEY-BEHAVIOUR", "TRAP", "VIEW")
@@ -120,6 +121,9 @@ class StateChecks:
         #: with together (``rulespec.verify.memo``); None: no memo.
         self._remember = remember
         self._scoped: dict[tuple[str, bool], list[tuple[Remembered | None, list[Invariant]]]] = {}
+        #: By invariant: its guard, the first operands of its ``||`` that read fewer fields
+        #: (``rulespec.verify.memo.Guard``; None: it has none).
+        self._guards: dict[str, Guard | None] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the engine and view they were made from (compiled again on loading; the
@@ -158,7 +162,12 @@ class StateChecks:
                     memo.key_seconds += looked - started
             if context is None:
                 context = make_context(variables)
+            guards = self._guards
             for item in items:
+                guard = guards.get(item.ident)
+                if guard is not None and guard.used and guard.holds(fields, prev, action,
+                                                                    context):
+                    continue
                 self.evaluations += 1
                 try:
                     value = item.expression.evaluate_in(context)
@@ -204,6 +213,10 @@ class StateChecks:
                 if label not in groups:
                     groups[label] = (None if read is None else Remembered(read), [])
                 groups[label][1].append(inv)
+                if self._remember and inv.ident not in self._guards:
+                    allowed = INVARIANT_VARIABLES[inv.scope]
+                    self._guards[inv.ident] = guard_of(
+                        inv.source, partial(compile_expression, allowed=allowed))
             found = self._scoped[(scope, only_unkeyed)] = list(groups.values())
         return found
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from time import perf_counter
 from typing import Any
 
-from rulespec.spec.celparse import MACROS, Unsupported, parse
+from rulespec.spec.celparse import MACROS, Unsupported, disjuncts, parse
 from rulespec.spec.fastschema import compile_schema
 from rulespec.verify.decides import subtrees
 from rulespec.verify.keys import json_encoder
@@ -181,12 +181,18 @@ class Remembered:
 
     def key(self, state: Fields, prev: Fields | None, action: Fields | None) -> tuple[Any, ...]:
         """Return the values this check reads in one state (or transition)."""
-        key = tuple(map(state.get, self.state))
+        names = self.state
+        if (prev is None or not self.prev) and (action is None or not self.action):
+            return tuple(map(state.get, names))  # reads the state alone
+        get = state.get
+        out = [get(n) for n in names]
         if prev is not None and self.prev:
-            key += tuple(map(prev.get, self.prev))
+            get = prev.get
+            out += [get(n) for n in self.prev]
         if action is not None and self.action:
-            key += tuple(map(action.get, self.action))
-        return key
+            get = action.get
+            out += [get(n) for n in self.action]
+        return tuple(out)
 
     def remember(self, key: tuple[Any, ...]) -> None:
         """Remember that the check passed with these values."""
@@ -194,6 +200,76 @@ class Remembered:
         if len(passed) >= LIMIT:
             passed.clear()
         passed.add(key)
+
+
+class Guard:
+    """The first operands ``G`` of an invariant ``G || REST`` that read fewer fields than the
+    whole: wherever G is true the invariant is (CEL's ``||`` is true when either side is,
+    whatever the other gives, an error included), so G's value, remembered by the fields it
+    reads (false and errors too: G is a pure function of them), spares evaluating the
+    invariant. Pig's ``action.kind != "die" || ...`` holds on every hold without reading the
+    scores. Given up after its trial when its fields seldom repeat."""
+
+    __slots__ = ("expression", "looks", "misses", "read", "source", "used", "values")
+
+    def __init__(self, source: str, read: tuple[tuple[str, ...], tuple[str, ...],
+                                               tuple[str, ...]], expression: Any) -> None:
+        self.source = source
+        self.read = Remembered(read)
+        self.expression = expression
+        self.values: dict[tuple[Any, ...], bool] = {}
+        self.looks = 0
+        self.misses = 0
+        #: False once given up.
+        self.used = True
+
+    def holds(self, state: Fields, prev: Fields | None, action: Fields | None,
+              context: Any) -> bool:
+        """Return whether G is true in this state (or transition); ``context``: the CEL
+        variables, to evaluate G with when its fields are new."""
+        key = self.read.key(state, prev, action)
+        value = self.values.get(key)
+        self.looks += 1
+        if value is None:
+            self.misses += 1
+            try:
+                value = self.expression.evaluate_in(context) is True
+            except Exception:  # an error is not true: the invariant is evaluated
+                value = False
+            if len(self.values) >= LIMIT:
+                self.values.clear()
+            self.values[key] = value
+            if self.looks >= TRIAL and self.misses * 4 > self.looks:
+                self.used = False  # most fields new: the key costs more than it spares
+        return value
+
+
+def guard_of(source: str, compile: Callable[[str], Any]) -> Guard | None:
+    """Return the guard of an invariant (``Guard``): its longest chain of first ``||``
+    operands reading fewer top-level fields than it does (None: there is none)."""
+    parts = disjuncts(source)
+    whole = reads(source)
+    if parts is None:
+        return None
+    found = None
+    for k in range(1, len(parts)):
+        text = " || ".join(f"({p})" for p in parts[:k])
+        read = reads(text)
+        if read is None or (whole is not None and not _fewer(read, whole)):
+            break
+        found = (text, read)
+    if found is None:
+        return None
+    try:
+        return Guard(found[0], found[1], compile(found[0]))
+    except Exception:  # the library refuses it alone: no guard
+        return None
+
+
+def _fewer(part: tuple[tuple[str, ...], ...], whole: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether ``part`` reads some of ``whole``'s fields and not all of them."""
+    return (all(set(p) <= set(w) for p, w in zip(part, whole, strict=True))
+            and sum(map(len, part)) < sum(map(len, whole)))
 
 
 #: The keywords of a plain object schema, whose properties are checked one by one.

@@ -9,11 +9,12 @@ from typing import Any
 
 from rulespec.reference.core import CHANCE
 from rulespec.reference.registry import new_game
+from rulespec.spec.celparse import disjuncts
 from rulespec.spec.fastschema import compile_schema
 from rulespec.spec.registry import get_spec
 from rulespec.verify.checks import StateChecks
 from rulespec.verify.explore import Explorer
-from rulespec.verify.memo import Fields, SchemaByProperty, frozen, reads
+from rulespec.verify.memo import Fields, SchemaByProperty, frozen, guard_of, reads
 from tests.verify.support import planted_engine
 
 
@@ -100,3 +101,64 @@ def test_an_annotated_schema_is_still_checked_by_property() -> None:
         for candidate in (state, _corrupted(state, rng)):
             assert split(candidate, Fields(candidate)) == whole(candidate), candidate
     assert SchemaByProperty.of({**plain, "oneOf": [{}]}) is None  # a keyword that ties them
+
+
+# -- guards: the first operands of an invariant's ||, remembered -----------------------------------
+
+
+def test_an_invariant_is_split_at_its_top_level_or_only() -> None:
+    assert disjuncts('a || (b || c) && d || f(x, y || z) || "||" == e') == [
+        "a", "(b || c) && d", "f(x, y || z)", '"||" == e']
+    assert disjuncts("a || b ? c : d") is None  # the conditional holds the whole chain
+    assert disjuncts("a && b") is None and disjuncts("a ||") is None
+
+
+def test_a_guard_reads_fewer_fields_than_its_invariant() -> None:
+    """RR-INV-ROLL-FACE's guard reads the action alone; an invariant whose first operand reads
+    everything it does has none."""
+    guard = guard_of('action.kind != "roll" || state.x == prev.x + action.face', str)
+    assert guard is not None and guard.source == '(action.kind != "roll")'
+    assert guard_of("state.x == prev.x || state.x == prev.x + 1", str) is None
+    assert guard_of("state.x > 0 || state.y > 0", str) is not None  # x alone: fewer
+    assert guard_of("state.x > 0", str) is None
+
+
+def _transitions(game: str, players: int, count: int) -> list[tuple[Any, Any, Any]]:
+    rng = random.Random(4)
+    out: list[tuple[Any, Any, Any]] = []
+    while len(out) < count:
+        engine = new_game(game, players=players)
+        while engine.current_player() is not None and len(out) < count:
+            prev = engine.state()
+            if engine.current_player() == CHANCE:
+                outcomes = engine.chance_outcomes()
+                action = outcomes[rng.randrange(len(outcomes))][0]
+            else:
+                legal = engine.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            engine.apply(action)
+            out.append((prev, action, engine.state()))
+    return out
+
+
+def test_guards_and_memos_give_the_verdicts_of_evaluating_every_invariant() -> None:
+    """DDO-INV-*, RR-INV-*, FOOL-INV-*, OURO-INV-*: on real transitions and on transitions with
+    a field of either state corrupted, the checks with their memos and guards find what
+    evaluating every invariant every time finds, the same invariant first."""
+    rng = random.Random(5)
+    for game, players in (("dado-de-ouro", 4), ("ruby-rhino", 2), ("fool", 4),
+                          ("ouro-de-tolo", 3)):
+        start = new_game(game, players=players)
+        fast, slow = StateChecks(start), StateChecks(start, remember=False)
+        for prev, action, state in _transitions(game, players, 400):
+            for before, after in ((prev, state), (_corrupted(prev, rng), state),
+                                  (prev, _corrupted(state, rng))):
+                found = [(p.kind, p.subject) if p else None
+                         for p in (checks.transition(before, action, after) for checks in
+                                   (fast, slow))]
+                assert found[0] == found[1], (game, before, action, after)
+                states = [(p.kind, p.subject) if p else None
+                          for p in (checks.state(after) for checks in (fast, slow))]
+                assert states[0] == states[1], (game, after)
+        guarded = sum(g.looks - g.misses for g in fast._guards.values() if g is not None)
+        assert guarded > 100, game  # the guards did spare evaluations

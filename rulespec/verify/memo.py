@@ -248,9 +248,9 @@ def guard_of(source: str, compile: Callable[[str], Any]) -> Guard | None:
     """Return the guard of an invariant (``Guard``): its longest chain of first ``||``
     operands reading fewer top-level fields than it does (None: there is none)."""
     parts = disjuncts(source)
-    whole = reads(source)
     if parts is None:
         return None
+    whole = reads(source)
     found = None
     for k in range(1, len(parts)):
         text = " || ".join(f"({p})" for p in parts[:k])

@@ -115,13 +115,14 @@ class Rotation:
         is the least without keying the others. Both parts are read off the rotated key's
         content, so equal keys give equal orders and the least rotation of an orbit is one
         state's, whichever rotation of it is met."""
-        first = self._seat_values(view, state)
+        held = self._held_fields(view)
+        first = self._seat_values(held, state)
         if first is None:
             return self._least(view, state, range(self.players))
         tied = [0]
         try:
             for r in range(1, self.players):
-                values = self._seat_values(view, state, r)
+                values = self._seat_values(held, state, r)
                 if values == first:
                     tied.append(r)
                 elif values < first:  # type: ignore[operator]
@@ -147,29 +148,32 @@ class Rotation:
                 frames.append(r)
         return best, tuple(frames)
 
-    def _seat_values(self, view: View, state: Mapping[str, Any], r: int = 0) -> list[Any] | None:
-        """Return the top-level seat fields that ``view``'s key holds, as the key of ``state``
-        rotated by ``r`` holds them (None: it holds none, or the state is not a dict).
+    def _held_fields(self, view: View) -> list[tuple[str, bool, str, int]]:
+        """Return the top-level seat fields that ``view``'s key holds: each one's name, whether
+        it is a list by seat (else it names seats), and the view's term on it (``View.held``)."""
+        found = self._held.get(id(view))
+        if found is None or found[0] is not view:
+            found = (view, [(name, op, *held) for name, op in self._plan.items()
+                            if type(op) is bool and (held := view.held(name)) is not None])
+            self._held[id(view)] = found
+        return found[1]
+
+    def _seat_values(self, held: list[tuple[str, bool, str, int]], state: Mapping[str, Any],
+                     r: int = 0) -> list[Any] | None:
+        """Return the seat fields ``held`` (``_held_fields``) as the key of ``state`` rotated
+        by ``r`` holds them (None: there are none, or the state is not a dict).
 
         Python's order of these values is an order of the keys' contents wherever it is one:
         values it finds equal (``1`` and ``1.0``) are told apart by the keys, values it does
         not order raise TypeError."""
-        fields = self._held.get(id(view))
-        if fields is None or fields[0] is not view:
-            fields = (view, [(name, op, *held) for name, op in self._plan.items()
-                             if type(op) is bool and (held := view.held(name)) is not None])
-            self._held[id(view)] = fields
-        if not fields[1] or type(state) is not dict:
+        if not held or type(state) is not dict:
             return None
         n = self.players
         values: list[Any] = []
-        for name, is_list, kind, ceiling in fields[1]:
+        for name, is_list, kind, ceiling in held:
             value = state.get(name)
             if r:
-                if not is_list:
-                    value = _relabel(value, r, n)
-                elif type(value) is list and len(value) == n:
-                    value = value[r:] + value[:r]
+                value = _turned_item(value, is_list, r, n)
             values.append(_abstract(value, kind, ceiling) if kind else value)
         return values
 

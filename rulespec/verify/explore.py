@@ -72,7 +72,12 @@ class Stats:
     #: it shared the search out to (``rulespec.verify.parallel``).
     cpu_seconds: float = 0.0
     store_bytes: int = 0
+    #: This process's peak resident memory; the workers' is ``workers_rss``.
     peak_rss: int = 0
+    #: The worker processes the search was shared out to (``rulespec.verify.parallel``), and
+    #: the sum of each one's largest resident memory at the end of one of the search's tasks.
+    worker_processes: int = 0
+    workers_rss: int = 0
     evaluations: int = 0
     #: Merges whose one-step digest was that of an engine with the same memory, checked before.
     digests_reused: int = 0

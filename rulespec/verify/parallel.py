@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import pickle
 import threading
 import time
@@ -202,10 +203,37 @@ class Expanded(NamedTuple):
     memory: bytes | None
 
 
+class Spent(NamedTuple):
+    """What one worker task spent: its CPU seconds, and its process (id) with the resident
+    memory it held at the task's end."""
+
+    cpu_seconds: float
+    process: int
+    rss: int
+
+
+def _spent_since(started: float) -> Spent:
+    return Spent(time.process_time() - started, os.getpid(), current_rss())
+
+
+class _Spending:
+    """What the workers spent on one search: CPU seconds, and each worker process's largest
+    resident memory at the end of one of the search's tasks."""
+
+    def __init__(self) -> None:
+        self.cpu_seconds = 0.0
+        self.rss: dict[int, int] = {}
+
+    def add(self, spent: Spent) -> None:
+        self.cpu_seconds += spent.cpu_seconds
+        if spent.rss > self.rss.get(spent.process, 0):
+            self.rss[spent.process] = spent.rss
+
+
 def expand_states(token: str, blob: bytes, items: list[tuple[bytes, tuple[int, ...], bool]],
-                  remember: bool) -> tuple[list[Expanded], float]:
+                  remember: bool) -> tuple[list[Expanded], Spent]:
     """Expand each packed state (with its frames, and whether it is terminal); return them
-    and the CPU seconds spent."""
+    and what the task spent (``Spent``)."""
     started = time.process_time()
     explorer = _explorer(token, blob)
     out: list[Expanded] = []
@@ -215,7 +243,7 @@ def expand_states(token: str, blob: bytes, items: list[tuple[bytes, tuple[int, .
                                    remember))
         except Exception as exc:  # the engine failed outside a move (its state, its moves)
             out.append(Expanded([], (0, _failed("expanding the state", exc)), None, None))
-    return out, time.process_time() - started
+    return out, _spent_since(started)
 
 
 def _failed(doing: str, exc: Exception) -> Problem:
@@ -284,11 +312,11 @@ def _memory(cloner: Cloner, engine: Engine) -> bytes | None:
 
 
 def check_states(token: str, blob: bytes,
-                 items: list[tuple[Any, ...]]) -> tuple[list[Any], float]:
+                 items: list[tuple[Any, ...]]) -> tuple[list[Any], Spent]:
     """Check each packed child: a new state (``(data, None, key)``: who moves in it, its
     winners and its first problem), or a merged one (``(data, frames, key)``: its digest one
-    step ahead, ``Explorer._merge``, or what went wrong); return the answers and the CPU
-    seconds spent."""
+    step ahead, ``Explorer._merge``, or what went wrong); return the answers and what the task
+    spent (``Spent``)."""
     started = time.process_time()
     explorer = _explorer(token, blob)
     out: list[Any] = []
@@ -303,7 +331,7 @@ def check_states(token: str, blob: bytes,
         except Exception as exc:  # the engine failed checking a state (its moves, its result)
             problem = _failed("checking the state", exc)
             out.append((TERMINAL_NODE, 0, problem) if own is None else problem)
-    return out, time.process_time() - started
+    return out, _spent_since(started)
 
 
 # -- what this process does ------------------------------------------------------------------------
@@ -358,8 +386,8 @@ class ParallelExplorer(Explorer):
                 "top level of an installed module") from None
         self._token = hashlib.blake2b(self._blob, digest_size=16).hexdigest()
         self._fractions: dict[tuple[int, int], Fraction] = {}
-        #: CPU seconds the workers spent on this search's tasks.
-        self._spent = [0.0]
+        #: What the workers spent on this search's tasks.
+        self._spent = _Spending()
         #: The answers of the chunk being committed (digests reused within it are among them).
         self._answers: list[Any] = []
         #: Digests reused so far, counted as the chunks are planned (ahead of the stats).
@@ -368,7 +396,7 @@ class ParallelExplorer(Explorer):
         self._memo: dict[bytes, Any] = self._digests
         self._chunks = 0
 
-    def _share(self, fn: Callable[..., tuple[list[Any], float]], items: Sequence[Any],
+    def _share(self, fn: Callable[..., tuple[list[Any], Spent]], items: Sequence[Any],
                keys: Sequence[int], *extra: Any) -> list[tuple[list[int], Any]]:
         """Hand ``fn`` over ``items`` to the workers, item i to the worker ``keys[i]`` falls
         to; return each part's items' positions and its future (``_gather``)."""
@@ -443,7 +471,9 @@ class ParallelExplorer(Explorer):
 
     def _snapshot(self, started: float, queued: int) -> None:
         super()._snapshot(started, queued)
-        self.stats.cpu_seconds += self._spent[0]  # the workers' too
+        self.stats.cpu_seconds += self._spent.cpu_seconds  # the workers' too
+        self.stats.workers_rss = sum(self._spent.rss.values())
+        self.stats.worker_processes = len(self._spent.rss)
 
     def _plan(self, chunk: list[tuple[int, bytes]], expanded: list[Expanded]) -> _Plan:
         """Sort the chunk's children into new states and merges as the one-process search
@@ -605,14 +635,13 @@ class ParallelExplorer(Explorer):
         return found
 
 
-def _gather(parts: list[tuple[list[int], Any]], count: int,
-            spent: list[float]) -> list[Any]:
-    """Return the answers of the parts ``_share`` handed out, in their items' order (the
-    workers' CPU seconds added to ``spent[0]``)."""
+def _gather(parts: list[tuple[list[int], Any]], count: int, spent: _Spending) -> list[Any]:
+    """Return the answers of the parts ``_share`` handed out, in their items' order (what the
+    workers spent added to ``spent``)."""
     out: list[Any] = [None] * count
     for part, future in parts:
-        answers, seconds = future.result()
-        spent[0] += seconds
+        answers, used = future.result()
+        spent.add(Spent(*used))
         for i, answer in zip(part, answers, strict=True):
             out[i] = answer
     return out

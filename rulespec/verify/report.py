@@ -6,6 +6,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from rulespec.verify.explore import Stats
 from rulespec.verify.outcomes import EXACT_BITS, Number, Outcomes, decimal_digits, number_json
 from rulespec.verify.run import RulingsRun, Verification
 from rulespec.verify.walks import WALK_STEPS, Walks
@@ -68,8 +69,9 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
                  f"{s.terminals:,} terminal{left}")
     lines.append(f"  {s.seconds:.2f} s ({s.states_per_second:,.0f} states/s; {s.cpu_seconds:.2f} s "
                  f"CPU, {s.states_per_cpu_second:,.0f} states per CPU second), store "
-                 f"{s.bytes_per_state:.0f} bytes/state, peak memory {s.peak_rss / 2**20:,.0f} MiB; "
-                 f"fingerprint collision probability (optimistic) {v.collision_probability:.1e}")
+                 f"{s.bytes_per_state:.0f} bytes/state, peak memory {s.peak_rss / 2**20:,.0f} MiB"
+                 f"{_workers_memory(s)}; fingerprint collision probability (optimistic) "
+                 f"{v.collision_probability:.1e}")
     if bounded:
         what = f"--{ex.stopped}"
         lines.append(f"  BOUNDED: the search stopped at {what}; what follows holds for the "
@@ -103,6 +105,16 @@ def verification_text(v: Verification, defaults: dict[str, str]) -> list[str]:
                      f"{v.optimal.value:+.10f} for seat 0")
         lines += outcomes_text("the optimal strategies", v.optimal.outcomes)[1:]
     return lines
+
+
+def _workers_memory(s: Stats) -> str:
+    """Return what the worker processes held, for the report's line of costs ("" with none)."""
+    if not s.worker_processes:
+        return ""
+    n = s.worker_processes
+    its = "worker process" if n == 1 else f"{n} worker processes (each"
+    return (f" here and {s.workers_rss / 2**20:,.0f} MiB in its {its} at its largest after a "
+            f"task{')' if n > 1 else ''}")
 
 
 def _merges(v: Verification) -> list[str]:
@@ -225,6 +237,8 @@ def verification_json(v: Verification) -> dict[str, Any]:
         "terminals": s.terminals, "queued": s.queued, "seconds": round(s.seconds, 3), "cpu_seconds": round(s.cpu_seconds, 3),
         "states_per_second": round(s.states_per_second, 1),
         "store_bytes_per_state": round(s.bytes_per_state, 1), "peak_rss": s.peak_rss,
+        "workers_rss": None if not s.worker_processes else {
+            "processes": s.worker_processes, "bytes": s.workers_rss},
         "collision_probability": v.collision_probability,
         "merges": s.merges, "merges_checked": s.merges_checked if v.bounds.check_merges else None,
         "merge_walks": None if v.walks is None else v.walks.to_json(),

@@ -13,6 +13,10 @@ from rulespec.reference.registry import new_game
 from rulespec.spec.invariants import Invariants
 from tests.bridges.support import pig
 
+#: What differs between two runs of the same search: the clock, and the memory of this process
+#: and of the workers (none without them).
+TIMING = frozenset({"seconds", "cpu_seconds", "peak_rss", "workers_rss", "states_per_second",
+                    "states_per_cpu_second"})
 #: Pig with a two-faced die (1 busts, 2 adds) and a target of 3: 25 states once turn counts are
 #: forgotten. Every number comes from the configuration, none from the rulebook.
 PIG_COIN = {"target_score": 3, "die": [{"face": 1, "effect": "bust"}, {"face": 2, "effect": "add"}]}

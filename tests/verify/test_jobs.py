@@ -26,11 +26,9 @@ from rulespec.verify.report import rulings_json, verification_json
 from rulespec.verify.run import Bounds, Setup, verify, verify_rulings
 from tests.bridges.support import pig
 from tests.support import dask_cluster, without_keys
-from tests.verify.support import PIG_COIN
+from tests.verify.support import PIG_COIN, TIMING
 
 COIN = PIG_COIN["die"]
-#: What differs between two runs of the same search: the clock and the process's memory.
-TIMING = frozenset({"seconds", "cpu_seconds", "peak_rss", "states_per_second"})
 
 
 def _setup() -> Setup:

@@ -25,7 +25,7 @@ from rulespec.reference.core import CHANCE
 from rulespec.verify import parallel
 from rulespec.verify.explore import Exploration, Explorer
 from rulespec.verify.parallel import ParallelError, ParallelExplorer, pack, unpack
-from rulespec.verify.report import verification_json
+from rulespec.verify.report import verification_json, verification_text
 from rulespec.verify.run import Bounds, verify
 from rulespec.verify.symmetry import Seats
 from tests.bridges.support import pig
@@ -34,15 +34,12 @@ from tests.verify.support import (
     PIG_COIN,
     PIG_ON_HOLD,
     RHINO_SUMMARY,
+    TIMING,
     pig_engine,
     planted_engine,
     rhino_engine,
     tie_engine,
 )
-
-#: What differs between two runs of the same search: the clock and the process's memory.
-TIMING = frozenset({"seconds", "cpu_seconds", "peak_rss", "states_per_second",
-                    "states_per_cpu_second"})
 
 
 @pytest.fixture(autouse=True)
@@ -138,6 +135,21 @@ def test_the_report_and_its_exact_fractions_are_the_one_process_report() -> None
             == without_keys(verification_json(alone), TIMING))
 
 
+def test_the_report_counts_the_workers_memory_apart() -> None:
+    """PIG-END-01: shared out, the report gives the worker processes' memory beside this
+    process's peak (each worker at its largest after a task); in one process it says none."""
+    bounds = Bounds(view=PIG_ON_HOLD, cross_check=0)
+    alone = verify(pig_engine({"PIG-AMB-01": "on-hold"}), bounds)
+    shared = verify(pig_engine({"PIG-AMB-01": "on-hold"}), bounds, executor=InlineExecutor(),
+                    workers=2)
+    assert verification_json(alone)["workers_rss"] is None
+    assert "worker processes" not in "\n".join(verification_text(alone, {}))
+    workers = verification_json(shared)["workers_rss"]
+    # The inline executor's two workers are this one process.
+    assert workers["processes"] == 1 and workers["bytes"] > 0
+    assert "MiB in its worker process at its largest after a task;" in "\n".join(verification_text(shared, {}))
+
+
 def test_a_packed_engine_is_the_engine() -> None:
     """RR-TURN-01: an engine sent to a worker as bytes (Ruby Rhino keeps its state in slots)
     comes back the same engine: the same canonical state, moves and memory, every few steps."""
@@ -194,6 +206,8 @@ def test_two_processes_give_the_one_process_graph() -> None:
         shared = ParallelExplorer(pig_engine({"PIG-AMB-01": "on-hold"}), executor=executor,
                                   workers=2, view=PIG_ON_HOLD).run()
     assert _graph(shared) == _graph(alone)
+    assert alone.stats.worker_processes == 0
+    assert 1 <= shared.stats.worker_processes <= 2 and shared.stats.workers_rss > 0
 
 
 # Integration: starts a Dask LocalCluster (3 s).
@@ -229,6 +243,8 @@ def test_the_command_line_shares_one_search_out() -> None:
     assert two.exit_code == 0, two.output
     assert (without_keys(json.loads(two.stdout), TIMING)
             == without_keys(json.loads(one.stdout), TIMING))
+    assert json.loads(one.stdout)["workers_rss"] is None
+    assert json.loads(two.stdout)["workers_rss"]["bytes"] > 0
 
 
 def test_digests_reused_forgotten_and_rechecked_as_one_process_does(

@@ -24,7 +24,7 @@ from rulespec.verify.report import verification_json, verification_text
 from rulespec.verify.run import Bounds, Setup, verify
 from rulespec.verify.walks import MERGE_WALKS, SEED, Walks, merge_edges
 from tests.support import without_keys
-from tests.verify.support import RHINO_SUMMARY, RHINO_TINY, pig_engine
+from tests.verify.support import RHINO_SUMMARY, RHINO_TINY, TIMING, pig_engine
 from tests.verify.test_symmetry import RHINO_SEATS
 
 #: The published rr-summary view as Ruby Rhino 0.2.5 declared it: the result's count of rounds
@@ -211,7 +211,6 @@ def test_with_workers_the_walks_and_the_cross_check_run_beside_the_solves() -> N
     their own, run while this process solves the outcomes; the report is the one-process
     report, and a difference the walks find drops the figures solved meanwhile."""
     from rulespec.executors import InlineExecutor
-    from tests.verify.test_parallel import TIMING
 
     tasks: list[str] = []
 

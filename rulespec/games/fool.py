@@ -268,6 +268,9 @@ class FoolEngine(StepMemo):
         AMB_LOW_SCORE: frozenset({"running-total", "one-round"}),
     }
     END_CLAUSES: ClassVar[tuple[str, ...]] = ("FOOL-END-01", "FOOL-END-02")
+    #: ``_result`` is here although play assigns it: it is set once, when the game ends, from the
+    #: scores, the +10 discs, the round and a ruling (all in the engine's memory), and never
+    #: changed in place, so copies may share it and two engines equal in the rest are equal in it.
     SHARED: ClassVar[frozenset[str]] = frozenset({
         "types", "_by_card", "_colour_range", "full_deck", "in_play_row", "_deal_actions",
         "_lead_actions", "_declare_actions", "_follow_actions", "_dealer_actions", "_result",

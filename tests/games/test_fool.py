@@ -863,3 +863,31 @@ def test_clone_is_checked_on_every_attribute_play_changes() -> None:
                          play_out_every=50, parameters={"cards_per_player": 3}, changed=changed)
     assert steps > 150
     assert never_changed(GAME, changed, players=5, constants=CONFIGURATION_CONSTANTS) == set()
+
+
+@pytest.mark.parametrize("option", ["most-plus-tens", "shared"])
+def test_the_shared_result_is_the_result_the_memory_makes(option: str) -> None:
+    """FOOL-END-01, FOOL-END-02, FOOL-AMB-09: ``_result`` is in ``SHARED`` (copies share it, and
+    the verifier leaves it out of an engine's memory), which is sound only while it is set once
+    at the end from what the memory holds and never changed in place: a copy holds the same
+    object, the result made again from the copy's scores, discs and round equals it, and making
+    it again leaves the original as it was."""
+    import random
+
+    from rulespec.reference.play import random_policy
+
+    rulings = {**get_spec(GAME).default_rulings(), "FOOL-AMB-09": option}
+    for seed in range(3):
+        engine = new_game(GAME, players=4, rulings=rulings,
+                          parameters={"cards_per_player": 3})
+        assert isinstance(engine, FoolEngine) and "_result" in FoolEngine.SHARED
+        rng = random.Random(seed)
+        while engine.current_player() is not None:
+            engine.apply(random_policy(engine, rng))
+        made = engine._result
+        assert made is not None
+        kept = json.dumps(made, sort_keys=True)
+        twin = engine.clone()
+        assert twin._result is made
+        assert twin._make_result() == made
+        assert json.dumps(engine._result, sort_keys=True) == kept

@@ -464,7 +464,8 @@ class ParallelExplorer(Explorer):
                 break
             if self.progress is not None and time.perf_counter() >= next_report:
                 next_report = time.perf_counter() + 1.0
-                self._snapshot(started, len(queue))
+                # The next chunk, handed out already, is still to be committed: queued.
+                self._snapshot(started, len(queue) + (len(ahead[0]) if ahead else 0))
                 self.progress(stats)
         stats.queued = len(queue)
         return self._finish(started)

@@ -12,7 +12,9 @@ Dask cluster.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -82,6 +84,25 @@ def _same(make: Any, workers: int = 3, **options: Any) -> Exploration:
     if alone.complete:
         assert many._looked == one._looked
     return alone
+
+
+def test_the_progress_counts_the_chunk_handed_out_as_queued(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """PIG-TURN-01: every state found is expanded or still queued, and the chunk the
+    workers expand while this process commits the one before counts as queued (a report every
+    chunk: the clock moves on two seconds at each look)."""
+    ticks = iter(range(0, 10**6, 2))
+    clock = SimpleNamespace(perf_counter=lambda: float(next(ticks)),
+                            process_time=time.process_time)
+    monkeypatch.setattr(parallel, "time", clock)
+    seen: list[tuple[int, int, int]] = []
+    many = ParallelExplorer(pig_engine(), executor=InlineExecutor(), workers=2, max_states=400,
+                            progress=lambda s: seen.append((s.states, many.store.expanded,
+                                                            s.queued)))
+    assert many.run().stopped == "max-states"
+    assert len(seen) > 3
+    assert all(states == expanded + queued for states, expanded, queued in seen), seen
+    assert any(queued > 0 for _, _, queued in seen)
 
 
 def test_a_proof_under_a_view_is_the_one_process_proof() -> None:

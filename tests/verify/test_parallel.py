@@ -25,7 +25,7 @@ from rulespec.executors import InlineExecutor, executor_for
 from rulespec.games.ruby_rhino import RubyRhino
 from rulespec.reference.core import CHANCE
 from rulespec.verify import parallel
-from rulespec.verify.explore import Exploration, Explorer
+from rulespec.verify.explore import Exploration, Explorer, Stats
 from rulespec.verify.parallel import ParallelError, ParallelExplorer, pack, unpack
 from rulespec.verify.report import verification_json, verification_text
 from rulespec.verify.run import Bounds, verify
@@ -96,9 +96,12 @@ def test_the_progress_counts_the_chunk_handed_out_as_queued(
                             process_time=time.process_time)
     monkeypatch.setattr(parallel, "time", clock)
     seen: list[tuple[int, int, int]] = []
-    many = ParallelExplorer(pig_engine(), executor=InlineExecutor(), workers=2, max_states=400,
-                            progress=lambda s: seen.append((s.states, many.store.expanded,
-                                                            s.queued)))
+    many = ParallelExplorer(pig_engine(), executor=InlineExecutor(), workers=2, max_states=400)
+
+    def report(s: Stats) -> None:
+        seen.append((s.states, many.store.expanded, s.queued))
+
+    many.progress = report
     assert many.run().stopped == "max-states"
     assert len(seen) > 3
     assert all(states == expanded + queued for states, expanded, queued in seen), seen

@@ -180,6 +180,12 @@ class View:
     def __bool__(self) -> bool:
         return bool(self.terms)
 
+    @property
+    def terms_made(self) -> object:
+        """Return a token of the terms as now made: another object once ``bind`` makes them
+        anew (with other ceilings), so what is worked out from them can be remembered."""
+        return self._ops
+
     def held(self, name: str) -> tuple[str, int] | None:
         """Return how the key holds the top-level field ``name``: ``("", 0)`` as it is, or the
         term that abstracts it whole (``("cap", 5)``); None when the key forgets it or a term

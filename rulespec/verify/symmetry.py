@@ -22,7 +22,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rulespec.verify.keys import View, ViewError, _abstract, _lookup, split_path
 from rulespec.verify.store import CHANCE_NODE, TERMINAL_NODE, StateStore
@@ -70,7 +70,7 @@ class Rotation:
         #: invariants on the rotated seats, the child and its parent again.
         self._recent: list[tuple[Any, int, Any]] = []
         #: By view: the top-level seat fields its key holds (name, a list by seat, the term).
-        self._held: dict[int, tuple[View, list[tuple[str, bool, str, int]]]] = {}
+        self._held: dict[int, tuple[View, object, list[tuple[str, bool, str, int]]]] = {}
 
     def fields(self) -> frozenset[str]:
         """Return the top-level fields a rotation changes."""
@@ -111,25 +111,36 @@ class Rotation:
         rotation).
 
         Rotations are ordered by the seat fields the key holds, as the rotated key holds them
-        (``_seat_values``), then by their keys: a rotation whose seat fields come first alone
-        is the least without keying the others. Both parts are read off the rotated key's
-        content, so equal keys give equal orders and the least rotation of an orbit is one
-        state's, whichever rotation of it is met."""
+        (``_seat_values``), then by their keys: a rotation whose seat fields come before every
+        other rotation's, or equal them, is the least without keying the others. Python may
+        not order two rotations' values (null beside a number, a string beside a number one
+        level down, a NaN); such a pair is passed over while the candidate is sought, and the
+        candidate is kept only if it is then found ordered before or equal to every rotation.
+        Whether the orbit has such a least rotation, and which values it holds, is the orbit's
+        alone, not the order the rotations are met in; without one, every rotation is keyed.
+        Both parts are read off the rotated key's content, so equal keys give equal orders and
+        the least rotation of an orbit is one state's, whichever rotation of it is met."""
         held = self._held_fields(view)
         first = self._seat_values(held, state)
         if first is None:
             return self._least(view, state, range(self.players))
-        tied = [0]
+        # Not None: the state is a dict with seat fields held, whichever rotation.
+        values = cast("list[list[Any]]",
+                      [first, *(self._seat_values(held, state, r) for r in range(1, self.players))])
+        best = first
+        for other in values:
+            try:  # noqa: SIM105 (per child state: contextlib.suppress costs more)
+                best = min(best, other)  # the first of equals stays
+            except TypeError:  # not ordered with the candidate: the check below decides
+                pass
+        tied: list[int] = []
         try:
-            for r in range(1, self.players):
-                values = self._seat_values(held, state, r)
-                if values == first:
+            for r, other in enumerate(values):
+                if other == best:
                     tied.append(r)
-                elif values < first:  # type: ignore[operator]
-                    first, tied = values, [r]
-                elif not values > first:  # type: ignore[operator]
+                elif not best < other:
                     raise TypeError("no order")  # a NaN: neither less, equal nor greater
-        except TypeError:  # values Python does not order (null and a number): key them all
+        except TypeError:  # no rotation ordered before every other one: key them all
             return self._least(view, state, range(self.players))
         if len(tied) == 1:
             return view.key(self.rotate(state, tied[0])), (tied[0],)
@@ -151,12 +162,15 @@ class Rotation:
     def _held_fields(self, view: View) -> list[tuple[str, bool, str, int]]:
         """Return the top-level seat fields that ``view``'s key holds: each one's name, whether
         it is a list by seat (else it names seats), and the view's term on it (``View.held``)."""
+        # Remembered per view and per binding of it: binding it again (other parameters) makes
+        # its terms anew, with other ceilings.
         found = self._held.get(id(view))
-        if found is None or found[0] is not view:
-            found = (view, [(name, op, *held) for name, op in self._plan.items()
-                            if type(op) is bool and (held := view.held(name)) is not None])
+        if found is None or found[0] is not view or found[1] is not view.terms_made:
+            found = (view, view.terms_made,
+                     [(name, op, *held) for name, op in self._plan.items()
+                      if type(op) is bool and (held := view.held(name)) is not None])
             self._held[id(view)] = found
-        return found[1]
+        return found[2]
 
     def _seat_values(self, held: list[tuple[str, bool, str, int]], state: Mapping[str, Any],
                      r: int = 0) -> list[Any] | None:

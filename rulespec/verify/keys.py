@@ -145,7 +145,7 @@ class View:
         self._bound: dict[str, Any] = {"params": {}, "config": {}}
         #: The top-level fields of the state the kept expressions read (None: the whole state).
         self._reads: tuple[str, ...] | None = _reads(trees)
-        self._cache: dict[bytes, list[Any]] = {}
+        self._cache: dict[str, list[Any]] = {}
         self._numbers: frozenset[str] = frozenset()
         self._ops: list[tuple[tuple[str, ...], str, int]] = []
         self._ready = True
@@ -245,8 +245,10 @@ class View:
         evaluated, as the last entry of a list still empty)."""
         # The values depend only on the fields read, which change seldom (a record of the past
         # grows at the end of a round): remembered by those fields, a bounded number of them.
+        # In the order the fields hold their keys: CEL's map() and filter() over a map follow
+        # it, so two maps equal as JSON may give different values (found by an audit).
         read = self._reads
-        seen = key_bytes(state if read is None else [[f in state, state.get(f)] for f in read])
+        seen = _CACHE_JSON(state if read is None else [[f in state, state.get(f)] for f in read])
         cached = self._cache.get(seen)
         if cached is not None:
             return cached
@@ -326,7 +328,8 @@ class View:
 
     def key(self, state: Mapping[str, Any]) -> bytes:
         """Return the bytes that identify ``state`` under the view: equal for two states exactly
-        when ``key_bytes(self.apply(state))`` is (not the same bytes).
+        when their viewed copies (``apply`` without ``@keep``) and their kept values are
+        (``key_bytes([viewed, kept])``; not the same bytes).
 
         A state whose terms are all on top-level fields is keyed without building its viewed
         copy: by its *shape* (its fields in their order, met before), the sorted names of the
@@ -335,7 +338,12 @@ class View:
         begins, so equal bytes mean equal names and equal values.
         """
         if type(state) is not dict or not self._flat:
-            return key_bytes(self.apply(state) if self.terms else state)
+            if not self.terms:
+                return key_bytes(state)
+            viewed = self.viewed(state)
+            # The kept values beside the viewed copy, not in it: a field of the state named
+            # like them is kept apart (found by an audit).
+            return key_bytes([viewed, self.kept(state)] if self._kept else viewed)
         shape = tuple(state)
         plan = self._plans.get(shape)
         if plan is None:
@@ -363,7 +371,15 @@ class View:
 
     def apply(self, state: Mapping[str, Any]) -> Any:
         """Return ``state`` as the view keys it (a copy where it changes; the engine's own
-        objects are never changed)."""
+        objects are never changed), the kept expressions' values under ``@keep``: for reading.
+        ``key`` keeps those values apart from the state's own fields."""
+        out = self.viewed(state)
+        if self._kept:
+            out = {**out, "@keep": self.kept(state)}
+        return out
+
+    def viewed(self, state: Mapping[str, Any]) -> Any:
+        """Return ``state`` with the view's terms applied (the kept expressions aside)."""
         if not self._ready:
             self._unbound()
         out: Any = state
@@ -384,8 +400,6 @@ class View:
         else:
             for parts, kind, ceiling in ops:
                 out = _change(out, parts, kind, ceiling)
-        if self._kept:
-            out = {**out, "@keep": self.kept(state)}
         return out
 
 
@@ -540,6 +554,8 @@ def json_encoder(*, sort_keys: bool, ensure_ascii: bool = False) -> Callable[[An
 
 _KEY_JSON = json_encoder(sort_keys=True)
 _VALUES_JSON = _KEY_JSON
+#: The fields a kept expression reads, as it reads them (a map's keys in their order).
+_CACHE_JSON = json_encoder(sort_keys=False)
 
 
 def key_bytes(state: Any) -> bytes:

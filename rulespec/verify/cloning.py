@@ -110,9 +110,16 @@ class Cloner:
         if self.changed:  # a constant turned out not to be one: it is memory now
             return None
         skip = self._not_memory
-        items = [(n, v) for n, v in engine.__dict__.items() if n not in skip]
+        # A constant is left out only while the engine holds the shared object: one the
+        # engine rebound to an object of its own (play the probe games never reached) is
+        # memory, as any attribute play sets (found by an audit).
+        shared = self.shared
+        items = [(n, v) for n, v in engine.__dict__.items()
+                 if n not in skip or (n in shared and v is not shared[n])]
         for name in self._slots:
-            if name not in skip and hasattr(engine, name):
+            if hasattr(engine, name) and (
+                    name not in skip
+                    or (name in shared and getattr(engine, name) is not shared[name])):
                 items.append((name, getattr(engine, name)))
         try:
             return pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL)

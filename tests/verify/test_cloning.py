@@ -71,6 +71,26 @@ def test_a_shared_table_changed_in_place_is_restored_for_the_others() -> None:
     assert cloner.clone(parent)._effects is not table  # type: ignore[attr-defined]
 
 
+def test_a_constant_the_engine_rebinds_is_memory() -> None:
+    """Found by an audit: a table that held one value throughout the probe games is shared and
+    left out of an engine's memory; an engine that rebinds it to a table of its own (play the
+    probes never reached) must not have the memory of one that still holds the shared table,
+    or a merged engine could reuse the digest of one that plays otherwise. The shared table's
+    own holders keep it out of memory."""
+    engine = pig_engine()
+    cloner = Cloner(engine)
+    assert "_effects" in cloner.shared
+    one = cloner.adopt(engine)
+    other = cloner.clone(one)
+    assert cloner.memory(one) == cloner.memory(other)  # both hold the shared table
+    other._effects = {**cloner.shared["_effects"], 99: "add"}  # type: ignore[attr-defined]
+    cloner.check(other)  # rebound, not changed in place: still shared for the others
+    assert "_effects" in cloner.shared and not cloner.changed
+    assert cloner.memory(one) != cloner.memory(other)
+    again = cloner.clone(other)
+    assert cloner.memory(again) == cloner.memory(other)  # the copy holds the same own table
+
+
 def test_a_game_with_its_own_clone_is_copied_by_it() -> None:
     engine = pig_engine()
     calls: list[int] = []

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import itertools
 import math
 import os
 import random
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import jsonschema
@@ -20,6 +24,21 @@ from rulespec.reference.registry import new_game
 from rulespec.spec.invariants import Invariants
 from rulespec.spec.model import Spec
 from rulespec.spec.registry import get_spec
+
+#: The benchmark scripts, which are not a package.
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def benchmark_script(name: str) -> ModuleType:
+    """Return ``benchmarks/NAME.py`` loaded as a module (registered, so its dataclasses and
+    pickles find it)."""
+    spec = importlib.util.spec_from_file_location(f"rulespec_benchmark_{name}",
+                                                  BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def ruling_sets(spec: Spec, *, limit: int = 64) -> list[dict[str, str]]:

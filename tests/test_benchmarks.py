@@ -5,28 +5,16 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "playouts.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rulespec_benchmark_playouts", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.support import benchmark_script
 
 
 def test_tiny_run_prints_and_writes_every_contestant(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    playouts = _script()
+    playouts = benchmark_script("playouts")
     out = tmp_path / "result.json"
     assert playouts.main(["--seconds", "0.01", "--rounds", "1", "--json", str(out),
                           "--quiet"]) == 0
@@ -53,7 +41,7 @@ def test_the_floor_plays_dado_de_ouro_with_the_spec_numbers() -> None:
     from rulespec.reference.core import make_config
     from rulespec.spec.registry import get_spec
 
-    floor = _script().Floor()
+    floor = benchmark_script("playouts").Floor()
     config = make_config(get_spec("dado-de-ouro"), players=4)
     assert floor.rounds == config.param("rounds_per_game")  # DDO-GAME-02
     assert floor.games_to_win == config.param("games_to_win")  # DDO-MATCH-01
@@ -64,7 +52,7 @@ def test_the_floor_plays_dado_de_ouro_with_the_spec_numbers() -> None:
 
 
 def test_the_docs_page_shows_the_committed_result() -> None:
-    playouts = _script()
+    playouts = benchmark_script("playouts")
     result = json.loads(playouts.RESULT.read_text(encoding="utf-8"))
     page = playouts.DOCS_PAGE.read_text(encoding="utf-8")
     shown = page.split(playouts.BEGIN)[1].split(playouts.END)[0].strip()
@@ -73,7 +61,7 @@ def test_the_docs_page_shows_the_committed_result() -> None:
 
 
 def test_a_note_about_the_run_is_kept_and_shown_under_the_table() -> None:
-    playouts = _script()
+    playouts = benchmark_script("playouts")
     result = json.loads(playouts.RESULT.read_text(encoding="utf-8"))
     result["note"] = "The machine was shared."
     assert playouts.table(result).endswith("interleaved. The machine was shared.")

@@ -6,9 +6,7 @@ message included)."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 from typing import Any
 
 import cel
@@ -18,7 +16,7 @@ from hypothesis import strategies as st
 
 from rulespec.spec.celcompile import STATS, compile_cel
 from rulespec.spec.expressions import FUNCTIONS, ExpressionError, compile_expression, make_context
-from tests.support import same_json
+from tests.support import benchmark_script, same_json
 
 VARS: dict[str, Any] = {
     "state": {"xs": [1, 2, 3], "flag": True, "none": None, "big": 2 ** 62, "name": "héllo",
@@ -285,11 +283,7 @@ def test_random_expressions_evaluate_as_the_library_does(source: str) -> None:
 
 def test_the_micro_benchmark_prints_a_row_per_game(capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks/cel_eval.py on a tiny budget: both ways measured, no fallback on a real state."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "cel_eval.py"
-    spec = importlib.util.spec_from_file_location("rulespec_benchmark_cel_eval", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = benchmark_script("cel_eval")
     assert module.main(["ruby-rhino", "--seconds", "0.01", "--rounds", "1", "--at", "10"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines()
                if line.startswith("ruby-rhino"))

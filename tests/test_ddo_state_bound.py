@@ -7,26 +7,12 @@ lowest loses its value), DDO-ROUND-02 (a round ends when every player has rolled
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import itertools
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "benchmarks" / "ddo_state_bound.py"
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rulespec_benchmark_ddo_bound", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.support import benchmark_script
 
 
 def _apart(faces: list[int], players: int, rounds: int) -> list[int]:
@@ -55,7 +41,7 @@ def _apart(faces: list[int], players: int, rounds: int) -> list[int]:
 
 @pytest.mark.parametrize("faces", [[1, 2, 3], [1, 3, 4, 6]])
 def test_round_start_states_match_a_count_made_apart(faces: list[int]) -> None:
-    bound = _script()
+    bound = benchmark_script("ddo_state_bound")
     figures = bound.count({"games_to_win": 1, "die_faces": faces}, {}, 3, out=io.StringIO())
     assert figures["players"] == 4
     assert figures["round_start_states"] == _apart(faces, 4, 3)
@@ -63,7 +49,7 @@ def test_round_start_states_match_a_count_made_apart(faces: list[int]) -> None:
 
 
 def test_states_inside_a_round_are_bounded_by_the_prefixes() -> None:
-    bound = _script()
+    bound = benchmark_script("ddo_state_bound")
     faces = [1, 2, 3]
     figures = bound.count({"games_to_win": 1, "die_faces": faces}, {}, 2, out=io.StringIO())
     for classes in figures["inside_classes"].values():
@@ -78,7 +64,7 @@ def test_states_inside_a_round_are_bounded_by_the_prefixes() -> None:
 
 
 def test_every_completion_is_a_round_with_one_highest_and_one_lowest() -> None:
-    bound = _script()
+    bound = benchmark_script("ddo_state_bound")
     start = bound.round_start({"games_to_win": 1, "die_faces": [1, 2, 3]}, {}, 2)
     seen = list(bound.completions(start))
     assert seen, "no tie-free completion found"
@@ -88,6 +74,6 @@ def test_every_completion_is_a_round_with_one_highest_and_one_lowest() -> None:
 
 
 def test_a_score_floor_is_refused() -> None:
-    bound = _script()
+    bound = benchmark_script("ddo_state_bound")
     with pytest.raises(SystemExit, match="score floor"):
         bound.count({"games_to_win": 1, "score_floor": 0}, {}, 1, out=io.StringIO())

@@ -3,11 +3,8 @@ published configuration verified again."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -18,24 +15,15 @@ from rulespec.verify.explore import Explorer
 from rulespec.verify.published import BEGIN, END, Published, load_published
 from rulespec.verify.report import rulings_json
 from rulespec.verify.run import Bounds, Setup, verify_rulings
+from tests.support import benchmark_script
 from tests.verify.support import RHINO_HISTORY, RHINO_TINY
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "editors" / "verification.md"
 
 
-def _script(name: str) -> ModuleType:
-    path = ROOT / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"rulespec_benchmark_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_throughput_prints_verify_beside_perft(capsys: pytest.CaptureFixture[str]) -> None:
-    throughput = _script("verify_throughput")
+    throughput = benchmark_script("verify_throughput")
     assert throughput.main(["--states", "150", "--nodes", "300"]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("| configuration | verify: states/s (merges checked)")
@@ -46,7 +34,7 @@ def test_throughput_prints_verify_beside_perft(capsys: pytest.CaptureFixture[str
 def test_the_budget_counts_every_action_and_every_transition_check() -> None:
     """Every transition applies an action and has its invariants checked; checking merges one
     step ahead applies more actions; the engine's ``apply`` and the checks are given back."""
-    throughput = _script("verify_throughput")
+    throughput = benchmark_script("verify_throughput")
     spec = get_spec("ruby-rhino")
     setup = Setup(spec, engine_class(spec), 2, {}, (), dict(RHINO_TINY))
     kind = engine_class(spec)
@@ -65,7 +53,7 @@ def test_the_budget_counts_every_action_and_every_transition_check() -> None:
 def test_the_budget_table_sets_the_two_costs_against_twenty_times_before() -> None:
     """A row measured against an earlier version shows the 20x budget per state and how many
     times the engine and the transition invariants alone exceed it."""
-    throughput = _script("verify_throughput")
+    throughput = benchmark_script("verify_throughput")
     row = {"game": "pig", "perft": {"nodes_per_cpu_second": 100_000.0},
            "spend": {"states": 1000, "applies": 4000, "transition_checks": 2500,
                      "transition_check_seconds": 0.05},
@@ -85,7 +73,7 @@ def test_the_lab_interval_is_set_beside_the_exact_figure(tmp_path: Path,
     run = verify_rulings(setup, Bounds(view=RHINO_HISTORY, cross_check=0), options=False)
     results = tmp_path / "verify.json"
     results.write_text(json.dumps([{"command": "tiny", **rulings_json(run)}]), encoding="utf-8")
-    lab = _script("verify_lab")
+    lab = benchmark_script("verify_lab")
     assert lab.main(["--games", "60", "--results", str(results)]) == 0
     printed = capsys.readouterr().out
     assert "| `tiny` | seat 0 wins (baseline) |" in printed

@@ -133,9 +133,10 @@ def count(parameters: dict[str, Any], rulings: dict[str, str], rounds: int,
     if base ** players * players >= 2 ** 62:
         raise SystemExit("ddo_state_bound: the scores do not fit the encoding; fewer rounds")
     weights = np.array([base ** i for i in range(players)], dtype=np.int64)
-    # Round-start states: each seat's score shifted so the least is 0, encoded as one integer
-    # (score of seat i times base**i) times the players, plus the starter.
-    front = {s: np.zeros(1, dtype=np.int64) for s in (_first_starter(starts),)}
+    # Round-start states by their starter: each seat's score shifted so the least is 0, encoded
+    # as one integer (score of seat i times base**i). Every seat can win the opening roll; the
+    # bound follows the lowest alone (a lower bound needs no more).
+    front = {min(starts): np.zeros(1, dtype=np.int64)}
     per_round = [sum(len(v) for v in front.values())]
     within = 0
     started = time.perf_counter()
@@ -159,12 +160,6 @@ def count(parameters: dict[str, Any], rulings: dict[str, str], rounds: int,
             "total": boundary + within, "symmetric": (boundary + within) // players,
             "inside_classes": {s: inside[s] for s in sorted(inside)},
             "tie_free_changes": {s: len(table[s]) for s in sorted(table)}}
-
-
-def _first_starter(starts: dict[int, DadoDeOuro]) -> int:
-    # Every seat can win the opening roll; the bound follows the lowest seat only (a lower
-    # bound needs no more).
-    return min(starts)
 
 
 def _decode(codes: np.ndarray, base: int, players: int) -> np.ndarray:

@@ -248,7 +248,7 @@ class View:
         # In the order the fields hold their keys: CEL's map() and filter() over a map follow
         # it, so two maps equal as JSON may give different values (found by an audit).
         read = self._reads
-        seen = _CACHE_JSON(state if read is None else [[f in state, state.get(f)] for f in read])
+        seen = ORDERED_JSON(state if read is None else [[f in state, state.get(f)] for f in read])
         cached = self._cache.get(seen)
         if cached is not None:
             return cached
@@ -554,8 +554,9 @@ def json_encoder(*, sort_keys: bool, ensure_ascii: bool = False) -> Callable[[An
 
 _KEY_JSON = json_encoder(sort_keys=True)
 _VALUES_JSON = _KEY_JSON
-#: The fields a kept expression reads, as it reads them (a map's keys in their order).
-_CACHE_JSON = json_encoder(sort_keys=False)
+#: JSON of a value as CEL reads it: a map's keys in their order (``map()`` and ``filter()``
+#: follow it), so values remembered by it are told apart where an expression could tell them.
+ORDERED_JSON = json_encoder(sort_keys=False)
 
 
 def key_bytes(state: Any) -> bytes:

@@ -25,7 +25,7 @@ from typing import Any
 from rulespec.spec.celparse import MACROS, Unsupported, disjuncts, parse
 from rulespec.spec.fastschema import compile_schema
 from rulespec.verify.decides import subtrees
-from rulespec.verify.keys import json_encoder
+from rulespec.verify.keys import ORDERED_JSON
 
 #: How many distinct value combinations one check remembers before it starts again.
 LIMIT = 1 << 18
@@ -37,7 +37,7 @@ ABSENT = object()
 #: A field the state does not have (not the same as a field holding null).
 _MISSING = object()
 #: Keys in their order, not sorted: a comprehension over a map reads its keys in order.
-_dumps = json_encoder(sort_keys=False)
+_dumps = ORDERED_JSON
 
 
 def frozen(value: Any) -> Any:

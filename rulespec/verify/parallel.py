@@ -642,7 +642,7 @@ def _gather(parts: list[tuple[list[int], Any]], count: int, spent: _Spending) ->
     out: list[Any] = [None] * count
     for part, future in parts:
         answers, used = future.result()
-        spent.add(Spent(*used))
+        spent.add(used)
         for i, answer in zip(part, answers, strict=True):
             out[i] = answer
     return out

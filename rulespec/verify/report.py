@@ -111,10 +111,10 @@ def _workers_memory(s: Stats) -> str:
     """Return what the worker processes held, for the report's line of costs ("" with none)."""
     if not s.worker_processes:
         return ""
-    n = s.worker_processes
-    its = "worker process" if n == 1 else f"{n} worker processes (each"
-    return (f" here and {s.workers_rss / 2**20:,.0f} MiB in its {its} at its largest after a "
-            f"task{')' if n > 1 else ''}")
+    held = f" here and {s.workers_rss / 2**20:,.0f} MiB in its"
+    if s.worker_processes == 1:
+        return f"{held} worker process at its largest after a task"
+    return f"{held} {s.worker_processes} worker processes (each at its largest after a task)"
 
 
 def _merges(v: Verification) -> list[str]:
